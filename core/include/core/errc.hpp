@@ -1,0 +1,34 @@
+#pragma once
+// Domain error codes shared by every layer; server/ maps each one to an HTTP status and body.
+
+#include <system_error>
+
+#include <boost/system/error_code.hpp>
+#include <boost/system/result.hpp>
+
+namespace storefront::core {
+
+enum class errc {
+    ok = 0,
+    invalid_credentials = 1,  // wrong e-mail or password
+    invalid_token,            // access token missing, malformed, badly signed, expired or of the wrong kind
+    invalid_refresh_token,    // refresh token malformed, badly signed, expired or of the wrong kind
+    not_found,                // the referenced entity does not exist
+    busy,                     // bounded work queue is full; try again later
+};
+
+const boost::system::error_category& storefront_category() noexcept;
+
+inline boost::system::error_code make_error_code(errc e) noexcept {
+    return {static_cast<int>(e), storefront_category()};
+}
+
+template <class T>
+using result = boost::system::result<T>;
+
+}  // namespace storefront::core
+
+namespace boost::system {
+template <>
+struct is_error_code_enum<storefront::core::errc> : std::true_type {};
+}  // namespace boost::system

@@ -1,0 +1,19 @@
+#pragma once
+// Which storage backend to use and what to load into it; filled once by the executable from flags/env.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace storefront::storage {
+
+struct storage_config {
+    std::string backend = "memory";                      // only "memory" so far
+    std::optional<std::filesystem::path> location_file;  // CSV: id,name,description,latitude,longitude
+    std::size_t generated_locations = 100'000;           // used when no location file is given
+    std::uint64_t location_seed = 0x5EED'2026;           // fixed: the default set is the same on every start
+};
+
+}  // namespace storefront::storage
