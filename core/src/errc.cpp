@@ -1,0 +1,43 @@
+// The "storefront" error category: stable names and short client-facing messages for core::errc.
+// server/ turns these codes into HTTP statuses; the messages here are safe to show to clients.
+
+#include "core/errc.hpp"
+
+#include <string>
+
+namespace storefront::core {
+
+namespace {
+
+class storefront_error_category final : public boost::system::error_category {
+  public:
+    const char* name() const noexcept override { return "storefront"; }
+
+    std::string message(int ev) const override {
+        switch (static_cast<errc>(ev)) {
+            case errc::ok:
+                return "success";
+            case errc::invalid_credentials:
+                return "invalid e-mail or password";
+            case errc::invalid_token:
+                return "invalid or expired access token";
+            case errc::invalid_refresh_token:
+                return "invalid or expired refresh token";
+            case errc::not_found:
+                return "not found";
+            case errc::busy:
+                return "server busy, try again later";
+        }
+        return "unknown storefront error";
+    }
+};
+
+}  // namespace
+
+const boost::system::error_category& storefront_category() noexcept {
+    // A function-local static: constant-initialised, so it is usable during static initialisation too.
+    static const storefront_error_category category;
+    return category;
+}
+
+}  // namespace storefront::core

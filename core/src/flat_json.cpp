@@ -1,0 +1,357 @@
+// A hand-written RFC 8259 reader restricted to one flat object (string, integer and boolean members), and
+// the string escaper the JWT writer uses. Strictness keeps tokens from carrying ambiguous JSON.
+
+#include "core/flat_json.hpp"
+
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+
+namespace storefront::core {
+namespace {
+
+constexpr std::size_t max_members = 32;
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+}
+
+class parser {
+  public:
+    explicit parser(std::string_view text) : text_(text) {}
+
+    std::optional<flat_object> object() {
+        skip_ws();
+        if (!consume('{')) {
+            return std::nullopt;
+        }
+        flat_object members;
+        skip_ws();
+        if (!consume('}')) {
+            for (;;) {
+                skip_ws();
+                auto key = string();
+                if (!key) {
+                    return std::nullopt;
+                }
+                skip_ws();
+                if (!consume(':')) {
+                    return std::nullopt;
+                }
+                skip_ws();
+                auto val = value();
+                if (!val) {
+                    return std::nullopt;
+                }
+                if (members.size() == max_members || members.contains(*key)) {
+                    return std::nullopt;
+                }
+                members.emplace(std::move(*key), std::move(*val));
+                skip_ws();
+                if (consume('}')) {
+                    break;
+                }
+                if (!consume(',')) {
+                    return std::nullopt;
+                }
+            }
+        }
+        skip_ws();
+        if (pos_ != text_.size()) {
+            return std::nullopt;
+        }
+        return members;
+    }
+
+  private:
+    bool at_end() const { return pos_ >= text_.size(); }
+    unsigned char peek() const { return static_cast<unsigned char>(text_[pos_]); }
+
+    bool consume(char c) {
+        if (!at_end() && text_[pos_] == c) {
+            ++pos_;
+            return true;
+        }
+        return false;
+    }
+
+    bool consume_word(std::string_view word) {
+        if (text_.substr(pos_, word.size()) == word) {
+            pos_ += word.size();
+            return true;
+        }
+        return false;
+    }
+
+    void skip_ws() {
+        while (!at_end() && (peek() == ' ' || peek() == '\t' || peek() == '\n' || peek() == '\r')) {
+            ++pos_;
+        }
+    }
+
+    std::optional<flat_value> value() {
+        if (at_end()) {
+            return std::nullopt;
+        }
+        const unsigned char c = peek();
+        if (c == '"') {
+            auto s = string();
+            if (!s) {
+                return std::nullopt;
+            }
+            return flat_value{std::move(*s)};
+        }
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            return integer();
+        }
+        if (consume_word("true")) {
+            return flat_value{true};
+        }
+        if (consume_word("false")) {
+            return flat_value{false};
+        }
+        return std::nullopt;
+    }
+
+    // -?(0|[1-9][0-9]*) with no fraction or exponent, within int64.
+    std::optional<flat_value> integer() {
+        const std::size_t start = pos_;
+        consume('-');
+        if (at_end() || peek() < '0' || peek() > '9') {
+            return std::nullopt;
+        }
+        if (peek() == '0') {
+            ++pos_;
+        } else {
+            while (!at_end() && peek() >= '0' && peek() <= '9') {
+                ++pos_;
+            }
+        }
+        if (!at_end() &&
+            (peek() == '.' || peek() == 'e' || peek() == 'E' || (peek() >= '0' && peek() <= '9'))) {
+            return std::nullopt;  // fraction, exponent, or a leading zero
+        }
+        std::int64_t n = 0;
+        const char* first = text_.data() + start;
+        const char* last = text_.data() + pos_;
+        const auto [ptr, ec] = std::from_chars(first, last, n);
+        if (ec != std::errc{} || ptr != last) {
+            return std::nullopt;
+        }
+        return flat_value{n};
+    }
+
+    std::optional<std::uint32_t> hex4() {
+        if (text_.size() - pos_ < 4) {
+            return std::nullopt;
+        }
+        std::uint32_t v = 0;
+        for (int i = 0; i < 4; ++i) {
+            const unsigned char c = peek();
+            ++pos_;
+            v <<= 4;
+            if (c >= '0' && c <= '9') {
+                v |= c - '0';
+            } else if (c >= 'a' && c <= 'f') {
+                v |= c - 'a' + 10;
+            } else if (c >= 'A' && c <= 'F') {
+                v |= c - 'A' + 10;
+            } else {
+                return std::nullopt;
+            }
+        }
+        return v;
+    }
+
+    // After a backslash.
+    bool escape(std::string& out) {
+        if (at_end()) {
+            return false;
+        }
+        const char c = text_[pos_++];
+        switch (c) {
+            case '"':
+            case '\\':
+            case '/':
+                out.push_back(c);
+                return true;
+            case 'b':
+                out.push_back('\b');
+                return true;
+            case 'f':
+                out.push_back('\f');
+                return true;
+            case 'n':
+                out.push_back('\n');
+                return true;
+            case 'r':
+                out.push_back('\r');
+                return true;
+            case 't':
+                out.push_back('\t');
+                return true;
+            case 'u':
+                break;
+            default:
+                return false;
+        }
+        auto cp = hex4();
+        if (!cp) {
+            return false;
+        }
+        if (*cp >= 0xDC00 && *cp <= 0xDFFF) {
+            return false;  // lone low surrogate
+        }
+        if (*cp >= 0xD800 && *cp <= 0xDBFF) {
+            if (!consume_word("\\u")) {
+                return false;  // lone high surrogate
+            }
+            auto low = hex4();
+            if (!low || *low < 0xDC00 || *low > 0xDFFF) {
+                return false;
+            }
+            *cp = 0x10000 + ((*cp - 0xD800) << 10) + (*low - 0xDC00);
+        }
+        append_utf8(out, *cp);
+        return true;
+    }
+
+    // One well-formed UTF-8 sequence starting with a non-ASCII lead byte (RFC 3629 table 3-7).
+    bool utf8_sequence(std::string& out) {
+        const unsigned char lead = peek();
+        std::size_t len = 0;
+        unsigned char lo = 0x80;
+        unsigned char hi = 0xBF;
+        if (lead >= 0xC2 && lead <= 0xDF) {
+            len = 2;
+        } else if (lead >= 0xE0 && lead <= 0xEF) {
+            len = 3;
+            if (lead == 0xE0) {
+                lo = 0xA0;  // overlong
+            } else if (lead == 0xED) {
+                hi = 0x9F;  // surrogates
+            }
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            len = 4;
+            if (lead == 0xF0) {
+                lo = 0x90;  // overlong
+            } else if (lead == 0xF4) {
+                hi = 0x8F;  // above U+10FFFF
+            }
+        } else {
+            return false;
+        }
+        if (text_.size() - pos_ < len) {
+            return false;
+        }
+        for (std::size_t i = 1; i < len; ++i) {
+            const auto c = static_cast<unsigned char>(text_[pos_ + i]);
+            const unsigned char min = i == 1 ? lo : 0x80;
+            const unsigned char max = i == 1 ? hi : 0xBF;
+            if (c < min || c > max) {
+                return false;
+            }
+        }
+        out.append(text_.substr(pos_, len));
+        pos_ += len;
+        return true;
+    }
+
+    std::optional<std::string> string() {
+        if (!consume('"')) {
+            return std::nullopt;
+        }
+        std::string out;
+        for (;;) {
+            if (at_end()) {
+                return std::nullopt;
+            }
+            const unsigned char c = peek();
+            if (c == '"') {
+                ++pos_;
+                return out;
+            }
+            if (c == '\\') {
+                ++pos_;
+                if (!escape(out)) {
+                    return std::nullopt;
+                }
+            } else if (c < 0x20) {
+                return std::nullopt;
+            } else if (c < 0x80) {
+                out.push_back(static_cast<char>(c));
+                ++pos_;
+            } else if (!utf8_sequence(out)) {
+                return std::nullopt;
+            }
+        }
+    }
+
+    std::string_view text_;
+    std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::optional<flat_object> parse_flat_json(std::string_view text) {
+    return parser{text}.object();
+}
+
+std::string write_json_string(std::string_view text) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size() + 2);
+    out.push_back('"');
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (c) {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\b':
+                out += "\\b";
+                break;
+            case '\f':
+                out += "\\f";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            default:
+                if (c < 0x20) {
+                    out += "\\u00";
+                    out.push_back(hex[c >> 4]);
+                    out.push_back(hex[c & 0xF]);
+                } else {
+                    out.push_back(ch);
+                }
+        }
+    }
+    out.push_back('"');
+    return out;
+}
+
+}  // namespace storefront::core

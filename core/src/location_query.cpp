@@ -1,0 +1,133 @@
+// Validation of the /locations query (size, origin, radius) with class-validator style messages.
+// Each parameter is checked on its own, so every problem in one request is reported together.
+
+#include "core/location_query.hpp"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace storefront::core {
+
+namespace {
+
+constexpr long long min_location_size = 1;
+
+// Optional '-' then digits: an integer, even if too large for long long.
+bool has_integer_syntax(std::string_view text) noexcept {
+    if (!text.empty() && text.front() == '-') {
+        text.remove_prefix(1);
+    }
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The text of `name` when given exactly once; nullopt when absent or duplicated (the latter is reported).
+std::optional<std::string_view> single_text(
+    const query_params& params, std::string_view name, std::vector<std::string>& messages
+) {
+    if (count_of(params, name) > 1) {
+        messages.push_back(std::string{name} + " must be given at most once");
+        return std::nullopt;
+    }
+    return single_value(params, name);
+}
+
+std::optional<std::size_t> parse_size(std::string_view text, std::vector<std::string>& messages) {
+    const std::optional<long long> value = parse_integer(text);
+    const auto too_large = [&] {
+        messages.push_back("size must not be greater than " + std::to_string(max_location_size));
+    };
+    const auto too_small = [&] {
+        messages.push_back("size must not be less than " + std::to_string(min_location_size));
+    };
+    if (!value) {
+        if (!has_integer_syntax(text)) {
+            messages.emplace_back("size must be an integer number");
+        } else if (text.front() == '-') {  // beyond long long, but still an integer: a bounds problem
+            too_small();
+        } else {
+            too_large();
+        }
+        return std::nullopt;
+    }
+    if (*value < min_location_size) {
+        too_small();
+        return std::nullopt;
+    }
+    if (*value > static_cast<long long>(max_location_size)) {
+        too_large();
+        return std::nullopt;
+    }
+    return static_cast<std::size_t>(*value);
+}
+
+std::optional<geo_point> parse_origin(std::string_view text, std::vector<std::string>& messages) {
+    const std::size_t comma = text.find(',');
+    if (comma == std::string_view::npos || text.find(',', comma + 1) != std::string_view::npos) {
+        messages.emplace_back("origin must be a latitude,longitude pair");
+        return std::nullopt;
+    }
+    const std::optional<double> lat = parse_decimal(text.substr(0, comma));
+    const std::optional<double> lng = parse_decimal(text.substr(comma + 1));
+    if (!lat || !lng) {
+        messages.emplace_back("origin must be a latitude,longitude pair");
+        return std::nullopt;
+    }
+    bool ok = true;
+    if (*lat < -90.0 || *lat > 90.0) {
+        messages.emplace_back("origin latitude must be between -90 and 90");
+        ok = false;
+    }
+    if (*lng < -180.0 || *lng > 180.0) {
+        messages.emplace_back("origin longitude must be between -180 and 180");
+        ok = false;
+    }
+    if (!ok) {
+        return std::nullopt;
+    }
+    return geo_point{*lat, *lng};
+}
+
+std::optional<double> parse_radius(std::string_view text, std::vector<std::string>& messages) {
+    const std::optional<double> value = parse_decimal(text);
+    if (!value) {
+        messages.emplace_back("radius must be a number");
+        return std::nullopt;
+    }
+    if (*value < 0.0) {
+        messages.emplace_back("radius must not be less than 0");
+        return std::nullopt;
+    }
+    return value;
+}
+
+}  // namespace
+
+validated<location_query> parse_location_query(const query_params& params) {
+    location_query query;
+    std::vector<std::string> messages;
+    if (const auto text = single_text(params, "size", messages)) {
+        if (const auto size = parse_size(*text, messages)) {
+            query.size = *size;
+        }
+    }
+    if (const auto text = single_text(params, "origin", messages)) {
+        query.origin = parse_origin(*text, messages);
+    }
+    if (const auto text = single_text(params, "radius", messages)) {
+        query.radius_km = parse_radius(*text, messages);
+    }
+    // Judged on presence, not validity: a malformed origin already has its own message.
+    if (count_of(params, "radius") > 0 && count_of(params, "origin") == 0) {
+        messages.emplace_back("radius requires origin");
+    }
+    if (!messages.empty()) {
+        return validation_errors{std::move(messages)};
+    }
+    return query;
+}
+
+}  // namespace storefront::core

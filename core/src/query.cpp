@@ -1,0 +1,84 @@
+// Lookups over decoded query parameters and the strict number parsers every query validator shares.
+// Parsers accept only the exact textual forms documented in query.hpp; anything else is nullopt.
+
+#include "core/query.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include <system_error>
+
+namespace storefront::core {
+
+namespace {
+
+// LLONG_MAX has 19 digits; from_chars reports the 19-digit values that still overflow.
+constexpr std::size_t max_integer_digits = 19;
+
+constexpr bool is_digit(char c) noexcept {
+    return c >= '0' && c <= '9';
+}
+
+}  // namespace
+
+std::size_t count_of(const query_params& params, std::string_view name) {
+    return static_cast<std::size_t>(std::count_if(params.begin(), params.end(), [name](const query_param& p) {
+        return p.name == name;
+    }));
+}
+
+std::optional<std::string_view> single_value(const query_params& params, std::string_view name) {
+    const query_param* found = nullptr;
+    for (const auto& p : params) {
+        if (p.name != name) {
+            continue;
+        }
+        if (found != nullptr) {
+            return std::nullopt;
+        }
+        found = &p;
+    }
+    if (found == nullptr) {
+        return std::nullopt;
+    }
+    return std::string_view{found->value};
+}
+
+std::optional<long long> parse_integer(std::string_view text) {
+    const std::string_view digits = (!text.empty() && text.front() == '-') ? text.substr(1) : text;
+    if (digits.empty() || digits.size() > max_integer_digits ||
+        !std::all_of(digits.begin(), digits.end(), is_digit)) {
+        return std::nullopt;
+    }
+    long long value = 0;
+    const char* const last = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), last, value);
+    if (ec != std::errc{} || ptr != last) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<double> parse_decimal(std::string_view text) {
+    // from_chars would also take "inf", "nan" and "infinity"; allow only the characters of a plain decimal.
+    const std::string_view body = (!text.empty() && text.front() == '-') ? text.substr(1) : text;
+    if (body.empty() || !(is_digit(body.front()) || body.front() == '.')) {
+        return std::nullopt;
+    }
+    const bool plain = std::all_of(body.begin(), body.end(), [](char c) {
+        return is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+    });
+    if (!plain) {
+        return std::nullopt;
+    }
+    double value = 0;
+    const char* const last = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), last, value, std::chars_format::general);
+    if (ec != std::errc{} || ptr != last || !std::isfinite(value)) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+}  // namespace storefront::core

@@ -27,7 +27,7 @@ struct token_pair {
 inline constexpr std::string_view store_audience = "storefront-store";
 
 class auth_tokens {
-public:
+  public:
     explicit auth_tokens(const token_settings& settings);
 
     [[nodiscard]] token_pair issue(std::int64_t user_id, std::int64_t now) const;
@@ -38,7 +38,7 @@ public:
     // The user id of a valid refresh token; errc::invalid_refresh_token otherwise.
     [[nodiscard]] result<std::int64_t> verify_refresh(std::string_view token, std::int64_t now) const;
 
-private:
+  private:
     jwt_codec access_;
     jwt_codec refresh_;
     std::chrono::seconds access_lifetime_;

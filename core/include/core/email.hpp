@@ -8,7 +8,8 @@
 namespace storefront::core {
 
 // The canonical form used for comparisons, or nullopt when `text` is not a plausible address
-// (one '@', non-empty local part, dotted domain of letters/digits/hyphens, no spaces or controls, <= 254 bytes).
+// (one '@', non-empty local part, dotted domain of letters/digits/hyphens, no spaces or controls, <= 254
+// bytes).
 [[nodiscard]] std::optional<std::string> normalize_email(std::string_view text);
 
 // True when no existing user has the address. `is_taken` receives the normalised address.

@@ -1,10 +1,10 @@
 #pragma once
 // Domain error codes shared by every layer; server/ maps each one to an HTTP status and body.
 
-#include <system_error>
-
 #include <boost/system/error_code.hpp>
 #include <boost/system/result.hpp>
+
+#include <system_error>
 
 namespace storefront::core {
 

@@ -12,13 +12,13 @@
 namespace storefront::core {
 
 struct token_claims {
-    std::string subject;             // "sub"
-    bool subject_is_number = true;   // write "sub" as a JSON number (store user ids) or a string
-    std::string type;                // "typ" claim: "access", "refresh", ... (empty = absent)
-    std::string audience;            // "aud" (empty = absent)
-    std::string scope;               // "scope", space-separated (empty = absent)
-    std::int64_t issued_at = 0;      // "iat", seconds since the epoch
-    std::int64_t expires_at = 0;     // "exp", seconds since the epoch
+    std::string subject;            // "sub"
+    bool subject_is_number = true;  // write "sub" as a JSON number (store user ids) or a string
+    std::string type;               // "typ" claim: "access", "refresh", ... (empty = absent)
+    std::string audience;           // "aud" (empty = absent)
+    std::string scope;              // "scope", space-separated (empty = absent)
+    std::int64_t issued_at = 0;     // "iat", seconds since the epoch
+    std::int64_t expires_at = 0;    // "exp", seconds since the epoch
 };
 
 // What a verified token must carry besides a good signature and a future `exp`.
@@ -28,7 +28,7 @@ struct token_expectation {
 };
 
 class jwt_codec {
-public:
+  public:
     // `secret` is the HMAC key; it must not be empty.
     explicit jwt_codec(std::string secret);
 
@@ -37,18 +37,17 @@ public:
     // errc::invalid_token for: wrong shape, bad base64url, header other than alg HS256, bad signature,
     // missing/ill-typed claims, `exp` <= now, type or audience mismatch, token longer than 8 KiB.
     [[nodiscard]] result<token_claims> verify(
-        std::string_view token,
-        std::int64_t now,
-        const token_expectation& expected
+        std::string_view token, std::int64_t now, const token_expectation& expected
     ) const;
 
-private:
+  private:
     std::string secret_;
 };
 
 // Seconds since the epoch, the clock all token code uses.
 [[nodiscard]] inline std::int64_t unix_now() {
-    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch(
+                                                            ))
         .count();
 }
 

@@ -22,7 +22,7 @@ struct neighbour {
 };
 
 class location_index {
-public:
+  public:
     location_index() = default;
     // O(n log n) build; the input order does not matter.
     explicit location_index(const std::vector<indexed_point>& points);
@@ -30,9 +30,7 @@ public:
     // Up to `k` points nearest to `origin`, nearest first, none farther than `max_km`.
     // Ties are broken by slot, so answers are deterministic.
     [[nodiscard]] std::vector<neighbour> nearest(
-        const geo_point& origin,
-        std::size_t k,
-        double max_km = std::numeric_limits<double>::infinity()
+        const geo_point& origin, std::size_t k, double max_km = std::numeric_limits<double>::infinity()
     ) const;
 
     // Every point within `radius_km` of `origin`, nearest first (ties by slot).
@@ -40,7 +38,7 @@ public:
 
     [[nodiscard]] std::size_t size() const noexcept { return nodes_.size(); }
 
-private:
+  private:
     struct node {
         unit_vector v;
         std::uint32_t slot;
@@ -48,7 +46,8 @@ private:
     };
     void build(std::size_t first, std::size_t last, int depth);
     template <class Visit>
-    void search(const unit_vector& q, std::size_t first, std::size_t last, double& bound_sq, Visit& visit) const;
+    void search(const unit_vector& q, std::size_t first, std::size_t last, double& bound_sq, Visit& visit)
+        const;
 
     std::vector<node> nodes_;  // implicit balanced tree: the median of [first, last) is the subtree root
 };

@@ -11,7 +11,7 @@
 namespace storefront::storage {
 
 class catalogue_store {
-public:
+  public:
     virtual ~catalogue_store() = default;
 
     // One page of products in id order (empty past the end).

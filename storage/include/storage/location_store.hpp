@@ -12,7 +12,7 @@
 namespace storefront::storage {
 
 class location_store {
-public:
+  public:
     virtual ~location_store() = default;
 
     [[nodiscard]] virtual std::size_t location_count() const = 0;
@@ -24,9 +24,7 @@ public:
 
     // Up to `count` locations nearest to `origin`, nearest first, none farther than `radius_km` when given.
     [[nodiscard]] virtual std::vector<core::location> nearest_locations(
-        const core::geo_point& origin,
-        std::size_t count,
-        std::optional<double> radius_km
+        const core::geo_point& origin, std::size_t count, std::optional<double> radius_km
     ) const = 0;
 };
 

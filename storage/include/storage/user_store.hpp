@@ -13,7 +13,7 @@
 namespace storefront::storage {
 
 class user_store {
-public:
+  public:
     virtual ~user_store() = default;
 
     // One page of users in id order (empty past the end).

@@ -1,0 +1,42 @@
+#pragma once
+// What handlers work with: the stores, the token service, the password worker and the response caches.
+// Built once at start-up and shared by every I/O thread.
+
+#include <memory>
+
+#include "core/auth_tokens.hpp"
+#include "server/password_worker.hpp"
+#include "server/response_cache.hpp"
+#include "server/server_config.hpp"
+#include "storage/catalogue_store.hpp"
+#include "storage/location_store.hpp"
+#include "storage/user_store.hpp"
+
+namespace storefront::server {
+
+class app_services {
+  public:
+    explicit app_services(const server_config& config);
+    ~app_services();
+
+    storage::catalogue_store& catalogue() { return *catalogue_; }
+    storage::user_store& users() { return *users_; }
+    storage::location_store& locations() { return *locations_; }
+    const core::auth_tokens& tokens() const { return tokens_; }
+    password_worker& passwords() { return passwords_; }
+    fragment_list& product_json() { return product_json_; }
+    fragment_list& category_json() { return category_json_; }
+    fragment_list& user_json() { return user_json_; }
+
+  private:
+    std::unique_ptr<storage::catalogue_store> catalogue_;
+    std::unique_ptr<storage::user_store> users_;
+    std::unique_ptr<storage::location_store> locations_;
+    core::auth_tokens tokens_;
+    password_worker passwords_;
+    fragment_list product_json_;
+    fragment_list category_json_;
+    fragment_list user_json_;
+};
+
+}  // namespace storefront::server

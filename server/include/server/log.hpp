@@ -1,0 +1,32 @@
+#pragma once
+// Machine-readable logging: one JSON object per line on stdout, written with a single write(2) so lines
+// from several threads never interleave. Secrets are never passed here.
+
+#include <chrono>
+#include <initializer_list>
+#include <string_view>
+#include <utility>
+
+namespace storefront::server {
+
+struct log_field {
+    std::string_view name;
+    std::string_view text;  // used when is_number is false
+    long long number = 0;
+    bool is_number = false;
+};
+
+[[nodiscard]] inline log_field field(std::string_view name, std::string_view text) {
+    return {name, text, 0, false};
+}
+[[nodiscard]] inline log_field field(std::string_view name, long long n) {
+    return {name, {}, n, true};
+}
+
+void log_event(std::string_view level, std::string_view event, std::initializer_list<log_field> fields = {});
+
+void log_request(
+    std::string_view method, std::string_view path, unsigned status, std::chrono::microseconds duration
+);
+
+}  // namespace storefront::server

@@ -1,0 +1,5 @@
+// The one translation unit that compiles Asio and Beast (separate compilation): every other file only
+// includes their declarations, which keeps rebuilds of handlers fast.
+
+#include <boost/asio/impl/src.hpp>
+#include <boost/beast/src.hpp>

@@ -1,0 +1,64 @@
+// The storefront executable: configuration, start-up, and a graceful stop on SIGTERM/SIGINT.
+
+#include <csignal>
+#include <iostream>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include "server/app_services.hpp"
+#include "server/config_parser.hpp"
+#include "server/http_server.hpp"
+#include "server/log.hpp"
+
+int main(int argc, char* argv[]) {
+    using namespace storefront::server;
+    const auto parsed = parse_config(argc, argv);
+    if (!parsed.config) {
+        (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message << '\n';
+        return parsed.exit_code;
+    }
+    const server_config& config = *parsed.config;
+    std::signal(SIGPIPE, SIG_IGN);
+    try {
+        // Signals are blocked from here on in every thread but this one's signal_set.
+        boost::asio::io_context signals_io;
+        boost::asio::signal_set signals(signals_io, SIGINT, SIGTERM);
+        if (config.secrets_generated) {
+            log_event(
+                "warning",
+                "generated_token_secrets",
+                {field(
+                    "message",
+                    "no token secrets configured: random ones generated; tokens will not survive a restart"
+                )}
+            );
+        }
+        app_services app(config);
+        http_server server(config, app);
+        server.start();
+        log_event(
+            "info",
+            "listening",
+            {field("address", config.address),
+             field("port", static_cast<long long>(server.port())),
+             field("threads", static_cast<long long>(config.threads)),
+             field("locations", static_cast<long long>(app.locations().location_count())),
+             field("url", "http://" + config.address + ":" + std::to_string(server.port()) + "/api/v1")}
+        );
+        int received = 0;
+        signals.async_wait([&](const boost::system::error_code&, int signal_number) {
+            received = signal_number;
+        });
+        signals_io.run();
+        log_event("info", "stopping", {field("signal", static_cast<long long>(received))});
+        server.begin_shutdown();
+        const bool clean = server.wait(config.limits.shutdown_timeout);
+        app.passwords().stop();
+        log_event("info", "stopped", {field("clean", clean ? "true" : "false")});
+        return 0;
+    } catch (const std::exception& e) {
+        log_event("error", "fatal", {field("what", e.what())});
+        return 1;
+    }
+}

@@ -1,0 +1,51 @@
+#pragma once
+// Test-side HTTP over 127.0.0.1: a blocking Beast client for well-formed requests and a raw socket for
+// byte-exact ones. Every call has a deadline so a broken server fails a test instead of hanging it.
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/json/value.hpp>
+
+namespace storefront::test {
+
+struct http_reply {
+    unsigned status = 0;
+    std::map<std::string, std::string> headers;  // names lower-cased; repeated headers joined by ", "
+    std::string body;
+    bool connection_closed = false;  // the server closed after this reply
+
+    [[nodiscard]] boost::json::value json() const;  // throws if the body is not JSON
+    [[nodiscard]] std::string header(const std::string& lower_name) const;
+};
+
+struct http_request_spec {
+    std::string method = "GET";
+    std::string target = "/";
+    std::string body;
+    std::string content_type;  // empty: no Content-Type header
+    std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// One request on a fresh connection.
+http_reply send_request(std::uint16_t port, const http_request_spec& spec);
+
+// Shorthands.
+http_reply get(std::uint16_t port, const std::string& target);
+http_reply post_json(std::uint16_t port, const std::string& target, const std::string& json_body);
+
+// Writes `bytes` as-is, then reads until the server closes or `wait` passes; returns everything read.
+std::string raw_exchange(
+    std::uint16_t port,
+    std::string_view bytes,
+    std::chrono::milliseconds wait = std::chrono::milliseconds(3000)
+);
+
+// Splits raw bytes holding one or more HTTP responses (Content-Length framed) into replies.
+std::vector<http_reply> parse_responses(std::string_view bytes);
+
+}  // namespace storefront::test

@@ -1,0 +1,206 @@
+// The storefront binary as users run it: flags, environment, start-up line, and a clean exit on SIGTERM.
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <poll.h>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "http_client.hpp"
+
+using namespace storefront::test;
+
+namespace {
+
+// A child storefront process with its stdout captured.
+class child_process {
+  public:
+    child_process(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+        int out[2];
+        BOOST_TEST_REQUIRE(::pipe(out) == 0);
+        pid_ = ::fork();
+        BOOST_TEST_REQUIRE(pid_ >= 0);
+        if (pid_ == 0) {
+            ::dup2(out[1], STDOUT_FILENO);
+            ::dup2(out[1], STDERR_FILENO);
+            ::close(out[0]);
+            ::close(out[1]);
+            for (const auto& e : env) {
+                ::putenv(const_cast<char*>(e.c_str()));
+            }
+            std::vector<char*> argv;
+            std::string binary = STOREFRONT_BINARY;
+            argv.push_back(binary.data());
+            for (const auto& a : args) {
+                argv.push_back(const_cast<char*>(a.c_str()));
+            }
+            argv.push_back(nullptr);
+            ::execv(binary.c_str(), argv.data());
+            ::_exit(127);
+        }
+        ::close(out[1]);
+        out_ = out[0];
+        ::fcntl(out_, F_SETFL, O_NONBLOCK);
+    }
+    ~child_process() {
+        if (pid_ > 0 && !exit_code_) {
+            ::kill(pid_, SIGKILL);
+            ::waitpid(pid_, nullptr, 0);
+        }
+        ::close(out_);
+    }
+
+    // Reads output until a line contains `needle` or the deadline passes; returns that line.
+    std::optional<std::string> wait_for_line(const std::string& needle, std::chrono::seconds bound) {
+        const auto deadline = std::chrono::steady_clock::now() + bound;
+        while (std::chrono::steady_clock::now() < deadline) {
+            for (std::size_t nl; (nl = pending_.find('\n')) != std::string::npos;) {
+                std::string line = pending_.substr(0, nl);
+                pending_.erase(0, nl + 1);
+                all_ += line + "\n";
+                if (line.find(needle) != std::string::npos) {
+                    return line;
+                }
+            }
+            pollfd p{out_, POLLIN, 0};
+            ::poll(&p, 1, 100);
+            char buf[4096];
+            const ssize_t n = ::read(out_, buf, sizeof buf);
+            if (n > 0) {
+                pending_.append(buf, static_cast<std::size_t>(n));
+            } else if (n == 0) {
+                break;
+            }
+        }
+        return std::nullopt;
+    }
+
+    // The exit code, waiting at most `bound`; nullopt if still running.
+    std::optional<int> wait_exit(std::chrono::seconds bound) {
+        const auto deadline = std::chrono::steady_clock::now() + bound;
+        while (std::chrono::steady_clock::now() < deadline) {
+            int status = 0;
+            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+                exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+                return exit_code_;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        return std::nullopt;
+    }
+
+    void signal(int sig) { ::kill(pid_, sig); }
+    const std::string& output() const { return all_; }
+
+  private:
+    pid_t pid_ = -1;
+    int out_ = -1;
+    std::string pending_;
+    std::string all_;
+    std::optional<int> exit_code_;
+};
+
+std::uint16_t port_of(const std::string& listening_line) {
+    return static_cast<std::uint16_t>(boost::json::parse(listening_line).at("port").as_int64());
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(executable)
+
+BOOST_AUTO_TEST_CASE(starts_on_a_free_port_serves_and_stops_cleanly_on_sigterm) {
+    child_process server({"--port", "0", "--threads", "2", "--generated-locations", "2000"});
+    const auto warning = server.wait_for_line("generated_token_secrets", std::chrono::seconds(20));
+    BOOST_TEST(warning.has_value());
+    const auto line = server.wait_for_line("\"listening\"", std::chrono::seconds(20));
+    BOOST_TEST_REQUIRE(line.has_value(), server.output());
+    const auto port = port_of(*line);
+    BOOST_TEST(port != 0u);
+    BOOST_TEST(get(port, "/api/v1/categories").status == 200u);
+
+    const auto logged = server.wait_for_line("\"request\"", std::chrono::seconds(5));
+    BOOST_TEST_REQUIRE(logged.has_value());
+    const auto entry = boost::json::parse(*logged);
+    BOOST_TEST(entry.at("method").as_string() == "GET");
+    BOOST_TEST(entry.at("path").as_string() == "/api/v1/categories");
+    BOOST_TEST(entry.at("status").as_int64() == 200);
+    BOOST_TEST(entry.at("duration_us").is_int64());
+
+    // An idle keep-alive connection must not hold up the shutdown.
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::socket idle(io);
+    idle.connect({boost::asio::ip::make_address("127.0.0.1"), port});
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+
+    const auto started = std::chrono::steady_clock::now();
+    server.signal(SIGTERM);
+    const auto code = server.wait_exit(std::chrono::seconds(8));
+    BOOST_TEST_REQUIRE(code.has_value());
+    BOOST_TEST(*code == 0);
+    const auto stop_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    BOOST_TEST(stop_ms.count() < 3000);
+}
+
+BOOST_AUTO_TEST_CASE(environment_variables_configure_and_flags_win) {
+    child_process server(
+        {"--generated-locations", "1000"},
+        {"STOREFRONT_PORT=0",
+         "STOREFRONT_ACCESS_SECRET=env-access-secret-0123456789",
+         "STOREFRONT_REFRESH_SECRET=env-refresh-secret-0123456789",
+         "STOREFRONT_GENERATED_LOCATIONS=5000",
+         "STOREFRONT_ACCESS_LOG=false"}
+    );
+    const auto line = server.wait_for_line("\"listening\"", std::chrono::seconds(20));
+    BOOST_TEST_REQUIRE(line.has_value(), server.output());
+    BOOST_TEST(boost::json::parse(*line).at("locations").as_int64() == 1000);  // the flag beat the variable
+    BOOST_TEST(server.output().find("generated_token_secrets") == std::string::npos);
+    BOOST_TEST(get(port_of(*line), "/api/v1/users").status == 200u);
+    BOOST_TEST(!server.wait_for_line("\"request\"", std::chrono::seconds(1)).has_value());  // access log off
+    server.signal(SIGINT);
+    BOOST_TEST(server.wait_exit(std::chrono::seconds(8)).value_or(-1) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(help_and_bad_flags) {
+    child_process help({"--help"});
+    BOOST_TEST(help.wait_exit(std::chrono::seconds(5)).value_or(-1) == 0);
+    help.wait_for_line("--access-secret", std::chrono::seconds(1));
+    BOOST_TEST(help.output().find("--access-secret") != std::string::npos);
+
+    const std::vector<std::vector<std::string>> bad{
+        {"--port", "70000"},
+        {"--port", "abc"},
+        {"--no-such-flag"},
+        {"--access-secret", "short", "--refresh-secret", "also-short"},
+        {"--access-secret", "same-secret-0123456789", "--refresh-secret", "same-secret-0123456789"},
+        {"--read-timeout", "0"},
+    };
+    for (const auto& args : bad) {
+        BOOST_TEST_CONTEXT(args.front()) {
+            child_process p(args);
+            BOOST_TEST(p.wait_exit(std::chrono::seconds(5)).value_or(-1) == 2);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(unreadable_location_file_fails_start_with_a_message) {
+    child_process p({"--port", "0", "--location-file", "/nonexistent/locations.csv"});
+    BOOST_TEST(p.wait_exit(std::chrono::seconds(10)).value_or(-1) == 1);
+    p.wait_for_line("fatal", std::chrono::seconds(1));
+    BOOST_TEST(p.output().find("locations.csv") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,39 @@
+// Starts and stops the in-process server the end-to-end tests talk to.
+
+#include "test_server.hpp"
+
+namespace storefront::test {
+
+server::server_config test_config() {
+    server::server_config c;
+    c.address = "127.0.0.1";
+    c.port = 0;
+    c.threads = 2;
+    c.access_log = false;
+    c.tokens.access_secret = test_access_secret;
+    c.tokens.refresh_secret = test_refresh_secret;
+    c.limits.body_limit = 64 * 1024;
+    c.limits.read_timeout = std::chrono::seconds(5);
+    c.limits.write_timeout = std::chrono::seconds(5);
+    return c;
+}
+
+running_server::running_server(server::server_config config) : config_(std::move(config)) {
+    app_ = std::make_unique<server::app_services>(config_);
+    server_ = std::make_unique<server::http_server>(config_, *app_);
+    server_->start();
+}
+
+running_server::~running_server() {
+    server_->begin_shutdown();
+    server_->wait(std::chrono::seconds(5));
+    server_.reset();
+    app_.reset();
+}
+
+running_server& shared_server() {
+    static running_server instance(test_config());
+    return instance;
+}
+
+}  // namespace storefront::test

@@ -1,0 +1,36 @@
+#pragma once
+// The real server, in process, on 127.0.0.1 with a free port, shared by the end-to-end tests.
+// Secrets are fixed here so tests can also forge expired or mis-signed tokens.
+
+#include <cstdint>
+#include <memory>
+
+#include "server/app_services.hpp"
+#include "server/http_server.hpp"
+#include "server/server_config.hpp"
+
+namespace storefront::test {
+
+inline constexpr const char* test_access_secret = "test-access-secret-0123456789abcdef";
+inline constexpr const char* test_refresh_secret = "test-refresh-secret-0123456789abcdef";
+
+// A configuration for tests: port 0, two I/O threads, no access log, small limits where tests probe them.
+server::server_config test_config();
+
+class running_server {
+  public:
+    explicit running_server(server::server_config config);
+    ~running_server();
+    [[nodiscard]] std::uint16_t port() const { return server_->port(); }
+    server::http_server& server() { return *server_; }
+
+  private:
+    server::server_config config_;
+    std::unique_ptr<server::app_services> app_;
+    std::unique_ptr<server::http_server> server_;
+};
+
+// The shared instance, started on first use.
+running_server& shared_server();
+
+}  // namespace storefront::test

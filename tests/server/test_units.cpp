@@ -1,0 +1,130 @@
+// Server pieces without sockets: number and date formatting, body decoding, response heads, error mapping.
+
+#include <boost/json/parse.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "core/errc.hpp"
+#include "server/error_responses.hpp"
+#include "server/json_writer.hpp"
+#include "server/request_body.hpp"
+#include "server/wire.hpp"
+
+using namespace storefront;
+using namespace storefront::server;
+
+BOOST_AUTO_TEST_SUITE(json_writer_numbers)
+
+BOOST_AUTO_TEST_CASE(numbers_print_in_plain_shortest_form) {
+    const std::vector<std::pair<double, std::string>> table{
+        {44.0, "44"}, {4.3, "4.3"}, {-74.2726198, "-74.2726198"}, {0.0, "0"}, {90.0, "90"}, {1e-7, "1e-07"}};
+    for (const auto& [number, text] : table) {
+        BOOST_TEST_CONTEXT(text) {
+            std::string out;
+            json_writer(out).value(number);
+            BOOST_TEST(out == text);
+            BOOST_TEST(boost::json::parse(out).to_number<double>() == number);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(strings_are_escaped) {
+    std::string out;
+    json_writer(out).begin_object().key("a\"b").value("line\nbreak\\").end_object();
+    BOOST_TEST(boost::json::parse(out).at("a\"b").as_string() == "line\nbreak\\");
+}
+
+BOOST_AUTO_TEST_CASE(iso8601_with_milliseconds) {
+    BOOST_TEST(iso8601_ms(0) == "1970-01-01T00:00:00.000Z");
+    BOOST_TEST(iso8601_ms(1767225600123) == "2026-01-01T00:00:00.123Z");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(body_decoding)
+
+BOOST_AUTO_TEST_CASE(json_and_form_bodies_become_fields) {
+    auto json = decode_body("application/json; charset=utf-8", R"({"email":"a@b.co","n":5})");
+    BOOST_TEST_REQUIRE(std::holds_alternative<body_fields>(json));
+    const auto& fields = std::get<body_fields>(json);
+    BOOST_TEST(fields.string("email").value() == "a@b.co");
+    BOOST_TEST(!fields.string("n").has_value());
+    BOOST_TEST(fields.find("n")->text == "5");
+
+    auto form = decode_body("Application/X-WWW-Form-Urlencoded", "email=a%40b.co&name=John+Doe");
+    BOOST_TEST_REQUIRE(std::holds_alternative<body_fields>(form));
+    BOOST_TEST(std::get<body_fields>(form).string("name").value() == "John Doe");
+    BOOST_TEST(std::get<body_fields>(form).string("email").value() == "a@b.co");
+}
+
+BOOST_AUTO_TEST_CASE(bad_bodies_become_4xx_responses) {
+    const std::vector<std::tuple<std::string, std::string, unsigned>> table{
+        {"application/json", "{", 400},
+        {"application/json", "[1]", 400},
+        {"application/json", "", 400},
+        {"application/json", std::string(100, '[') + std::string(100, ']'), 400},
+        {"text/plain", "email=x", 415},
+        {"", "email=x", 415},
+        {"multipart/form-data; boundary=x", "--x--", 415},
+        {"application/x-www-form-urlencoded", "a=1&a=2", 400},
+        {"application/x-www-form-urlencoded", "a=%zz", 400},
+    };
+    for (const auto& [type, body, status] : table) {
+        BOOST_TEST_CONTEXT(type << " | " << body.substr(0, 20)) {
+            auto decoded = decode_body(type, body);
+            BOOST_TEST_REQUIRE(std::holds_alternative<response>(decoded));
+            BOOST_TEST(static_cast<unsigned>(std::get<response>(decoded).status) == status);
+        }
+    }
+    BOOST_TEST(std::holds_alternative<body_fields>(decode_body("", "")));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(response_heads)
+
+BOOST_AUTO_TEST_CASE(head_has_fixed_headers_length_and_connection) {
+    response r = json_response(http::status::ok, "[1,2]");
+    std::string head;
+    write_head(head, r, {.keep_alive = true});
+    BOOST_TEST(head.rfind("HTTP/1.1 200 OK\r\nDate: ", 0) == 0u);
+    BOOST_TEST(head.find("Content-Type: application/json; charset=utf-8\r\n") != std::string::npos);
+    BOOST_TEST(head.find("Access-Control-Allow-Origin: *\r\n") != std::string::npos);
+    BOOST_TEST(head.find("X-Content-Type-Options: nosniff\r\n") != std::string::npos);
+    BOOST_TEST(head.find("Content-Length: 5\r\n") != std::string::npos);
+    BOOST_TEST(head.find("Connection") == std::string::npos);
+    BOOST_TEST(head.substr(head.size() - 4) == "\r\n\r\n");
+
+    write_head(head, r, {.keep_alive = false});
+    BOOST_TEST(head.find("Connection: close\r\n") != std::string::npos);
+    write_head(head, r, {.keep_alive = true, .http10 = true});
+    BOOST_TEST(head.find("Connection: keep-alive\r\n") != std::string::npos);
+
+    response empty;
+    empty.status = http::status::no_content;
+    write_head(head, empty, {});
+    BOOST_TEST(head.find("Content-Length") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(domain_errors_map_to_statuses) {
+    BOOST_TEST(static_cast<unsigned>(error_response(core::errc::invalid_credentials).status) == 401u);
+    BOOST_TEST(static_cast<unsigned>(error_response(core::errc::invalid_token).status) == 401u);
+    BOOST_TEST(
+        error_response(core::errc::invalid_refresh_token).body ==
+        R"({"message":"Invalid","error":"Unauthorized","statusCode":401})"
+    );
+    BOOST_TEST(static_cast<unsigned>(error_response(core::errc::not_found).status) == 404u);
+    const auto busy = error_response(core::errc::busy);
+    BOOST_TEST(static_cast<unsigned>(busy.status) == 503u);
+    BOOST_TEST(busy.extra_headers.find("Retry-After: 1") != std::string::npos);
+    BOOST_TEST(
+        static_cast<unsigned>(
+            error_response(boost::system::error_code(5, boost::system::generic_category())).status
+        ) == 500u
+    );
+    const auto v = validation_failed({{"a must be b", "c must be d"}});
+    BOOST_TEST(
+        v.body == R"({"message":["a must be b","c must be d"],"error":"Bad Request","statusCode":400})"
+    );
+}
+
+BOOST_AUTO_TEST_SUITE_END()
