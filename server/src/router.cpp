@@ -25,7 +25,7 @@ struct route {
     handler_fn handler;
 };
 
-// Sorted by path, then verb.
+// Sorted by path, then verb. A "{name}" segment captures one path segment into request_context::params.
 constexpr std::array routes{
     route{http::verb::get, "/api/v1/auth/profile", &handle_get_auth_profile},
     route{http::verb::post, "/api/v1/auth/login", &handle_post_auth_login},
@@ -39,11 +39,61 @@ constexpr std::array routes{
 
 constexpr std::string_view cors_allow_headers = "Content-Type, Authorization, api_key";
 
+// Whether `path` matches `pattern`, where a "{name}" segment matches any one non-empty segment; the
+// captured segments are appended to `params` (only when matched).
+bool match_path(std::string_view pattern, std::string_view path, path_params* params) {
+    path_params captured;
+    while (!pattern.empty() && !path.empty()) {
+        const auto pattern_end = pattern.find('/', 1);
+        const auto path_end = path.find('/', 1);
+        const std::string_view pattern_segment = pattern.substr(0, pattern_end);
+        const std::string_view path_segment = path.substr(0, path_end);
+        if (pattern_segment.size() > 2 && pattern_segment[1] == '{') {
+            if (path_segment.size() < 2) {
+                return false;  // "{id}" needs a non-empty segment
+            }
+            captured.push_back({pattern_segment.substr(2, pattern_segment.size() - 3), path_segment.substr(1)}
+            );
+        } else if (pattern_segment != path_segment) {
+            return false;
+        }
+        pattern.remove_prefix(pattern_segment.size());
+        path.remove_prefix(path_segment.size());
+    }
+    if (!pattern.empty() || !path.empty()) {
+        return false;
+    }
+    if (params != nullptr) {
+        *params = std::move(captured);
+    }
+    return true;
+}
+
+const route* find_route(std::string_view path, http::verb verb, path_params& params) {
+    const http::verb wanted = verb == http::verb::head ? http::verb::get : verb;
+    // Literal routes first, so "/pet/findByStatus" is never taken for "/pet/{petId}".
+    for (const bool literal : {true, false}) {
+        for (const auto& r : routes) {
+            const bool is_literal = r.path.find('{') == std::string_view::npos;
+            if (is_literal == literal && r.verb == wanted && match_path(r.path, path, &params)) {
+                return &r;
+            }
+        }
+    }
+    return nullptr;
+}
+
+bool path_known(std::string_view path) {
+    return std::any_of(routes.begin(), routes.end(), [&](const route& r) {
+        return match_path(r.path, path, nullptr);
+    });
+}
+
 // "GET, HEAD, OPTIONS" style list of what `path` accepts.
 std::string allowed_methods(std::string_view path) {
     std::string allow;
     for (const auto& r : routes) {
-        if (r.path != path) {
+        if (!match_path(r.path, path, nullptr)) {
             continue;
         }
         allow += http::to_string(r.verb);
@@ -54,20 +104,6 @@ std::string allowed_methods(std::string_view path) {
     }
     allow += "OPTIONS";
     return allow;
-}
-
-const route* find_route(std::string_view path, http::verb verb) {
-    const http::verb wanted = verb == http::verb::head ? http::verb::get : verb;
-    for (const auto& r : routes) {
-        if (r.path == path && r.verb == wanted) {
-            return &r;
-        }
-    }
-    return nullptr;
-}
-
-bool path_known(std::string_view path) {
-    return std::any_of(routes.begin(), routes.end(), [&](const route& r) { return r.path == path; });
 }
 
 response preflight(std::string_view allow) {
@@ -98,11 +134,12 @@ boost::asio::awaitable<response> dispatch(const http_request& request, app_servi
     if (request.method() == http::verb::options) {
         co_return preflight(allowed_methods(path));
     }
-    const route* matched = find_route(path, request.method());
+    path_params params;
+    const route* matched = find_route(path, request.method(), params);
     if (matched == nullptr) {
         co_return method_not_allowed(method, path, allowed_methods(path));
     }
-    request_context ctx{request, path, {}};
+    request_context ctx{request, path, std::move(params), {}};
     for (const auto param : target->params()) {
         ctx.query.push_back({std::string(param.key), std::string(param.value)});
     }

@@ -2,6 +2,8 @@
 // One parsed request as handlers see it: the Beast message, the normalised path and decoded query.
 
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -13,10 +15,28 @@ namespace storefront::server {
 namespace http = boost::beast::http;
 using http_request = http::request<http::string_body>;
 
+// Segments captured by "{name}" in a route pattern, still percent-encoded, in pattern order.
+struct path_param {
+    std::string_view name;
+    std::string_view value;
+};
+using path_params = std::vector<path_param>;
+
 struct request_context {
     const http_request& request;
     std::string_view path;  // without query and without a trailing slash
+    path_params params;
     core::query_params query;
+
+    // The captured segment named `name`, or empty.
+    [[nodiscard]] std::string_view param(std::string_view name) const {
+        for (const auto& p : params) {
+            if (p.name == name) {
+                return p.value;
+            }
+        }
+        return {};
+    }
 };
 
 }  // namespace storefront::server
