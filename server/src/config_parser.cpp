@@ -49,10 +49,17 @@ po::options_description describe_options() {
         ("location-file", po::value<std::string>(), "CSV file id,name,description,latitude,longitude to serve")
         ("generated-locations", po::value<std::size_t>()->default_value(100000),
             "size of the generated default location set (without --location-file)")
-        ("header-limit", po::value<std::size_t>()->default_value(8 * 1024), "max request header bytes")
-        ("body-limit", po::value<std::size_t>()->default_value(1024 * 1024), "max request body bytes")
-        ("read-timeout", po::value<long long>()->default_value(30), "seconds to read one request (and keep-alive idle)")
+        ("header-limit", po::value<std::size_t>()->default_value(8 * 1024), "max request header bytes (431)")
+        ("max-header-fields", po::value<std::size_t>()->default_value(100), "max header fields per request (431)")
+        ("body-limit", po::value<std::size_t>()->default_value(1024 * 1024), "max request body bytes (413)")
+        ("form-body-limit", po::value<std::size_t>()->default_value(64 * 1024), "max JSON/form body bytes (413)")
+        ("header-timeout", po::value<long long>()->default_value(10), "seconds to receive a request header")
+        ("body-timeout", po::value<long long>()->default_value(10), "seconds to receive a body, plus size/min-body-rate")
+        ("min-body-rate", po::value<std::size_t>()->default_value(8 * 1024), "bytes/s a body upload must average")
+        ("keepalive-timeout", po::value<long long>()->default_value(60), "seconds a connection may idle between requests")
         ("write-timeout", po::value<long long>()->default_value(30), "seconds to write one response")
+        ("max-requests-per-connection", po::value<std::size_t>()->default_value(1000), "then the connection closes")
+        ("max-connections", po::value<std::size_t>()->default_value(10000), "open connections; beyond, accepting pauses")
         ("shutdown-timeout", po::value<long long>()->default_value(10), "seconds in-flight requests get on SIGTERM")
         ("hash-threads", po::value<std::size_t>()->default_value(2), "threads verifying Argon2id passwords")
         ("hash-queue", po::value<std::size_t>()->default_value(64), "queued logins beyond which 503 is answered")
@@ -140,9 +147,17 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         }
         c.storage.generated_locations = vm["generated-locations"].as<std::size_t>();
         c.limits.header_limit = vm["header-limit"].as<std::size_t>();
+        c.limits.max_header_fields = vm["max-header-fields"].as<std::size_t>();
         c.limits.body_limit = vm["body-limit"].as<std::size_t>();
-        c.limits.read_timeout = positive_seconds(vm, "read-timeout");
+        c.limits.form_body_limit = std::min(vm["form-body-limit"].as<std::size_t>(), c.limits.body_limit);
+        c.limits.header_timeout = positive_seconds(vm, "header-timeout");
+        c.limits.body_timeout = positive_seconds(vm, "body-timeout");
+        c.limits.min_body_rate = std::max<std::size_t>(1, vm["min-body-rate"].as<std::size_t>());
+        c.limits.keepalive_timeout = positive_seconds(vm, "keepalive-timeout");
         c.limits.write_timeout = positive_seconds(vm, "write-timeout");
+        c.limits.max_requests_per_connection =
+            std::max<std::size_t>(1, vm["max-requests-per-connection"].as<std::size_t>());
+        c.limits.max_connections = std::max<std::size_t>(1, vm["max-connections"].as<std::size_t>());
         c.limits.shutdown_timeout = positive_seconds(vm, "shutdown-timeout");
         c.limits.hash_threads = std::max<std::size_t>(1, vm["hash-threads"].as<std::size_t>());
         c.limits.hash_queue = vm["hash-queue"].as<std::size_t>();

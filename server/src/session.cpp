@@ -85,7 +85,7 @@ asio::awaitable<void> run_session(
         http::request_parser<http::string_body> parser;
         parser.header_limit(static_cast<std::uint32_t>(config.limits.header_limit));
         parser.body_limit(config.limits.body_limit);
-        stream.expires_after(config.limits.read_timeout);
+        stream.expires_after(config.limits.keepalive_timeout);
         auto [read_ec, read_bytes] = co_await http::async_read(stream, buffer, parser, use_tuple);
         if (read_ec) {
             if (auto failure = read_failure_response(read_ec)) {

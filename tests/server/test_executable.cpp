@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(help_and_bad_flags) {
         {"--no-such-flag"},
         {"--access-secret", "short", "--refresh-secret", "also-short"},
         {"--access-secret", "same-secret-0123456789", "--refresh-secret", "same-secret-0123456789"},
-        {"--read-timeout", "0"},
+        {"--header-timeout", "0"},
     };
     for (const auto& args : bad) {
         BOOST_TEST_CONTEXT(args.front()) {

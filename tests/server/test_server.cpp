@@ -13,7 +13,8 @@ server::server_config test_config() {
     c.tokens.access_secret = test_access_secret;
     c.tokens.refresh_secret = test_refresh_secret;
     c.limits.body_limit = 64 * 1024;
-    c.limits.read_timeout = std::chrono::seconds(5);
+    c.limits.form_body_limit = 64 * 1024;
+    c.limits.keepalive_timeout = std::chrono::seconds(5);
     c.limits.write_timeout = std::chrono::seconds(5);
     return c;
 }
