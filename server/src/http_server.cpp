@@ -2,6 +2,7 @@
 
 #include "server/http_server.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -38,7 +39,19 @@ void probe_port_free(const tcp::endpoint& endpoint) {
 }
 
 asio::awaitable<void> accept_loop(worker& w, app_services& app, const server_config& config) {
+    const std::size_t threads = std::max<std::size_t>(1, config.threads);
+    const std::size_t max_open =
+        std::max<std::size_t>(1, (config.limits.max_connections + threads - 1) / threads);
     for (;;) {
+        // Back-pressure: at the limit, stop accepting until a connection ends; new ones wait in the
+        // kernel's listen backlog instead of costing us memory.
+        while (w.open_connections >= max_open && !w.stopping) {
+            w.capacity_freed.expires_at(asio::steady_timer::time_point::max());
+            co_await w.capacity_freed.async_wait(asio::as_tuple(asio::use_awaitable));
+        }
+        if (w.stopping) {
+            co_return;
+        }
         auto [ec, socket] = co_await w.acceptor.async_accept(asio::as_tuple(asio::use_awaitable));
         if (ec) {
             if (!w.acceptor.is_open() || ec == asio::error::operation_aborted) {
@@ -52,6 +65,7 @@ asio::awaitable<void> accept_loop(worker& w, app_services& app, const server_con
         }
         boost::system::error_code ignored;
         socket.set_option(tcp::no_delay(true), ignored);  // no Nagle stall on keep-alive responses
+        ++w.open_connections;
         asio::co_spawn(w.io, run_session(std::move(socket), w, app, config), [](std::exception_ptr e) {
             if (e) {
                 try {
@@ -105,6 +119,7 @@ void http_server::begin_shutdown() {
             w.stopping = true;
             boost::system::error_code ignored;
             w.acceptor.close(ignored);
+            w.capacity_freed.cancel();
             for (auto& slot : w.connections) {
                 if (!slot.busy) {
                     slot.stream->cancel();  // an idle keep-alive read ends now

@@ -7,6 +7,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 
 #include "server/app_services.hpp"
@@ -23,6 +24,8 @@ struct worker {
     boost::asio::io_context io{1};
     boost::asio::ip::tcp::acceptor acceptor{io};
     std::list<connection_slot> connections;
+    std::size_t open_connections = 0;  // counted from accept, before the session registers its slot
+    boost::asio::steady_timer capacity_freed{io};  // cancelled whenever a connection ends
     bool stopping = false;
     std::thread thread;
 };

@@ -3,6 +3,7 @@
 #include "http_client.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <stdexcept>
 
 #include <boost/asio/connect.hpp>
@@ -111,24 +112,37 @@ http_reply post_json(std::uint16_t port, const std::string& target, const std::s
     );
 }
 
-std::string raw_exchange(std::uint16_t port, std::string_view bytes, std::chrono::milliseconds wait) {
+raw_result raw_exchange_until_close(
+    std::uint16_t port, std::string_view bytes, std::chrono::milliseconds wait
+) {
     asio::io_context io;
     tcp::socket socket(io);
     socket.connect({asio::ip::make_address("127.0.0.1"), port});
     set_socket_timeouts(socket, wait);
+    const auto started = std::chrono::steady_clock::now();
     boost::system::error_code ec;
     asio::write(socket, asio::buffer(bytes.data(), bytes.size()), ec);
-    std::string received;
+    raw_result result;
     std::array<char, 16384> chunk{};
-    const auto deadline = std::chrono::steady_clock::now() + wait;
+    const auto deadline = started + wait;
     while (std::chrono::steady_clock::now() < deadline) {
         const ssize_t n = ::recv(socket.native_handle(), chunk.data(), chunk.size(), 0);
-        if (n <= 0) {
-            break;  // closed by the server, reset, or the receive timeout passed
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+            result.closed_by_server = true;
+            break;
         }
-        received.append(chunk.data(), static_cast<std::size_t>(n));
+        if (n < 0) {
+            continue;  // the receive timeout passed; the loop condition decides
+        }
+        result.bytes.append(chunk.data(), static_cast<std::size_t>(n));
     }
-    return received;
+    result.elapsed =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    return result;
+}
+
+std::string raw_exchange(std::uint16_t port, std::string_view bytes, std::chrono::milliseconds wait) {
+    return raw_exchange_until_close(port, bytes, wait).bytes;
 }
 
 std::vector<http_reply> parse_responses(std::string_view bytes) {

@@ -45,6 +45,19 @@ std::string raw_exchange(
     std::chrono::milliseconds wait = std::chrono::milliseconds(3000)
 );
 
+struct raw_result {
+    std::string bytes;
+    bool closed_by_server = false;  // the server ended the connection (EOF or reset) before `wait` passed
+    std::chrono::milliseconds elapsed{0};
+};
+
+// Like raw_exchange, and tells whether the server closed the connection.
+raw_result raw_exchange_until_close(
+    std::uint16_t port,
+    std::string_view bytes,
+    std::chrono::milliseconds wait = std::chrono::milliseconds(3000)
+);
+
 // Splits raw bytes holding one or more HTTP responses (Content-Length framed) into replies.
 std::vector<http_reply> parse_responses(std::string_view bytes);
 
