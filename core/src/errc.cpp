@@ -27,6 +27,10 @@ class storefront_error_category final : public boost::system::error_category {
                 return "not found";
             case errc::busy:
                 return "server busy, try again later";
+            case errc::conflict:
+                return "already exists";
+            case errc::storage_full:
+                return "storage full";
         }
         return "unknown storefront error";
     }

@@ -63,6 +63,15 @@ po::options_description describe_options() {
         ("shutdown-timeout", po::value<long long>()->default_value(10), "seconds in-flight requests get on SIGTERM")
         ("hash-threads", po::value<std::size_t>()->default_value(2), "threads verifying Argon2id passwords")
         ("hash-queue", po::value<std::size_t>()->default_value(64), "queued logins beyond which 503 is answered")
+        ("pet-api-keys", po::value<std::string>()->default_value("special-key"),
+            "comma-separated API keys accepted in the api_key header on /api/v3")
+        ("pet-clients", po::value<std::string>()->default_value("petstore-client:petstore-secret:read:pets write:pets"),
+            "OAuth clients of /api/v3/oauth/token: id:secret:scopes, comma-separated; scopes space-separated")
+        ("pet-token-secret", po::value<std::string>(), "HMAC secret of /api/v3 bearer tokens (random if unset)")
+        ("pet-token-ttl", po::value<long long>()->default_value(3600), "/api/v3 bearer token lifetime, seconds")
+        ("pet-port", po::value<unsigned>()->default_value(0), "also serve on this port (0 = no second listener)")
+        ("pet-image-budget", po::value<std::size_t>()->default_value(64 * 1024 * 1024),
+            "bytes of uploaded pet images kept in memory")
         ("access-log", po::value<bool>()->default_value(true), "log one JSON line per request (true/false)");
     // clang-format on
     return d;
@@ -90,6 +99,56 @@ std::chrono::seconds positive_seconds(const po::variables_map& vm, const char* n
         throw po::error(std::string("--") + name + " must be a positive number of seconds");
     }
     return std::chrono::seconds(value);
+}
+
+// The comma-separated items of `text`, trimmed, empty ones dropped.
+std::vector<std::string> comma_list(std::string_view text) {
+    std::vector<std::string> out;
+    while (!text.empty()) {
+        const auto comma = text.find(',');
+        std::string_view item = text.substr(0, comma);
+        while (!item.empty() && item.front() == ' ') {
+            item.remove_prefix(1);
+        }
+        while (!item.empty() && item.back() == ' ') {
+            item.remove_suffix(1);
+        }
+        if (!item.empty()) {
+            out.emplace_back(item);
+        }
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    }
+    return out;
+}
+
+// The pet surface's flags: credentials, token secret and lifetime, second listener, image budget.
+void parse_pet_options(const po::variables_map& vm, server_config& c) {
+    c.pet.api_keys = comma_list(vm["pet-api-keys"].as<std::string>());
+    auto clients = core::parse_pet_clients(vm["pet-clients"].as<std::string>());
+    if (!clients) {
+        throw po::error("--pet-clients: " + clients.error().messages.front());
+    }
+    c.pet.clients = std::move(*clients);
+    c.pet.development_credentials = vm["pet-api-keys"].defaulted() || vm["pet-clients"].defaulted();
+    const bool has_secret = vm.count("pet-token-secret") != 0;
+    c.pet.tokens.secret = has_secret ? vm["pet-token-secret"].as<std::string>() : random_secret();
+    c.pet.secret_generated = !has_secret;
+    if (c.pet.tokens.secret.size() < 16) {
+        throw po::error("--pet-token-secret must be at least 16 characters");
+    }
+    if (c.pet.tokens.secret == c.tokens.access_secret || c.pet.tokens.secret == c.tokens.refresh_secret) {
+        throw po::error("--pet-token-secret must differ from the store token secrets");
+    }
+    c.pet.tokens.lifetime = positive_seconds(vm, "pet-token-ttl");
+    const unsigned pet_port = vm["pet-port"].as<unsigned>();
+    if (pet_port > 65535) {
+        throw po::error("--pet-port must be between 0 and 65535");
+    }
+    if (pet_port != 0 && pet_port == c.port) {
+        throw po::error("--pet-port must differ from --port");
+    }
+    c.pet.port = static_cast<std::uint16_t>(pet_port);
+    c.pet.image_budget = vm["pet-image-budget"].as<std::size_t>();
 }
 
 }  // namespace
@@ -161,6 +220,7 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         c.limits.shutdown_timeout = positive_seconds(vm, "shutdown-timeout");
         c.limits.hash_threads = std::max<std::size_t>(1, vm["hash-threads"].as<std::size_t>());
         c.limits.hash_queue = vm["hash-queue"].as<std::size_t>();
+        parse_pet_options(vm, c);
         out.config = std::move(c);
     } catch (const std::exception& e) {
         out.message = std::string("storefront: ") + e.what() + "\nTry --help.";

@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <iostream>
+#include <memory>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -34,9 +35,48 @@ int main(int argc, char* argv[]) {
                 )}
             );
         }
+        if (config.pet.secret_generated) {
+            log_event(
+                "warning",
+                "generated_pet_token_secret",
+                {field(
+                    "message",
+                    "no --pet-token-secret configured: /api/v3 bearer tokens will not survive a restart"
+                )}
+            );
+        }
+        if (config.pet.development_credentials) {
+            log_event(
+                "warning",
+                "development_pet_credentials",
+                {field(
+                    "message",
+                    "/api/v3 accepts the documented development api_key and/or OAuth client; "
+                    "set --pet-api-keys and --pet-clients for any other use"
+                )}
+            );
+        }
         app_services app(config);
         http_server server(config, app);
         server.start();
+        // --pet-port: a second listener, sharing app (the same stores and tokens), for deployments that give
+        // the pet surface its own base address. It serves the same routes.
+        server_config pet_listener_config = config;
+        pet_listener_config.port = config.pet.port;
+        std::unique_ptr<http_server> pet_server;
+        if (config.pet.port != 0) {
+            pet_server = std::make_unique<http_server>(pet_listener_config, app);
+            pet_server->start();
+            log_event(
+                "info",
+                "pet_listening",
+                {field("address", config.address),
+                 field("port", static_cast<long long>(pet_server->port())),
+                 field(
+                     "url", "http://" + config.address + ":" + std::to_string(pet_server->port()) + "/api/v3"
+                 )}
+            );
+        }
         log_event(
             "info",
             "listening",
@@ -53,7 +93,13 @@ int main(int argc, char* argv[]) {
         signals_io.run();
         log_event("info", "stopping", {field("signal", static_cast<long long>(received))});
         server.begin_shutdown();
-        const bool clean = server.wait(config.limits.shutdown_timeout);
+        if (pet_server) {
+            pet_server->begin_shutdown();
+        }
+        bool clean = server.wait(config.limits.shutdown_timeout);
+        if (pet_server) {
+            clean = pet_server->wait(config.limits.shutdown_timeout) && clean;
+        }
         app.passwords().stop();
         log_event("info", "stopped", {field("clean", clean ? "true" : "false")});
         return 0;

@@ -44,4 +44,19 @@ asio::awaitable<std::optional<bool>> password_worker::verify(std::string passwor
     co_return match;
 }
 
+asio::awaitable<std::optional<std::string>> password_worker::hash(std::string password) {
+    if (queued_.fetch_add(1) >= max_queued_) {
+        queued_.fetch_sub(1);
+        co_return std::nullopt;
+    }
+    struct release {
+        std::atomic<std::size_t>& counter;
+        ~release() { counter.fetch_sub(1); }
+    } guard{queued_};
+    auto job = [&]() -> asio::awaitable<std::string> { co_return core::hash_password(password); };
+    auto on_pool = asio::co_spawn(pool_, std::move(job), asio::use_awaitable);
+    std::string hashed = co_await std::move(on_pool);
+    co_return hashed;
+}
+
 }  // namespace storefront::server

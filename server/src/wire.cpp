@@ -18,6 +18,13 @@ constexpr std::string_view fixed_headers =
     "Access-Control-Allow-Origin: *\r\n"
     "X-Content-Type-Options: nosniff\r\n";
 
+// The same headers around another Content-Type (e.g. an uploaded pet image); JSON keeps the one append.
+constexpr std::string_view fixed_headers_before_type = "Server: storefront\r\nContent-Type: ";
+constexpr std::string_view fixed_headers_after_type =
+    "\r\n"
+    "Access-Control-Allow-Origin: *\r\n"
+    "X-Content-Type-Options: nosniff\r\n";
+
 void append_number(std::string& out, std::size_t n) {
     std::array<char, 24> buf{};
     auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), n);
@@ -50,7 +57,11 @@ void write_head(std::string& out, const response& r, const head_options& options
     out.append("\r\nDate: ");
     out.append(cached_http_date());
     out.append("\r\n");
-    out.append(fixed_headers);
+    if (r.content_type.empty()) {
+        out.append(fixed_headers);
+    } else {
+        out.append(fixed_headers_before_type).append(r.content_type).append(fixed_headers_after_type);
+    }
     if (code != 204 && code != 304) {
         out.append("Content-Length: ");
         append_number(out, r.payload().size());

@@ -1,5 +1,5 @@
 // The store factory: picks the adapter for storage_config::backend ("memory" only so far) and fills it
-// with the seed catalogue, the seed users and the configured or generated locations.
+// with the seed catalogue, the seed users, the configured or generated locations and the pet store seed.
 
 #include "storage/factory.hpp"
 
@@ -10,8 +10,13 @@
 #include "location_generator.hpp"
 #include "memory_catalogue_store.hpp"
 #include "memory_location_store.hpp"
+#include "memory_order_store.hpp"
+#include "memory_pet_image_store.hpp"
+#include "memory_pet_store.hpp"
+#include "memory_pet_user_store.hpp"
 #include "memory_user_store.hpp"
 #include "seed_catalogue.hpp"
+#include "seed_pets.hpp"
 #include "seed_users.hpp"
 
 namespace storefront::storage {
@@ -43,6 +48,26 @@ std::unique_ptr<location_store> make_location_store(const storage_config& config
     return std::make_unique<memory_location_store>(
         detail::generate_locations(config.generated_locations, config.location_seed)
     );
+}
+
+std::unique_ptr<pet_store> make_pet_store(const storage_config& config) {
+    require_known_backend(config);
+    return std::make_unique<memory_pet_store>(detail::seed_pets());
+}
+
+std::unique_ptr<order_store> make_order_store(const storage_config& config) {
+    require_known_backend(config);
+    return std::make_unique<memory_order_store>(detail::seed_orders());
+}
+
+std::unique_ptr<pet_user_store> make_pet_user_store(const storage_config& config) {
+    require_known_backend(config);
+    return std::make_unique<memory_pet_user_store>(detail::seed_pet_users());
+}
+
+std::unique_ptr<pet_image_store> make_pet_image_store(const storage_config& config, std::size_t max_bytes) {
+    require_known_backend(config);
+    return std::make_unique<memory_pet_image_store>(max_bytes);
 }
 
 }  // namespace storefront::storage

@@ -196,6 +196,49 @@ BOOST_AUTO_TEST_CASE(help_and_bad_flags) {
     }
 }
 
+// --pet-port opens a second listener on the same stores; the pet flags are validated at start.
+BOOST_AUTO_TEST_CASE(pet_port_second_listener_and_pet_flags) {
+    std::uint16_t pet_port = 0;
+    {
+        boost::asio::io_context io;
+        boost::asio::ip::tcp::acceptor probe(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+        pet_port = probe.local_endpoint().port();
+    }
+    child_process server(
+        {"--port", "0", "--pet-port", std::to_string(pet_port), "--threads", "1", "--generated-locations", "100",
+         "--access-log", "false"}
+    );
+    BOOST_TEST(server.wait_for_line("development_pet_credentials", std::chrono::seconds(20)).has_value());
+    const auto pet_line = server.wait_for_line("\"pet_listening\"", std::chrono::seconds(20));
+    BOOST_TEST_REQUIRE(pet_line.has_value(), server.output());
+    BOOST_TEST(port_of(*pet_line) == pet_port);
+    const auto line = server.wait_for_line("\"listening\"", std::chrono::seconds(20));
+    BOOST_TEST_REQUIRE(line.has_value(), server.output());
+    BOOST_TEST(get(pet_port, "/api/v3/pet/findByStatus?status=sold").body.find("\"Dog 2\"") != std::string::npos);
+    // Both listeners share one store: a user created on one is seen on the other.
+    const auto created = post_json(pet_port, "/api/v3/user", R"({"username":"two-listeners"})");
+    BOOST_TEST(created.status == 200u, created.body);
+    BOOST_TEST(get(port_of(*line), "/api/v3/user/two-listeners").status == 200u);
+    server.signal(SIGTERM);
+    BOOST_TEST(server.wait_exit(std::chrono::seconds(8)).value_or(-1) == 0);
+
+    const std::vector<std::vector<std::string>> bad{
+        {"--pet-clients", "no-secret"},
+        {"--pet-clients", "c:s:admin"},
+        {"--pet-token-secret", "short"},
+        {"--pet-token-ttl", "0"},
+        {"--pet-port", "70000"},
+        {"--port", "9123", "--pet-port", "9123"},
+        {"--access-secret", "same-secret-0123456789", "--pet-token-secret", "same-secret-0123456789"},
+    };
+    for (const auto& args : bad) {
+        BOOST_TEST_CONTEXT(args.front() << " " << args.at(1)) {
+            child_process p(args);
+            BOOST_TEST(p.wait_exit(std::chrono::seconds(5)).value_or(-1) == 2);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(unreadable_location_file_fails_start_with_a_message) {
     child_process p({"--port", "0", "--location-file", "/nonexistent/locations.csv"});
     BOOST_TEST(p.wait_exit(std::chrono::seconds(10)).value_or(-1) == 1);

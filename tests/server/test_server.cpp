@@ -16,6 +16,14 @@ server::server_config test_config() {
     c.limits.form_body_limit = 64 * 1024;
     c.limits.keepalive_timeout = std::chrono::seconds(5);
     c.limits.write_timeout = std::chrono::seconds(5);
+    c.pet.tokens.secret = test_pet_secret;
+    c.pet.api_keys = {"special-key", "second-test-key"};
+    c.pet.clients = {
+        {"petstore-client", "petstore-secret", {"read:pets", "write:pets"}},
+        {"reader-client", "reader-secret", {"read:pets"}},
+        {"writer-client", "writer-secret", {"write:pets"}},
+    };
+    c.pet.image_budget = 256 * 1024;
     return c;
 }
 

@@ -13,6 +13,7 @@ namespace storefront::test {
 
 inline constexpr const char* test_access_secret = "test-access-secret-0123456789abcdef";
 inline constexpr const char* test_refresh_secret = "test-refresh-secret-0123456789abcdef";
+inline constexpr const char* test_pet_secret = "test-pet-token-secret-0123456789abcdef";
 
 // A configuration for tests: port 0, two I/O threads, no access log, small limits where tests probe them.
 server::server_config test_config();

@@ -15,6 +15,8 @@ enum class errc {
     invalid_refresh_token,    // refresh token malformed, badly signed, expired or of the wrong kind
     not_found,                // the referenced entity does not exist
     busy,                     // bounded work queue is full; try again later
+    conflict,                 // the new key (e.g. a username) already belongs to another entity
+    storage_full,             // a bounded store has no room left for this write
 };
 
 const boost::system::error_category& storefront_category() noexcept;

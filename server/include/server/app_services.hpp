@@ -5,11 +5,14 @@
 #include <memory>
 
 #include "core/auth_tokens.hpp"
+#include "core/pet_auth.hpp"
 #include "server/password_worker.hpp"
+#include "server/pet_security.hpp"
 #include "server/response_cache.hpp"
 #include "server/server_config.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/location_store.hpp"
+#include "storage/pet_store.hpp"
 #include "storage/user_store.hpp"
 
 namespace storefront::server {
@@ -28,6 +31,14 @@ class app_services {
     fragment_list& category_json() { return category_json_; }
     fragment_list& user_json() { return user_json_; }
 
+    // The pet store surface (/api/v3).
+    storage::pet_store& pets() { return *pets_; }
+    storage::order_store& orders() { return *orders_; }
+    storage::pet_user_store& pet_users() { return *pet_users_; }
+    storage::pet_image_store& pet_images() { return *pet_images_; }
+    const core::pet_tokens& pet_tokens() const { return pet_tokens_; }
+    const pet_credentials& pet_keys() const { return pet_keys_; }
+
   private:
     std::unique_ptr<storage::catalogue_store> catalogue_;
     std::unique_ptr<storage::user_store> users_;
@@ -37,6 +48,12 @@ class app_services {
     fragment_list product_json_;
     fragment_list category_json_;
     fragment_list user_json_;
+    std::unique_ptr<storage::pet_store> pets_;
+    std::unique_ptr<storage::order_store> orders_;
+    std::unique_ptr<storage::pet_user_store> pet_users_;
+    std::unique_ptr<storage::pet_image_store> pet_images_;
+    core::pet_tokens pet_tokens_;
+    pet_credentials pet_keys_;
 };
 
 }  // namespace storefront::server

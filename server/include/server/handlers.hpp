@@ -20,4 +20,27 @@ handler_result handle_post_auth_refresh_token(request_context& ctx, app_services
 handler_result handle_get_auth_profile(request_context& ctx, app_services& app);
 handler_result handle_get_locations(request_context& ctx, app_services& app);
 
+// Pet store surface (/api/v3).
+handler_result handle_post_pet(request_context& ctx, app_services& app);
+handler_result handle_put_pet(request_context& ctx, app_services& app);
+handler_result handle_get_pet_find_by_status(request_context& ctx, app_services& app);
+handler_result handle_get_pet_find_by_tags(request_context& ctx, app_services& app);
+handler_result handle_get_pet(request_context& ctx, app_services& app);
+handler_result handle_post_pet_by_id(request_context& ctx, app_services& app);
+handler_result handle_delete_pet(request_context& ctx, app_services& app);
+handler_result handle_post_pet_upload_image(request_context& ctx, app_services& app);
+handler_result handle_get_pet_image(request_context& ctx, app_services& app);
+handler_result handle_get_store_inventory(request_context& ctx, app_services& app);
+handler_result handle_post_store_order(request_context& ctx, app_services& app);
+handler_result handle_get_store_order(request_context& ctx, app_services& app);
+handler_result handle_delete_store_order(request_context& ctx, app_services& app);
+handler_result handle_post_pet_user(request_context& ctx, app_services& app);
+handler_result handle_post_pet_user_create_with_list(request_context& ctx, app_services& app);
+handler_result handle_get_pet_user_login(request_context& ctx, app_services& app);
+handler_result handle_get_pet_user_logout(request_context& ctx, app_services& app);
+handler_result handle_get_pet_user(request_context& ctx, app_services& app);
+handler_result handle_put_pet_user(request_context& ctx, app_services& app);
+handler_result handle_delete_pet_user(request_context& ctx, app_services& app);
+handler_result handle_post_pet_oauth_token(request_context& ctx, app_services& app);
+
 }  // namespace storefront::server

@@ -1,5 +1,5 @@
 #pragma once
-// Runs Argon2id verification off the I/O threads on a small thread pool, with a bounded queue so a flood
+// Runs Argon2id verification and hashing off the I/O threads on a small thread pool, with a bounded queue so a flood
 // of logins cannot pile up unbounded memory. The awaiting coroutine resumes on its own executor.
 
 #include <atomic>
@@ -20,6 +20,10 @@ class password_worker {
     // true/false for a match; nullopt when the queue is full (answer 503).
     // An empty `hash` spends the time of a verify and answers false (unknown user).
     [[nodiscard]] boost::asio::awaitable<std::optional<bool>> verify(std::string password, std::string hash);
+
+    // A fresh Argon2id hash of `password` (pet-store users set passwords); nullopt when the queue is full.
+    // Shares the verifiers' threads and queue bound.
+    [[nodiscard]] boost::asio::awaitable<std::optional<std::string>> hash(std::string password);
 
     void stop();
 

@@ -18,6 +18,7 @@ struct response {
     std::string body;                                // used when shared_body is empty
     std::shared_ptr<const std::string> shared_body;  // pre-serialised bytes shared between requests
     std::string extra_headers;                       // complete "Name: value\r\n" lines
+    std::string content_type;                        // empty: "application/json; charset=utf-8"
     bool close_connection = false;
 
     [[nodiscard]] std::string_view payload() const noexcept {

@@ -5,8 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/auth_tokens.hpp"
+#include "core/pet_auth.hpp"
 #include "storage/storage_config.hpp"
 
 namespace storefront::server {
@@ -29,6 +31,19 @@ struct limits_config {
     std::size_t hash_queue = 64;                // waiting Argon2id jobs beyond this get 503
 };
 
+// The pet store surface (/api/v3): its API keys, OAuth clients, bearer tokens and optional own listener.
+// The defaults are the documented development credentials (behaviour.md); main logs a warning while
+// they are in use.
+struct pet_config {
+    std::vector<std::string> api_keys{"special-key"};
+    std::vector<core::pet_client> clients{{"petstore-client", "petstore-secret", {"read:pets", "write:pets"}}};
+    core::pet_token_settings tokens;           // secret: random per process when not configured
+    std::uint16_t port = 0;                    // 0: no second listener (served on `port` with /api/v1)
+    std::size_t image_budget = 64 * 1024 * 1024;  // bytes of uploaded images kept in memory
+    bool development_credentials = true;       // api_keys/clients are the documented defaults
+    bool secret_generated = false;             // tokens.secret was generated at start
+};
+
 struct server_config {
     std::string address = "127.0.0.1";
     std::uint16_t port = 8080;  // 0 = any free port (logged at start)
@@ -38,6 +53,7 @@ struct server_config {
     core::token_settings tokens;
     storage::storage_config storage;
     limits_config limits;
+    pet_config pet;
 };
 
 }  // namespace storefront::server

@@ -6,6 +6,7 @@
 
 #include "storage/catalogue_store.hpp"
 #include "storage/location_store.hpp"
+#include "storage/pet_store.hpp"
 #include "storage/storage_config.hpp"
 #include "storage/user_store.hpp"
 
@@ -14,5 +15,14 @@ namespace storefront::storage {
 [[nodiscard]] std::unique_ptr<catalogue_store> make_catalogue_store(const storage_config& config);
 [[nodiscard]] std::unique_ptr<user_store> make_user_store(const storage_config& config);
 [[nodiscard]] std::unique_ptr<location_store> make_location_store(const storage_config& config);
+
+// The pet store surface, with the public petstore's seed pets, orders and users (user1..user10).
+[[nodiscard]] std::unique_ptr<pet_store> make_pet_store(const storage_config& config);
+[[nodiscard]] std::unique_ptr<order_store> make_order_store(const storage_config& config);
+[[nodiscard]] std::unique_ptr<pet_user_store> make_pet_user_store(const storage_config& config);
+// Uploaded images, at most `max_bytes` in total.
+[[nodiscard]] std::unique_ptr<pet_image_store> make_pet_image_store(
+    const storage_config& config, std::size_t max_bytes
+);
 
 }  // namespace storefront::storage
