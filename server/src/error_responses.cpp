@@ -141,7 +141,7 @@ response pet_error_response(boost::system::error_code ec) {
 }
 
 response pet_unauthorized(bool api_key, std::string_view scope, bool bad_token) {
-    std::string message = bad_token ? "Invalid or expired bearer token" : "Missing credentials";
+    std::string message = bad_token ? "Invalid or expired bearer token" : "Missing or invalid credentials";
     message += api_key && !scope.empty() ? ": send the api_key header or a bearer token with scope "
                : api_key                 ? ": send a valid api_key header"
                                          : ": send a bearer token with scope ";

@@ -152,6 +152,14 @@ BOOST_AUTO_TEST_CASE(get_pet_accepts_either_credential) {
         call("GET", "/api/v3/pet/2", "garbage", "special-key").status == 200u
     );  // one alternative suffices
     BOOST_TEST(call("GET", "/api/v3/pet/2", "", "special-keyx").status == 401u);
+    BOOST_TEST(
+        error_message(call("GET", "/api/v3/pet/2"), 401) ==
+        "Missing or invalid credentials: send the api_key header or a bearer token with scope read:pets"
+    );
+    BOOST_TEST(
+        error_message(call("DELETE", "/api/v3/pet/2", "garbage"), 401) ==
+        "Invalid or expired bearer token: send a bearer token with scope write:pets"
+    );
     BOOST_TEST(call("GET", "/api/v3/pet/2", "", "SPECIAL-KEY").status == 401u);
     // Bearer scheme is case-insensitive; a Basic header is not a bearer token.
     const auto lower = send_request(
