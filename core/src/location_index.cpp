@@ -10,6 +10,15 @@
 namespace storefront::core {
 namespace {
 
+// core::squared_chord, visible to the compiler here so the search loop inlines it (the same arithmetic,
+// so the same bits as the brute-force checks get).
+inline double chord_sq(const unit_vector& a, const unit_vector& b) noexcept {
+    const double dx = a[0] - b[0];
+    const double dy = a[1] - b[1];
+    const double dz = a[2] - b[2];
+    return dx * dx + dy * dy + dz * dz;
+}
+
 struct candidate {
     double squared_chord;
     std::uint32_t slot;
@@ -122,7 +131,7 @@ std::vector<neighbour> location_index::nearest(const geo_point& origin, std::siz
     std::vector<candidate> heap;  // max-heap on (squared chord, slot): the worst kept answer on top
     heap.reserve(std::min(k, nodes_.size()));
     auto visit = [&](const node& n) {
-        const candidate c{squared_chord(q, n.v), n.slot};
+        const candidate c{chord_sq(q, n.v), n.slot};
         if (c.squared_chord > *limit) {
             return;
         }
@@ -153,7 +162,7 @@ std::vector<neighbour> location_index::within(const geo_point& origin, double ra
     double bound_sq = *limit;
     std::vector<candidate> found;
     auto visit = [&](const node& n) {
-        const double sq = squared_chord(q, n.v);
+        const double sq = chord_sq(q, n.v);
         if (sq <= bound_sq) {
             found.push_back({sq, n.slot});
         }

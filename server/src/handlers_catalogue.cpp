@@ -12,7 +12,7 @@ handler_result handle_get_products(request_context& ctx, app_services& app) {
     if (!page) {
         co_return validation_failed(page.error());
     }
-    co_return json_response(http::status::ok, app.product_json().page(*page));
+    co_return shared_json_response(app.product_json().page(*page));
 }
 
 // GET /categories : every category in id order

@@ -14,7 +14,7 @@ handler_result handle_get_users(request_context& ctx, app_services& app) {
     if (!page) {
         co_return validation_failed(page.error());
     }
-    co_return json_response(http::status::ok, app.user_json().page(*page));
+    co_return shared_json_response(app.user_json().page(*page));
 }
 
 // POST /users/is-available {email} : whether no user has that e-mail yet

@@ -2,6 +2,9 @@
 
 #include "server/json_mapping.hpp"
 
+#include <array>
+#include <charconv>
+
 #include "server/json_writer.hpp"
 
 namespace storefront::server {
@@ -23,6 +26,26 @@ void write_category(json_writer& w, const core::category& c) {
         .key("updatedAt")
         .value(iso8601_ms(c.updated_at))
         .end_object();
+}
+
+// Typical serialised size of a location, so a response is built with one allocation.
+constexpr std::size_t location_bytes_hint = 160;
+
+// The /locations hot path: fixed keys appended as literals, the same bytes json_writer would write.
+void append_location(std::string& out, const core::location& l) {
+    std::array<char, 24> id{};
+    const auto [id_end, ec] = std::to_chars(id.data(), id.data() + id.size(), l.id);
+    out += R"({"id":)";
+    out.append(id.data(), id_end);
+    out += R"(,"name":)";
+    append_json_string(out, l.name);
+    out += R"(,"description":)";
+    append_json_string(out, l.description);
+    out += R"(,"latitude":)";
+    append_json_number(out, l.latitude);
+    out += R"(,"longitude":)";
+    append_json_number(out, l.longitude);
+    out += '}';
 }
 
 }  // namespace
@@ -88,19 +111,22 @@ std::string to_json(const core::user& u) {
 
 std::string to_json(const core::location& l) {
     std::string out;
-    json_writer w(out);
-    w.begin_object()
-        .key("id")
-        .value(l.id)
-        .key("name")
-        .value(l.name)
-        .key("description")
-        .value(l.description)
-        .key("latitude")
-        .value(l.latitude)
-        .key("longitude")
-        .value(l.longitude)
-        .end_object();
+    out.reserve(location_bytes_hint);
+    append_location(out, l);
+    return out;
+}
+
+std::string to_json_array(const std::vector<core::location>& items) {
+    std::string out;
+    out.reserve(2 + items.size() * location_bytes_hint);
+    out += '[';
+    for (const auto& l : items) {
+        if (out.size() > 1) {
+            out += ',';
+        }
+        append_location(out, l);
+    }
+    out += ']';
     return out;
 }
 

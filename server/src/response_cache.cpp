@@ -1,4 +1,5 @@
-// Per-revision cache of serialised list items; pages are concatenations of prebuilt fragments.
+// Per-revision cache of serialised list items; pages are concatenations of prebuilt fragments, and recent
+// pages are kept whole in a direct-mapped cache owned by the revision's snapshot.
 
 #include "server/response_cache.hpp"
 
@@ -36,24 +37,35 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
     return fresh;
 }
 
-std::string fragment_list::page(const core::page_request& page) {
+std::shared_ptr<const std::string> fragment_list::page(const core::page_request& page) {
     const auto snap = current();
     const auto range = core::page_slice(page, snap->items.size());
-    std::size_t bytes = 2;
-    for (std::size_t i = range.first; i < range.last; ++i) {
-        bytes += snap->items[i].size() + 1;
-    }
-    std::string out;
-    out.reserve(bytes);
-    out += '[';
-    for (std::size_t i = range.first; i < range.last; ++i) {
-        if (i != range.first) {
-            out += ',';
+    // Keyed by the item range, so every offset past the end shares the one empty page.
+    auto& slot = snap->pages[(range.first * 131 + range.last) % page_slots];
+    auto cached = slot.load(std::memory_order_acquire);
+    if (!cached || cached->first != range.first || cached->last != range.last) {
+        auto fresh = std::make_shared<cached_page>();
+        fresh->first = range.first;
+        fresh->last = range.last;
+        std::size_t bytes = 2;
+        for (std::size_t i = range.first; i < range.last; ++i) {
+            bytes += snap->items[i].size() + 1;
         }
-        out += snap->items[i];
+        std::string& out = fresh->json;
+        out.reserve(bytes);
+        out += '[';
+        for (std::size_t i = range.first; i < range.last; ++i) {
+            if (i != range.first) {
+                out += ',';
+            }
+            out += snap->items[i];
+        }
+        out += ']';
+        cached = std::move(fresh);
+        slot.store(cached, std::memory_order_release);  // a racing writer of another page simply wins
     }
-    out += ']';
-    return out;
+    // Aliasing: the bytes keep their cache entry (and nothing else) alive.
+    return {cached, &cached->json};
 }
 
 std::shared_ptr<const std::string> fragment_list::all() {

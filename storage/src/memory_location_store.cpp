@@ -6,16 +6,38 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
 #include <utility>
 
-#include "random_bits.hpp"
-
 namespace storefront::storage {
 namespace {
+
+// Samples up to this size check "already taken" by scanning the picks so far: cheaper than a hash set.
+constexpr std::size_t small_sample = 64;
+
+// SplitMix64 (Steele, Lea, Flood 2014): one add and three xor-shift-multiplies per draw, 8 bytes of state.
+struct splitmix64 {
+    std::uint64_t state;
+    std::uint64_t operator()() noexcept {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+};
+
+// An integer in [0, bound), without modulo bias (rejects the short top range); `bound` must be > 0.
+std::uint64_t uniform_below(splitmix64& rng, std::uint64_t bound) {
+    const std::uint64_t threshold = (0 - bound) % bound;  // 2^64 mod bound
+    for (;;) {
+        const std::uint64_t x = rng();
+        if (x >= threshold) {
+            return x % bound;
+        }
+    }
+}
 
 core::location_index build_index(const std::vector<core::location>& locations) {
     std::vector<core::indexed_point> points;
@@ -59,18 +81,24 @@ std::vector<core::location> memory_location_store::random_locations(std::size_t 
     const {
     const std::size_t n = locations_.size();
     count = std::min(count, n);
-    std::mt19937_64 rng(seed);
+    // SplitMix64 rather than std::mt19937_64: seeding a Mersenne Twister fills 312 words, which cost
+    // more than the whole sample of a typical request.
+    splitmix64 rng{seed};
     // Floyd's algorithm: for j in [n - count, n) pick t in [0, j]; take t unless already taken, else j.
     // Each count-subset is equally likely, and the work depends on count only.
-    std::unordered_set<std::size_t> chosen;
-    chosen.reserve(count);
     std::vector<std::size_t> positions;
     positions.reserve(count);
+    std::unordered_set<std::size_t> chosen;  // only for large samples; small ones scan `positions`
+    const bool small = count <= small_sample;
+    if (!small) {
+        chosen.reserve(count);
+    }
     for (std::size_t j = n - count; j < n; ++j) {
-        const auto t =
-            static_cast<std::size_t>(detail::uniform_below(rng, static_cast<std::uint64_t>(j) + 1));
-        const std::size_t pick = chosen.insert(t).second ? t : j;
-        if (pick == j) {
+        const auto t = static_cast<std::size_t>(uniform_below(rng, static_cast<std::uint64_t>(j) + 1));
+        const bool taken = small ? std::find(positions.begin(), positions.end(), t) != positions.end()
+                                 : !chosen.insert(t).second;
+        const std::size_t pick = taken ? j : t;
+        if (!small && taken) {
             chosen.insert(j);
         }
         positions.push_back(pick);

@@ -13,6 +13,9 @@ namespace storefront::server {
 [[nodiscard]] std::string to_json(const core::user& u);  // never any password material
 [[nodiscard]] std::string to_json(const core::location& l);
 
+// A JSON array of locations, written into one buffer (the /locations hot path).
+[[nodiscard]] std::string to_json_array(const std::vector<core::location>& items);
+
 // A JSON array of the given items.
 template <class T>
 [[nodiscard]] std::string to_json_array(const std::vector<T>& items) {

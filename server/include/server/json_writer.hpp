@@ -30,6 +30,11 @@ class json_writer {
     bool need_comma_ = false;
 };
 
+// The bytes json_writer writes for a string (quoted, RFC 8259 escaped) and a double, for hot paths that
+// append fixed JSON text around them directly.
+void append_json_string(std::string& out, std::string_view text);
+void append_json_number(std::string& out, double number);
+
 // "2026-01-02T03:04:05.000Z" for milliseconds since the epoch.
 [[nodiscard]] std::string iso8601_ms(std::int64_t epoch_ms);
 

@@ -1,7 +1,9 @@
 #pragma once
 // Serialised JSON of the immutable-between-revisions lists (products, categories, users): built once per
-// storage revision, then a page is a concatenation of prebuilt fragments. Safe for concurrent readers.
+// storage revision, then a page is a concatenation of prebuilt fragments, itself kept in a small cache of
+// recent pages so a repeated page is shared bytes with no per-request copy. Safe for concurrent readers.
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -16,10 +18,20 @@ namespace storefront::server {
 
 class fragment_list {
   public:
+    // Recent pages per revision: a direct-mapped cache, so memory stays bounded (at most this many pages,
+    // each at most max_page_limit items) whatever offsets clients ask for.
+    static constexpr std::size_t page_slots = 64;
+
+    struct cached_page {
+        std::size_t first = 0;  // the item range [first, last) this page holds
+        std::size_t last = 0;
+        std::string json;
+    };
     struct snapshot {
         std::uint64_t revision = 0;
         std::vector<std::string> items;                // one JSON value per item, in id order
         std::shared_ptr<const std::string> all_items;  // the whole list as one JSON array
+        mutable std::array<std::atomic<std::shared_ptr<const cached_page>>, page_slots> pages;
     };
     // `revision` reports the source's revision; `load` serialises every item of that revision.
     fragment_list(std::function<std::uint64_t()> revision, std::function<std::vector<std::string>()> load);
@@ -27,8 +39,8 @@ class fragment_list {
     // The current snapshot, rebuilt first if the source moved on.
     [[nodiscard]] std::shared_ptr<const snapshot> current();
 
-    // A JSON array of the page's items.
-    [[nodiscard]] std::string page(const core::page_request& page);
+    // A JSON array of the page's items, shared with other requests for the same page and revision.
+    [[nodiscard]] std::shared_ptr<const std::string> page(const core::page_request& page);
     [[nodiscard]] std::shared_ptr<const std::string> all();
 
   private:
