@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # One-command set-up for a fresh Debian 12 machine.
 #   deploy/quickstart.sh run    install what is missing, build, start storefront on 127.0.0.1:8080
-#   deploy/quickstart.sh test   install what is missing, build, run every test (what CI runs)
+#   deploy/quickstart.sh test   install what is missing, build, run every test (what CI runs):
+#       1. the whole suite (ctest: unit, end-to-end, fuzz seed replay, systemd unit check)
+#       2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
+#       3. the end-to-end tests under ThreadSanitizer (several server threads)
+#       4. each libFuzzer harness for STOREFRONT_FUZZ_SECONDS (default 30) seconds, built with clang
+#   STOREFRONT_TEST_STAGES=1 (or "1 2", ...) runs only some stages, for quick local iterations.
 set -euo pipefail
 
 mode=${1:-}
@@ -23,6 +28,7 @@ packages=(
     libboost-program-options1.81-dev libboost-test1.81-dev
     libssl-dev libsodium-dev
 )
+[ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -43,4 +49,42 @@ if [ "$mode" = run ]; then
     echo "quickstart: starting storefront on http://127.0.0.1:8080/api/v1 (Ctrl-C stops it)"
     exec "$build/server/storefront" "${@:2}"
 fi
-ctest --test-dir "$build" --output-on-failure
+stages=${STOREFRONT_TEST_STAGES:-1 2 3 4}
+stage() { [[ " $stages " == *" $1 "* ]]; }
+banner() { printf '\n=== quickstart test: %s ===\n' "$*"; }
+
+if stage 1; then
+    banner "1. the whole suite"
+    ctest --test-dir "$build" --output-on-failure
+fi
+
+if stage 2; then
+    banner "2. the whole suite under AddressSanitizer + UndefinedBehaviorSanitizer"
+    cmake -S "$root" -B "$build-asan" -DCMAKE_BUILD_TYPE=Debug -DSTOREFRONT_SANITIZE=address,undefined
+    cmake --build "$build-asan" -j2
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ctest --test-dir "$build-asan" --output-on-failure
+fi
+
+if stage 3; then
+    banner "3. end-to-end tests under ThreadSanitizer"
+    cmake -S "$root" -B "$build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTOREFRONT_SANITIZE=thread
+    cmake --build "$build-tsan" -j2 --target server_tests storefront
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$build-tsan/tests/server/server_tests" --log_level=warning
+fi
+
+if stage 4; then
+    seconds=${STOREFRONT_FUZZ_SECONDS:-30}
+    banner "4. fuzzing, ${seconds}s per harness (libFuzzer, clang, ASan)"
+    cmake -S "$root" -B "$build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+        -DSTOREFRONT_FUZZ=ON -DSTOREFRONT_BUILD_TESTS=ON
+    cmake --build "$build-fuzz" -j2 --target fuzz_request fuzz_json_body fuzz_query fuzz_jwt
+    for harness in request json_body query jwt; do
+        dict=$root/tests/fuzz/json.dict
+        [[ $harness == request || $harness == query ]] && dict=$root/tests/fuzz/http.dict
+        work=$(mktemp -d)
+        "$build-fuzz/tests/fuzz/fuzz_$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+            -dict="$dict" -artifact_prefix="$work/" "$work" "$root/tests/fuzz/corpus/$harness" 2>&1 | tail -n 4
+        rm -rf "$work"
+    done
+fi

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include <boost/asio/buffer.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 
@@ -199,6 +200,22 @@ std::size_t body_limit_for(const http::request_header<>& header, const limits_co
         return limits.form_body_limit;
     }
     return limits.body_limit;
+}
+
+std::optional<framing_refusal> admit_header(
+    std::string_view header, request_parser& parser, const limits_config& limits
+) {
+    if (auto refusal = check_raw_header(header, limits)) {
+        return refusal;
+    }
+    parser.header_limit(static_cast<std::uint32_t>(limits.header_limit + 4));  // ours is checked above
+    parser.eager(false);
+    boost::system::error_code ec;
+    parser.put(boost::asio::buffer(header.data(), header.size()), ec);
+    if (ec || !parser.is_header_done()) {
+        return refusal_for_parse_error(ec);
+    }
+    return check_request_header(parser.get().base(), limits);
 }
 
 framing_refusal refusal_for_parse_error(const boost::system::error_code& ec) {

@@ -4,13 +4,12 @@
 #include <algorithm>
 
 #include <boost/algorithm/string/predicate.hpp>
-#include <boost/url/params_view.hpp>
-#include <boost/url/parse_query.hpp>
 
 #include "core/pet_auth.hpp"
 #include "server/error_responses.hpp"
 #include "server/handlers.hpp"
 #include "server/json_writer.hpp"
+#include "server/request_body.hpp"
 
 namespace storefront::server {
 
@@ -40,25 +39,23 @@ handler_result handle_post_pet_oauth_token(request_context& ctx, app_services& a
     }
     const std::string_view content_type = ctx.request[http::field::content_type];
     const std::string_view body = ctx.request.body();
-    if (!boost::algorithm::istarts_with(content_type, "application/x-www-form-urlencoded") ||
-        !boost::urls::parse_query(body)) {
+    const auto params = parse_form(body);
+    if (!boost::algorithm::istarts_with(content_type, "application/x-www-form-urlencoded") || !params) {
         co_return oauth_error(
             http::status::bad_request, "invalid_request", "send an application/x-www-form-urlencoded body"
         );
     }
-    boost::urls::encoding_opts options;
-    options.space_as_plus = true;
     std::optional<std::string> grant_type;
     std::optional<std::string> scope;
-    for (const auto param : boost::urls::params_view(body, options)) {
-        std::optional<std::string>* slot = param.key == "grant_type" ? &grant_type
-                                           : param.key == "scope"    ? &scope
-                                                                     : nullptr;
+    for (const auto& param : *params) {
+        std::optional<std::string>* slot = param.name == "grant_type" ? &grant_type
+                                           : param.name == "scope"    ? &scope
+                                                                      : nullptr;
         if (slot == nullptr) {
             continue;
         }
         if (slot->has_value()) {
-            co_return oauth_error(http::status::bad_request, "invalid_request", param.key + " is repeated");
+            co_return oauth_error(http::status::bad_request, "invalid_request", param.name + " is repeated");
         }
         *slot = param.value;
     }

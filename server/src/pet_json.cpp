@@ -8,14 +8,13 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
-#include <boost/url/params_view.hpp>
-#include <boost/url/parse_query.hpp>
 
 #include "core/email.hpp"
 #include "core/pet_rules.hpp"
 #include "core/query.hpp"
 #include "server/error_responses.hpp"
 #include "server/json_writer.hpp"
+#include "server/request_body.hpp"
 
 namespace storefront::server {
 
@@ -70,16 +69,14 @@ void set_form_value(json::object& object, std::string_view path, std::string_vie
 }
 
 std::variant<pet_document, response> decode_form(std::string_view body) {
-    if (!boost::urls::parse_query(body)) {
+    const auto params = parse_form(body);
+    if (!params) {
         return pet_error(http::status::bad_request, "Malformed form body");
     }
-    boost::urls::encoding_opts options;
-    options.space_as_plus = true;
-    const boost::urls::params_view params(body, options);
     json::object object;
-    for (const auto param : params) {
-        if (!param.key.empty()) {
-            set_form_value(object, param.key, param.value);
+    for (const auto& param : *params) {
+        if (!param.name.empty()) {
+            set_form_value(object, param.name, param.value);
         }
     }
     return pet_document{std::move(object), true};

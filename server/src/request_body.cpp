@@ -8,8 +8,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
-#include <boost/url/params_view.hpp>
-#include <boost/url/parse_query.hpp>
+#include <boost/url/parse.hpp>
 
 #include "server/error_responses.hpp"
 
@@ -58,21 +57,19 @@ std::variant<body_fields, response> decode_json(std::string_view body) {
 }
 
 std::variant<body_fields, response> decode_form(std::string_view body) {
-    if (!boost::urls::parse_query(body)) {
+    const auto params = parse_form(body);
+    if (!params) {
         return http_error(http::status::bad_request, "Malformed form body");
     }
-    boost::urls::encoding_opts options;
-    options.space_as_plus = true;  // HTML forms encode spaces as '+'
-    const boost::urls::params_view params(body, options);
     body_fields fields;
-    for (const auto param : params) {
-        if (param.key.empty()) {
+    for (const auto& param : *params) {
+        if (param.name.empty()) {
             continue;
         }
-        if (fields.contains(param.key)) {
-            return http_error(http::status::bad_request, param.key + " must be given at most once");
+        if (fields.contains(param.name)) {
+            return http_error(http::status::bad_request, param.name + " must be given at most once");
         }
-        fields.set(param.key, {param.value, true});
+        fields.set(param.name, {param.value, true});
     }
     return fields;
 }
@@ -107,6 +104,22 @@ std::variant<body_fields, response> decode_body(std::string_view content_type, s
         http::status::unsupported_media_type,
         "Unsupported Media Type: send application/json or application/x-www-form-urlencoded"
     );
+}
+
+std::optional<core::query_params> parse_form(std::string_view body) {
+    // Parsed as the query of an origin-form target, which Boost.URL measures correctly.
+    const std::string target = "/?" + std::string(body);
+    const auto url = boost::urls::parse_origin_form(target);
+    if (!url) {
+        return std::nullopt;
+    }
+    boost::urls::encoding_opts options;
+    options.space_as_plus = true;  // HTML forms encode spaces as '+'
+    core::query_params params;
+    for (const auto param : url->params(options)) {
+        params.push_back({param.key, param.value});
+    }
+    return params;
 }
 
 std::string missing_field_message(std::string_view name) {

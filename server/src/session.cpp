@@ -32,8 +32,6 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t read_chunk = 4096;
 constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
 
-using request_parser = http::request_parser<http::string_body>;
-
 std::string_view view_of(const beast::flat_buffer& buffer) {
     const auto data = buffer.data();
     return {static_cast<const char*>(data.data()), data.size()};
@@ -132,24 +130,11 @@ class connection {
         }
 
         const std::string_view header = view_of(buffer_).substr(0, end);
-        if (auto refusal = check_raw_header(header, limits_)) {
+        if (auto refusal = admit_header(header, parser, limits_)) {
             co_await refuse(refusal->status, refusal->message);
             co_return false;
         }
-        parser.header_limit(static_cast<std::uint32_t>(limits_.header_limit + 4));
-        parser.eager(false);
-        boost::system::error_code parse_ec;
-        const std::size_t used = parser.put(asio::buffer(header.data(), header.size()), parse_ec);
-        if (parse_ec || !parser.is_header_done()) {
-            const framing_refusal refusal = refusal_for_parse_error(parse_ec);
-            co_await refuse(refusal.status, refusal.message);
-            co_return false;
-        }
-        buffer_.consume(used);
-        if (auto refusal = check_request_header(parser.get().base(), limits_)) {
-            co_await refuse(refusal->status, refusal->message);
-            co_return false;
-        }
+        buffer_.consume(end);
         if (parser.is_done()) {
             co_return true;  // no body
         }

@@ -9,7 +9,9 @@
 #include <string_view>
 
 #include <boost/beast/http/message.hpp>
+#include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/status.hpp>
+#include <boost/beast/http/string_body.hpp>
 #include <boost/system/error_code.hpp>
 
 #include "server/server_config.hpp"
@@ -41,6 +43,14 @@ struct framing_refusal {
 
 // The body limit for this request: the smaller JSON/form limit for those media types, else the general one.
 [[nodiscard]] std::size_t body_limit_for(const http::request_header<>& header, const limits_config& limits);
+
+using request_parser = http::request_parser<http::string_body>;
+
+// Runs a complete header section through every check and into `parser` (which must be fresh): raw checks,
+// Beast's parse, then check_request_header. Nullopt when the request may go on to its body.
+[[nodiscard]] std::optional<framing_refusal> admit_header(
+    std::string_view header, request_parser& parser, const limits_config& limits
+);
 
 // The refusal for a Beast parse error on a request (431, 413 or 400).
 [[nodiscard]] framing_refusal refusal_for_parse_error(const boost::system::error_code& ec);

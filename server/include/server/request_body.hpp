@@ -8,6 +8,7 @@
 #include <string_view>
 #include <variant>
 
+#include "core/query.hpp"
 #include "server/response.hpp"
 
 namespace storefront::server {
@@ -39,6 +40,11 @@ class body_fields {
 [[nodiscard]] std::variant<body_fields, response> decode_body(
     std::string_view content_type, std::string_view body
 );
+
+// The decoded name/value pairs of an application/x-www-form-urlencoded body, in order ('+' is a space);
+// nullopt when it is not a valid query string. Use this rather than Boost.URL's parse_query(), which in
+// 1.81 measures its input with strlen (found by fuzzing).
+[[nodiscard]] std::optional<core::query_params> parse_form(std::string_view body);
 
 // Standard messages for required string fields, class-validator style.
 [[nodiscard]] std::string missing_field_message(std::string_view name);  // "<name> should not be empty"
