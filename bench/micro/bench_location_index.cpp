@@ -1,0 +1,200 @@
+// k-d index against a brute-force scan: build, k-nearest and within-radius at 10^3 .. 10^6 uniformly
+// distributed points. The brute force gets precomputed unit vectors, its best case.
+
+#include <algorithm>
+#include <benchmark/benchmark.h>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <numbers>
+#include <utility>
+#include <vector>
+
+#include "core/geo.hpp"
+#include "core/location_index.hpp"
+
+namespace {
+
+using namespace storefront::core;
+
+constexpr std::size_t k_nearest = 5;
+constexpr double radius_km = 100;  // about 60 points of 10^6 on the sphere; about 0 of 10^3
+constexpr std::size_t query_count = 1024;
+
+struct splitmix64 {
+    std::uint64_t state;
+    std::uint64_t next() {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+    double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+    geo_point point() {
+        const double latitude = std::asin(2 * unit() - 1) * 180 / std::numbers::pi;
+        return {latitude, unit() * 360 - 180};
+    }
+};
+
+std::vector<indexed_point> make_points(std::size_t n) {
+    splitmix64 rng{n};
+    std::vector<indexed_point> points;
+    points.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        points.push_back({static_cast<std::uint32_t>(i), rng.point()});
+    }
+    return points;
+}
+
+std::vector<geo_point> make_queries() {
+    splitmix64 rng{42};
+    std::vector<geo_point> queries;
+    for (std::size_t i = 0; i < query_count; ++i) {
+        queries.push_back(rng.point());
+    }
+    return queries;
+}
+
+// One data set per size, built once and shared by the benchmarks of that size.
+struct fixture {
+    std::vector<indexed_point> points;
+    std::vector<unit_vector> vectors;
+    location_index index;
+    std::vector<geo_point> queries;
+};
+
+const fixture& data(std::size_t n) {
+    static std::vector<std::pair<std::size_t, std::unique_ptr<fixture>>> cache;
+    for (const auto& [size, f] : cache) {
+        if (size == n) {
+            return *f;
+        }
+    }
+    auto f = std::make_unique<fixture>();
+    f->points = make_points(n);
+    for (const auto& p : f->points) {
+        f->vectors.push_back(to_unit_vector(p.position));
+    }
+    f->index = location_index(f->points);
+    f->queries = make_queries();
+    cache.emplace_back(n, std::move(f));
+    return *cache.back().second;
+}
+
+struct scored {
+    double squared_chord;
+    std::uint32_t slot;
+    bool operator<(const scored& o) const {
+        return squared_chord < o.squared_chord || (squared_chord == o.squared_chord && slot < o.slot);
+    }
+};
+
+std::vector<neighbour> brute_nearest(const fixture& f, const geo_point& origin, std::size_t k) {
+    const unit_vector q = to_unit_vector(origin);
+    std::vector<scored> heap;  // max-heap of the best k so far
+    heap.reserve(k);
+    for (std::uint32_t i = 0; i < f.vectors.size(); ++i) {
+        const scored s{squared_chord(q, f.vectors[i]), i};
+        if (heap.size() < k) {
+            heap.push_back(s);
+            std::push_heap(heap.begin(), heap.end());
+        } else if (s < heap.front()) {
+            std::pop_heap(heap.begin(), heap.end());
+            heap.back() = s;
+            std::push_heap(heap.begin(), heap.end());
+        }
+    }
+    std::sort(heap.begin(), heap.end());
+    std::vector<neighbour> out;
+    for (const auto& s : heap) {
+        out.push_back({s.slot, km_for_chord(std::sqrt(s.squared_chord))});
+    }
+    return out;
+}
+
+std::vector<neighbour> brute_within(const fixture& f, const geo_point& origin, double km) {
+    const unit_vector q = to_unit_vector(origin);
+    const double chord = chord_for_km(km);
+    const double bound = chord * chord;
+    std::vector<scored> found;
+    for (std::uint32_t i = 0; i < f.vectors.size(); ++i) {
+        const double sq = squared_chord(q, f.vectors[i]);
+        if (sq <= bound) {
+            found.push_back({sq, i});
+        }
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<neighbour> out;
+    for (const auto& s : found) {
+        out.push_back({s.slot, km_for_chord(std::sqrt(s.squared_chord))});
+    }
+    return out;
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+    for (const long n : {1'000L, 10'000L, 100'000L, 1'000'000L}) {
+        b->Arg(n);
+    }
+}
+
+void BM_kd_build(benchmark::State& state) {
+    const auto points = make_points(static_cast<std::size_t>(state.range(0)));
+    for (auto _ : state) {
+        location_index index(points);
+        benchmark::DoNotOptimize(index.size());
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_kd_build)->Apply(sizes)->Unit(benchmark::kMillisecond);
+
+void BM_kd_nearest5(benchmark::State& state) {
+    const fixture& f = data(static_cast<std::size_t>(state.range(0)));
+    std::size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(f.index.nearest(f.queries[i++ % query_count], k_nearest));
+    }
+}
+BENCHMARK(BM_kd_nearest5)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+
+void BM_brute_nearest5(benchmark::State& state) {
+    const fixture& f = data(static_cast<std::size_t>(state.range(0)));
+    std::size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(brute_nearest(f, f.queries[i++ % query_count], k_nearest));
+    }
+}
+BENCHMARK(BM_brute_nearest5)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+
+// The /locations?origin=&radius=100&size=5 query: k-nearest bounded by a radius.
+void BM_kd_nearest5_within100km(benchmark::State& state) {
+    const fixture& f = data(static_cast<std::size_t>(state.range(0)));
+    std::size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(f.index.nearest(f.queries[i++ % query_count], k_nearest, radius_km));
+    }
+}
+BENCHMARK(BM_kd_nearest5_within100km)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+
+void BM_kd_within100km(benchmark::State& state) {
+    const fixture& f = data(static_cast<std::size_t>(state.range(0)));
+    std::size_t i = 0;
+    std::size_t found = 0;
+    for (auto _ : state) {
+        const auto result = f.index.within(f.queries[i++ % query_count], radius_km);
+        found += result.size();
+        benchmark::DoNotOptimize(result);
+    }
+    state.counters["found"] = static_cast<double>(found) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_kd_within100km)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+
+void BM_brute_within100km(benchmark::State& state) {
+    const fixture& f = data(static_cast<std::size_t>(state.range(0)));
+    std::size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(brute_within(f, f.queries[i++ % query_count], radius_km));
+    }
+}
+BENCHMARK(BM_brute_within100km)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
