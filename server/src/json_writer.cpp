@@ -86,9 +86,70 @@ void append_json_string(std::string& out, std::string_view text) {
     out += '"';
 }
 
+namespace {
+
+// std::to_chars(double) spends ~600 instructions per call here (libstdc++ 12); coordinates and prices
+// mostly have at most 6 decimals, which this formats with integer arithmetic. It writes exactly what
+// to_chars would (shortest round-trip digits, fixed notation unless scientific is shorter) or nothing.
+bool append_short_decimal(std::string& out, double number) {
+    constexpr double scale = 1e6;
+    if (!(std::fabs(number) < 1e9)) {
+        return false;
+    }
+    const double scaled = std::nearbyint(number * scale);
+    // Both operands are exact doubles, so the quotient is the correctly rounded value of scaled / 10^6:
+    // the double a parser gives for the 6-decimal text. If that is `number`, the text round-trips, and
+    // after trimming trailing zeros it is the shortest such text (a shorter one would scale to `scaled`).
+    if (scaled / scale != number || (scaled == 0 && std::signbit(number))) {
+        return false;
+    }
+    auto units = static_cast<std::int64_t>(std::fabs(scaled));
+    int decimals = 6;
+    while (decimals > 0 && units % 10 == 0) {
+        units /= 10;
+        --decimals;
+    }
+    std::array<char, 24> digits{};
+    const auto [digits_end, ec] = std::to_chars(digits.data(), digits.data() + digits.size(), units);
+    const int count = static_cast<int>(digits_end - digits.data());
+    // Fixed length vs scientific length ("d.ddde+XX"), as to_chars chooses (fixed on a tie).
+    const int fixed_length =
+        decimals == 0 ? count : std::max(count, decimals) + 1 + (count <= decimals ? 1 : 0);
+    int significant = count;
+    while (significant > 1 && digits[static_cast<std::size_t>(significant - 1)] == '0') {
+        --significant;  // only possible when decimals == 0: an integer like 1000
+    }
+    const int exponent = count - 1 - decimals;
+    const int scientific_length =
+        significant + (significant > 1 ? 1 : 0) + 2 + (std::abs(exponent) >= 100 ? 3 : 2);
+    if (fixed_length > scientific_length) {
+        return false;
+    }
+    if (number < 0) {
+        out += '-';
+    }
+    if (decimals == 0) {
+        out.append(digits.data(), digits_end);
+    } else if (count > decimals) {
+        out.append(digits.data(), static_cast<std::size_t>(count - decimals));
+        out += '.';
+        out.append(digits.data() + (count - decimals), static_cast<std::size_t>(decimals));
+    } else {
+        out += "0.";
+        out.append(static_cast<std::size_t>(decimals - count), '0');
+        out.append(digits.data(), digits_end);
+    }
+    return true;
+}
+
+}  // namespace
+
 void append_json_number(std::string& out, double number) {
     if (!std::isfinite(number)) {
         out += "null";  // JSON has no NaN/Infinity; our data never holds them
+        return;
+    }
+    if (append_short_decimal(out, number)) {
         return;
     }
     std::array<char, 32> buf{};
