@@ -10,19 +10,52 @@ namespace storefront::core {
 namespace {
 
 constexpr std::string_view alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+constexpr std::string_view standard_alphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-constexpr std::array<std::int8_t, 256> make_decode_table() {
-    std::array<std::int8_t, 256> table{};
+using decode_table = std::array<std::int8_t, 256>;
+
+constexpr decode_table make_decode_table(std::string_view letters) {
+    decode_table table{};
     for (auto& entry : table) {
         entry = -1;
     }
-    for (std::size_t i = 0; i < alphabet.size(); ++i) {
-        table[static_cast<unsigned char>(alphabet[i])] = static_cast<std::int8_t>(i);
+    for (std::size_t i = 0; i < letters.size(); ++i) {
+        table[static_cast<unsigned char>(letters[i])] = static_cast<std::int8_t>(i);
     }
     return table;
 }
 
-constexpr auto decode_table = make_decode_table();
+constexpr auto url_table = make_decode_table(alphabet);
+constexpr auto standard_table = make_decode_table(standard_alphabet);
+
+// Strict, canonical decoding of unpadded text in the alphabet of `table`.
+std::optional<std::string> decode_with(const decode_table& table, std::string_view text) {
+    if (text.size() % 4 == 1) {
+        return std::nullopt;
+    }
+    std::string out;
+    out.reserve(text.size() / 4 * 3 + 2);
+    std::uint32_t acc = 0;
+    int bits = 0;
+    for (const char c : text) {
+        const std::int8_t value = table[static_cast<unsigned char>(c)];
+        if (value < 0) {
+            return std::nullopt;
+        }
+        acc = (acc << 6) | static_cast<std::uint32_t>(value);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push_back(static_cast<char>((acc >> bits) & 0xFF));
+        }
+    }
+    // Leftover bits (2 or 4) must be zero, or two texts would decode to the same bytes.
+    if ((acc & ((1U << bits) - 1)) != 0) {
+        return std::nullopt;
+    }
+    return out;
+}
 
 }  // namespace
 
@@ -55,30 +88,16 @@ std::string base64url_encode(std::string_view bytes) {
 }
 
 std::optional<std::string> base64url_decode(std::string_view text) {
-    if (text.size() % 4 == 1) {
-        return std::nullopt;
+    return decode_with(url_table, text);
+}
+
+std::optional<std::string> base64_decode(std::string_view text) {
+    if (text.size() % 4 == 0 && text.size() >= 4) {
+        // Padding is only valid as the last one or two characters of a whole quantum.
+        const std::size_t padding = text.substr(text.size() - 2) == "==" ? 2 : text.back() == '=' ? 1 : 0;
+        text.remove_suffix(padding);
     }
-    std::string out;
-    out.reserve(text.size() / 4 * 3 + 2);
-    std::uint32_t acc = 0;
-    int bits = 0;
-    for (const char c : text) {
-        const std::int8_t value = decode_table[static_cast<unsigned char>(c)];
-        if (value < 0) {
-            return std::nullopt;
-        }
-        acc = (acc << 6) | static_cast<std::uint32_t>(value);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push_back(static_cast<char>((acc >> bits) & 0xFF));
-        }
-    }
-    // Leftover bits (2 or 4) must be zero, or two texts would decode to the same bytes.
-    if ((acc & ((1U << bits) - 1)) != 0) {
-        return std::nullopt;
-    }
-    return out;
+    return decode_with(standard_table, text);
 }
 
 }  // namespace storefront::core

@@ -8,6 +8,8 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "core/base64url.hpp"
+
 namespace storefront::core {
 
 namespace {
@@ -23,51 +25,6 @@ std::string_view trim(std::string_view text) {
         text.remove_suffix(1);
     }
     return text;
-}
-
-int base64_value(char c) {
-    if (c >= 'A' && c <= 'Z') {
-        return c - 'A';
-    }
-    if (c >= 'a' && c <= 'z') {
-        return c - 'a' + 26;
-    }
-    if (c >= '0' && c <= '9') {
-        return c - '0' + 52;
-    }
-    if (c == '+') {
-        return 62;
-    }
-    if (c == '/') {
-        return 63;
-    }
-    return -1;
-}
-
-// Standard base64 (RFC 4648 §4) with optional padding.
-std::optional<std::string> base64_decode(std::string_view text) {
-    while (!text.empty() && text.back() == '=') {
-        text.remove_suffix(1);
-    }
-    if (text.size() % 4 == 1) {
-        return std::nullopt;
-    }
-    std::string out;
-    std::uint32_t acc = 0;
-    int bits = 0;
-    for (const char c : text) {
-        const int value = base64_value(c);
-        if (value < 0) {
-            return std::nullopt;
-        }
-        acc = (acc << 6) | static_cast<std::uint32_t>(value);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push_back(static_cast<char>((acc >> bits) & 0xFF));
-        }
-    }
-    return out;
 }
 
 int hex_value(char c) {

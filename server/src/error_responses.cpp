@@ -104,7 +104,12 @@ response internal_error() {
 response pet_error(http::status status, std::string_view message) {
     std::string out;
     json_writer w(out);
-    w.begin_object().key("code").value(static_cast<std::int64_t>(status)).key("message").value(message).end_object();
+    w.begin_object()
+        .key("code")
+        .value(static_cast<std::int64_t>(status))
+        .key("message")
+        .value(message)
+        .end_object();
     return json_response(status, std::move(out));
 }
 
@@ -163,7 +168,8 @@ response pet_unauthorized(bool api_key, std::string_view scope, bool bad_token) 
 }
 
 response pet_forbidden(std::string_view scope) {
-    response r = pet_error(http::status::forbidden, "The bearer token lacks the " + std::string(scope) + " scope");
+    response r =
+        pet_error(http::status::forbidden, "The bearer token lacks the " + std::string(scope) + " scope");
     r.with_header(
         "WWW-Authenticate",
         R"(Bearer realm="storefront-pet", error="insufficient_scope", scope=")" + std::string(scope) + '"'

@@ -27,21 +27,6 @@ response token_pair_response(const core::token_pair& pair) {
     return json_response(http::status::created, std::move(out));
 }
 
-// The token of an "Authorization: Bearer <token>" header (scheme case-insensitive), or empty.
-std::string_view bearer_token(const http_request& request) {
-    const std::string_view header = request[http::field::authorization];
-    constexpr std::string_view scheme = "bearer ";
-    if (header.size() <= scheme.size() ||
-        !boost::algorithm::iequals(header.substr(0, scheme.size()), scheme)) {
-        return {};
-    }
-    std::string_view token = header.substr(scheme.size());
-    while (!token.empty() && token.front() == ' ') {
-        token.remove_prefix(1);
-    }
-    return token;
-}
-
 }  // namespace
 
 // POST /auth/login {email, password} : a fresh access/refresh token pair (201)
@@ -100,7 +85,7 @@ handler_result handle_post_auth_refresh_token(request_context& ctx, app_services
 
 // GET /auth/profile (Authorization: Bearer) : the token owner's public profile
 handler_result handle_get_auth_profile(request_context& ctx, app_services& app) {
-    const auto token = bearer_token(ctx.request);
+    const auto token = bearer_token(ctx.request[http::field::authorization]);
     if (token.empty()) {
         co_return error_response(core::errc::invalid_token);
     }

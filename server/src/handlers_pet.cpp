@@ -11,6 +11,7 @@
 #include "server/handlers.hpp"
 #include "server/pet_json.hpp"
 #include "server/pet_security.hpp"
+#include "server/request_body.hpp"
 
 namespace storefront::server {
 
@@ -23,14 +24,6 @@ bool upload_type_ok(std::string_view media_type) {
            boost::algorithm::iequals(media_type, "image/jpeg") ||
            boost::algorithm::iequals(media_type, "image/gif") ||
            boost::algorithm::iequals(media_type, "image/webp");
-}
-
-std::string_view media_type_of(std::string_view content_type) {
-    std::string_view type = content_type.substr(0, content_type.find(';'));
-    while (!type.empty() && type.back() == ' ') {
-        type.remove_suffix(1);
-    }
-    return type;
 }
 
 response pet_not_found() {
@@ -184,7 +177,7 @@ handler_result handle_post_pet_upload_image(request_context& ctx, app_services& 
     if (auto* error = std::get_if<response>(&metadata)) {
         co_return std::move(*error);
     }
-    const std::string_view declared = media_type_of(ctx.request[http::field::content_type]);
+    const std::string declared = media_type_of(ctx.request[http::field::content_type]);
     if (!upload_type_ok(declared)) {
         co_return pet_error(
             http::status::unsupported_media_type,

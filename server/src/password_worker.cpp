@@ -22,7 +22,8 @@ void password_worker::stop() {
     pool_.join();
 }
 
-asio::awaitable<std::optional<bool>> password_worker::verify(std::string password, std::string hash) {
+template <class Result, class Job>
+asio::awaitable<std::optional<Result>> password_worker::run_bounded(Job job) {
     if (queued_.fetch_add(1) >= max_queued_) {
         queued_.fetch_sub(1);
         co_return std::nullopt;
@@ -31,32 +32,29 @@ asio::awaitable<std::optional<bool>> password_worker::verify(std::string passwor
         std::atomic<std::size_t>& counter;
         ~release() { counter.fetch_sub(1); }
     } guard{queued_};
-    // The job runs on the pool; co_spawn's completion brings us back to the caller's executor.
-    auto job = [&]() -> asio::awaitable<bool> {
+    // Named locals into co_await, not temporaries: GCC 12 destroys those twice (bug 99576).
+    auto on_pool_job = [&job]() -> asio::awaitable<Result> { co_return job(); };
+    auto on_pool = asio::co_spawn(pool_, std::move(on_pool_job), asio::use_awaitable);
+    Result result = co_await std::move(on_pool);
+    co_return result;
+}
+
+asio::awaitable<std::optional<bool>> password_worker::verify(std::string password, std::string hash) {
+    auto job = [&] {
         if (hash.empty()) {
             core::burn_verify_time(password);
-            co_return false;
+            return false;
         }
-        co_return core::verify_password(password, hash);
+        return core::verify_password(password, hash);
     };
-    auto on_pool = asio::co_spawn(pool_, std::move(job), asio::use_awaitable);
-    const bool match = co_await std::move(on_pool);
-    co_return match;
+    auto outcome = run_bounded<bool>(std::move(job));
+    co_return co_await std::move(outcome);
 }
 
 asio::awaitable<std::optional<std::string>> password_worker::hash(std::string password) {
-    if (queued_.fetch_add(1) >= max_queued_) {
-        queued_.fetch_sub(1);
-        co_return std::nullopt;
-    }
-    struct release {
-        std::atomic<std::size_t>& counter;
-        ~release() { counter.fetch_sub(1); }
-    } guard{queued_};
-    auto job = [&]() -> asio::awaitable<std::string> { co_return core::hash_password(password); };
-    auto on_pool = asio::co_spawn(pool_, std::move(job), asio::use_awaitable);
-    std::string hashed = co_await std::move(on_pool);
-    co_return hashed;
+    auto job = [&] { return core::hash_password(password); };
+    auto outcome = run_bounded<std::string>(std::move(job));
+    co_return co_await std::move(outcome);
 }
 
 }  // namespace storefront::server

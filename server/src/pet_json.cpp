@@ -29,21 +29,6 @@ constexpr std::size_t max_text = 1024;  // any single string field
 constexpr std::size_t max_items = 100;  // photoUrls and tags entries
 constexpr std::int64_t max_quantity = 1'000'000;
 
-std::string media_type_of(std::string_view content_type) {
-    std::string_view type = content_type.substr(0, content_type.find(';'));
-    while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) {
-        type.remove_prefix(1);
-    }
-    while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) {
-        type.remove_suffix(1);
-    }
-    std::string lowered(type);
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) {
-        return static_cast<char>(std::tolower(c));
-    });
-    return lowered;
-}
-
 // Sets `path` ("a" or "a.b") in `object`; a second value for the same key turns it into an array.
 void set_form_value(json::object& object, std::string_view path, std::string_view value) {
     const auto dot = path.find('.');

@@ -11,6 +11,7 @@
 #include "core/jwt.hpp"
 #include "server/app_services.hpp"
 #include "server/error_responses.hpp"
+#include "server/request_body.hpp"
 
 namespace storefront::server {
 
@@ -24,21 +25,6 @@ std::array<unsigned char, 32> sha256(std::string_view text) {
         throw std::runtime_error("SHA-256 failed");
     }
     return out;
-}
-
-// The token of an "Authorization: Bearer <token>" header (scheme case-insensitive), or empty.
-std::string_view bearer_token(const http_request& request) {
-    const std::string_view header = request[http::field::authorization];
-    constexpr std::string_view scheme = "bearer ";
-    if (header.size() <= scheme.size() ||
-        !boost::algorithm::iequals(header.substr(0, scheme.size()), scheme)) {
-        return {};
-    }
-    std::string_view token = header.substr(scheme.size());
-    while (!token.empty() && token.front() == ' ') {
-        token.remove_prefix(1);
-    }
-    return token;
 }
 
 }  // namespace
@@ -89,7 +75,7 @@ std::optional<response> check_pet_access(const http_request& request, app_servic
     }
     bool bad_token = false;
     if (!scope.empty()) {
-        const std::string_view token = bearer_token(request);
+        const std::string_view token = bearer_token(request[http::field::authorization]);
         if (!token.empty()) {
             const auto grant = app.pet_tokens().verify(token, core::unix_now());
             if (grant && core::has_scope(grant->scope, scope)) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -15,23 +16,6 @@
 namespace storefront::server {
 
 namespace {
-
-// The media type of a Content-Type value, lower-cased, without parameters or spaces.
-std::string media_type_of(std::string_view content_type) {
-    const auto semicolon = content_type.find(';');
-    std::string_view type = content_type.substr(0, semicolon);
-    while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) {
-        type.remove_prefix(1);
-    }
-    while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) {
-        type.remove_suffix(1);
-    }
-    std::string lowered(type);
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) {
-        return static_cast<char>(std::tolower(c));
-    });
-    return lowered;
-}
 
 std::variant<body_fields, response> decode_json(std::string_view body) {
     boost::json::parse_options options;
@@ -104,6 +88,35 @@ std::variant<body_fields, response> decode_body(std::string_view content_type, s
         http::status::unsupported_media_type,
         "Unsupported Media Type: send application/json or application/x-www-form-urlencoded"
     );
+}
+
+std::string media_type_of(std::string_view content_type) {
+    const auto semicolon = content_type.find(';');
+    std::string_view type = content_type.substr(0, semicolon);
+    while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) {
+        type.remove_prefix(1);
+    }
+    while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) {
+        type.remove_suffix(1);
+    }
+    std::string lowered(type);
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) {
+        return static_cast<char>(std::tolower(c));
+    });
+    return lowered;
+}
+
+std::string_view bearer_token(std::string_view authorization) {
+    constexpr std::string_view scheme = "bearer ";
+    if (authorization.size() <= scheme.size() ||
+        !boost::algorithm::iequals(authorization.substr(0, scheme.size()), scheme)) {
+        return {};
+    }
+    std::string_view token = authorization.substr(scheme.size());
+    while (!token.empty() && token.front() == ' ') {
+        token.remove_prefix(1);
+    }
+    return token;
 }
 
 std::optional<core::query_params> parse_form(std::string_view body) {

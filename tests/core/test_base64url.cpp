@@ -71,3 +71,38 @@ BOOST_AUTO_TEST_CASE(refuses_non_canonical_or_foreign_text) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(base64_standard)
+
+BOOST_AUTO_TEST_CASE(decodes_padded_and_unpadded_rfc4648_vectors) {
+    const std::vector<std::pair<std::string, std::string>> table{
+        {"", ""},
+        {"Zg==", "f"},
+        {"Zm8=", "fo"},
+        {"Zm9v", "foo"},
+        {"Zm9vYg==", "foob"},
+        {"Zm9vYmE=", "fooba"},
+        {"Zm9vYmFy", "foobar"},
+        {"Zm9vYg", "foob"},
+        {"+/8=", "\xfb\xff"},
+        {"cGV0c3RvcmUtY2xpZW50OnBldHN0b3JlLXNlY3JldA==", "petstore-client:petstore-secret"},
+    };
+    for (const auto& [text, bytes] : table) {
+        BOOST_TEST_CONTEXT(text) {
+            const auto decoded = storefront::core::base64_decode(text);
+            BOOST_TEST_REQUIRE(decoded.has_value());
+            BOOST_TEST(*decoded == bytes);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(refuses_bad_alphabet_padding_and_lengths) {
+    for (const std::string text :
+         {"Zg=", "Z===", "Zm9v=", "Zg==Zg==", "Zh==", "-_8=", "Zm 9v", "Z", "=Zm9"}) {
+        BOOST_TEST_CONTEXT(text) {
+            BOOST_TEST(!storefront::core::base64_decode(text).has_value());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,6 @@
 #pragma once
-// Runs Argon2id verification and hashing off the I/O threads on a small thread pool, with a bounded queue so a flood
-// of logins cannot pile up unbounded memory. The awaiting coroutine resumes on its own executor.
+// Runs Argon2id verification and hashing off the I/O threads on a small thread pool, with a bounded queue so
+// a flood of logins cannot pile up unbounded memory. The awaiting coroutine resumes on its own executor.
 
 #include <atomic>
 #include <cstddef>
@@ -28,6 +28,10 @@ class password_worker {
     void stop();
 
   private:
+    // Runs `job` on the pool if the queue has room (nullopt otherwise); resumes on the caller's executor.
+    template <class Result, class Job>
+    boost::asio::awaitable<std::optional<Result>> run_bounded(Job job);
+
     boost::asio::thread_pool pool_;
     std::size_t max_queued_;
     std::atomic<std::size_t> queued_{0};

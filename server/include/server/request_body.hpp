@@ -46,6 +46,12 @@ class body_fields {
 // 1.81 measures its input with strlen (found by fuzzing).
 [[nodiscard]] std::optional<core::query_params> parse_form(std::string_view body);
 
+// The media type of a Content-Type value, lower-cased, without parameters or surrounding spaces.
+[[nodiscard]] std::string media_type_of(std::string_view content_type);
+
+// The token of an "Authorization: Bearer <token>" header value (scheme case-insensitive), or empty.
+[[nodiscard]] std::string_view bearer_token(std::string_view authorization);
+
 // Standard messages for required string fields, class-validator style.
 [[nodiscard]] std::string missing_field_message(std::string_view name);  // "<name> should not be empty"
 [[nodiscard]] std::string not_string_message(std::string_view name);     // "<name> must be a string"

@@ -36,12 +36,13 @@ struct limits_config {
 // they are in use.
 struct pet_config {
     std::vector<std::string> api_keys{"special-key"};
-    std::vector<core::pet_client> clients{{"petstore-client", "petstore-secret", {"read:pets", "write:pets"}}};
-    core::pet_token_settings tokens;           // secret: random per process when not configured
-    std::uint16_t port = 0;                    // 0: no second listener (served on `port` with /api/v1)
+    std::vector<core::pet_client> clients{
+        {"petstore-client", "petstore-secret", {"read:pets", "write:pets"}}};
+    core::pet_token_settings tokens;              // secret: random per process when not configured
+    std::uint16_t port = 0;                       // 0: no second listener (served on `port` with /api/v1)
     std::size_t image_budget = 64 * 1024 * 1024;  // bytes of uploaded images kept in memory
-    bool development_credentials = true;       // api_keys/clients are the documented defaults
-    bool secret_generated = false;             // tokens.secret was generated at start
+    bool development_credentials = true;          // api_keys/clients are the documented defaults
+    bool secret_generated = false;                // tokens.secret was generated at start
 };
 
 struct server_config {
