@@ -89,22 +89,22 @@ void append_json_string(std::string& out, std::string_view text) {
 namespace {
 
 // std::to_chars(double) spends ~600 instructions per call here (libstdc++ 12); coordinates and prices
-// mostly have at most 6 decimals, which this formats with integer arithmetic. It writes exactly what
+// mostly have at most 7 decimals, which this formats with integer arithmetic. It writes exactly what
 // to_chars would (shortest round-trip digits, fixed notation unless scientific is shorter) or nothing.
 bool append_short_decimal(std::string& out, double number) {
-    constexpr double scale = 1e6;
-    if (!(std::fabs(number) < 1e9)) {
+    constexpr double scale = 1e7;
+    if (!(std::fabs(number) < 1e8)) {  // below 1e8 an ulp is < 1e-7: at most one 7-decimal text fits
         return false;
     }
     const double scaled = std::nearbyint(number * scale);
-    // Both operands are exact doubles, so the quotient is the correctly rounded value of scaled / 10^6:
-    // the double a parser gives for the 6-decimal text. If that is `number`, the text round-trips, and
+    // Both operands are exact doubles, so the quotient is the correctly rounded value of scaled / 10^7:
+    // the double a parser gives for the 7-decimal text. If that is `number`, the text round-trips, and
     // after trimming trailing zeros it is the shortest such text (a shorter one would scale to `scaled`).
     if (scaled / scale != number || (scaled == 0 && std::signbit(number))) {
         return false;
     }
     auto units = static_cast<std::int64_t>(std::fabs(scaled));
-    int decimals = 6;
+    int decimals = 7;
     while (decimals > 0 && units % 10 == 0) {
         units /= 10;
         --decimals;
