@@ -58,7 +58,7 @@ std::optional<framing_refusal> check_transfer_encoding(std::string_view value) {
             if (!is_known_coding(name) || name.size() != coding.size()) {
                 return framing_refusal{
                     http::status::not_implemented,
-                    "Transfer-Encoding " + std::string(coding) + " is not implemented"};
+                    "Transfer-Encoding " + std::string(coding) + " is not supported"};
             }
             chunked_only = chunked_only && boost::beast::iequals(name, "chunked");
         }

@@ -205,8 +205,16 @@ BOOST_AUTO_TEST_CASE(pet_port_second_listener_and_pet_flags) {
         pet_port = probe.local_endpoint().port();
     }
     child_process server(
-        {"--port", "0", "--pet-port", std::to_string(pet_port), "--threads", "1", "--generated-locations", "100",
-         "--access-log", "false"}
+        {"--port",
+         "0",
+         "--pet-port",
+         std::to_string(pet_port),
+         "--threads",
+         "1",
+         "--generated-locations",
+         "100",
+         "--access-log",
+         "false"}
     );
     BOOST_TEST(server.wait_for_line("development_pet_credentials", std::chrono::seconds(20)).has_value());
     const auto pet_line = server.wait_for_line("\"pet_listening\"", std::chrono::seconds(20));
@@ -214,7 +222,9 @@ BOOST_AUTO_TEST_CASE(pet_port_second_listener_and_pet_flags) {
     BOOST_TEST(port_of(*pet_line) == pet_port);
     const auto line = server.wait_for_line("\"listening\"", std::chrono::seconds(20));
     BOOST_TEST_REQUIRE(line.has_value(), server.output());
-    BOOST_TEST(get(pet_port, "/api/v3/pet/findByStatus?status=sold").body.find("\"Dog 2\"") != std::string::npos);
+    BOOST_TEST(
+        get(pet_port, "/api/v3/pet/findByStatus?status=sold").body.find("\"Dog 2\"") != std::string::npos
+    );
     // Both listeners share one store: a user created on one is seen on the other.
     const auto created = post_json(pet_port, "/api/v3/user", R"({"username":"two-listeners"})");
     BOOST_TEST(created.status == 200u, created.body);
