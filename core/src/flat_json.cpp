@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace storefront::core {
 namespace {
@@ -311,13 +312,47 @@ std::optional<flat_object> parse_flat_json(std::string_view text) {
     return parser{text}.object();
 }
 
-std::string write_json_string(std::string_view text) {
+namespace {
+
+// Whether any of the 8 bytes in `w` is a control character, '"' or '\\' (the bytes JSON must escape),
+// tested on all 8 at once with the classic has-zero-byte / has-less-than bit tricks.
+constexpr bool any_to_escape(std::uint64_t w) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t highs = 0x8080808080808080ULL;
+    const std::uint64_t quote = w ^ (ones * '"');
+    const std::uint64_t backslash = w ^ (ones * '\\');
+    const std::uint64_t found = ((w - ones * 0x20) | (quote - ones) | (backslash - ones)) & ~w & highs;
+    // (x - ones) & ~x & highs is non-zero iff some byte of x is zero; ~w also rules out bytes >= 0x80,
+    // which never need escaping (UTF-8 passes through) and would otherwise look like matches.
+    return found != 0;
+}
+
+}  // namespace
+
+// Appends `text` quoted and escaped; runs of bytes that need no escape are appended in one go, so the
+// common case is one append per string and no allocation beyond the output's growth.
+void append_json_string(std::string& out, std::string_view text) {
     static constexpr char hex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(text.size() + 2);
-    out.push_back('"');
-    for (const char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
+    out += '"';
+    std::size_t run = 0;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (i + 8 <= text.size()) {
+            std::uint64_t word;
+            std::memcpy(&word, text.data() + i, sizeof word);
+            if (!any_to_escape(word)) {
+                i += 8;
+                continue;
+            }
+        }
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            ++i;
+            continue;
+        }
+        out.append(text.data() + run, i - run);
+        ++i;
+        run = i;
         switch (c) {
             case '"':
                 out += "\\\"";
@@ -341,16 +376,19 @@ std::string write_json_string(std::string_view text) {
                 out += "\\t";
                 break;
             default:
-                if (c < 0x20) {
-                    out += "\\u00";
-                    out.push_back(hex[c >> 4]);
-                    out.push_back(hex[c & 0xF]);
-                } else {
-                    out.push_back(ch);
-                }
+                out += "\\u00";
+                out += hex[c >> 4];
+                out += hex[c & 0xF];
         }
     }
-    out.push_back('"');
+    out.append(text.data() + run, text.size() - run);
+    out += '"';
+}
+
+std::string write_json_string(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + 2);
+    append_json_string(out, text);
     return out;
 }
 

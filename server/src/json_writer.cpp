@@ -1,5 +1,5 @@
 // JSON text writer used for every response body: keeps numbers in plain decimal form and escapes strings
-// per RFC 8259 straight into the output (the same bytes as core::write_json_string, without a temporary).
+// with core::append_json_string straight into the output.
 
 #include "server/json_writer.hpp"
 
@@ -11,80 +11,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/flat_json.hpp"
+
 namespace storefront::server {
-
-namespace {
-
-// Whether any of the 8 bytes in `w` is a control character, '"' or '\\' (the bytes JSON must escape),
-// tested on all 8 at once with the classic has-zero-byte / has-less-than bit tricks.
-constexpr bool any_to_escape(std::uint64_t w) noexcept {
-    constexpr std::uint64_t ones = 0x0101010101010101ULL;
-    constexpr std::uint64_t highs = 0x8080808080808080ULL;
-    const std::uint64_t quote = w ^ (ones * '"');
-    const std::uint64_t backslash = w ^ (ones * '\\');
-    const std::uint64_t found = ((w - ones * 0x20) | (quote - ones) | (backslash - ones)) & ~w & highs;
-    // (x - ones) & ~x & highs is non-zero iff some byte of x is zero; ~w also rules out bytes >= 0x80,
-    // which never need escaping (UTF-8 passes through) and would otherwise look like matches.
-    return found != 0;
-}
-
-}  // namespace
-
-// Appends `text` quoted and escaped; runs of bytes that need no escape are appended in one go, so the
-// common case is one append per string and no allocation beyond the output's growth.
-void append_json_string(std::string& out, std::string_view text) {
-    static constexpr char hex[] = "0123456789abcdef";
-    out += '"';
-    std::size_t run = 0;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        if (i + 8 <= text.size()) {
-            std::uint64_t word;
-            std::memcpy(&word, text.data() + i, sizeof word);
-            if (!any_to_escape(word)) {
-                i += 8;
-                continue;
-            }
-        }
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c != '"' && c != '\\') {
-            ++i;
-            continue;
-        }
-        out.append(text.data() + run, i - run);
-        ++i;
-        run = i;
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\b':
-                out += "\\b";
-                break;
-            case '\f':
-                out += "\\f";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                out += "\\u00";
-                out += hex[c >> 4];
-                out += hex[c & 0xF];
-        }
-    }
-    out.append(text.data() + run, text.size() - run);
-    out += '"';
-}
 
 namespace {
 
@@ -191,7 +120,7 @@ json_writer& json_writer::end_array() {
 
 json_writer& json_writer::key(std::string_view name) {
     separate();
-    append_json_string(out_, name);
+    core::append_json_string(out_, name);
     out_ += ':';
     need_comma_ = false;
     return *this;
@@ -199,7 +128,7 @@ json_writer& json_writer::key(std::string_view name) {
 
 json_writer& json_writer::value(std::string_view text) {
     separate();
-    append_json_string(out_, text);
+    core::append_json_string(out_, text);
     need_comma_ = true;
     return *this;
 }

@@ -162,3 +162,46 @@ BOOST_AUTO_TEST_CASE(writes_escaped_strings) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(json_string_escaping)
+
+// The escaper checks 8 bytes at a time: every special byte at every offset of a long string, next to
+// UTF-8 bytes (>= 0x80, never escaped), must come out as a byte-at-a-time reference would write it.
+BOOST_AUTO_TEST_CASE(word_at_a_time_matches_byte_at_a_time) {
+    const auto reference = [](std::string_view text) {
+        std::string out = "\"";
+        for (const char ch : text) {
+            const auto c = static_cast<unsigned char>(ch);
+            if (c == '"' || c == '\\') {
+                out += '\\';
+                out += ch;
+            } else if (c < 0x20) {
+                static constexpr char hex[] = "0123456789abcdef";
+                const std::string named = c == '\b'   ? "\\b"
+                                          : c == '\f' ? "\\f"
+                                          : c == '\n' ? "\\n"
+                                          : c == '\r' ? "\\r"
+                                          : c == '\t' ? "\\t"
+                                                      : "";
+                out += named.empty() ? std::string{'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]} : named;
+            } else {
+                out += ch;
+            }
+        }
+        return out + "\"";
+    };
+    for (const char special : {'"', '\\', '\n', '\x01', '\x1f', '\x7f', '\xc3', '\xff', ' '}) {
+        for (std::size_t at = 0; at < 20; ++at) {
+            std::string text = "abcdefghijklmnopqrstu\xc3\xa9";
+            text[at] = special;
+            BOOST_TEST_CONTEXT(static_cast<int>(static_cast<unsigned char>(special)) << " at " << at) {
+                std::string appended = "x";
+                storefront::core::append_json_string(appended, text);
+                BOOST_TEST(appended == "x" + reference(text));
+                BOOST_TEST(storefront::core::write_json_string(text) == reference(text));
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

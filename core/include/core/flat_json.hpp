@@ -21,4 +21,7 @@ using flat_object = std::map<std::string, flat_value, std::less<>>;
 // Members in the order given (the writer keeps the caller's order, unlike flat_object).
 [[nodiscard]] std::string write_json_string(std::string_view text);  // quoted and escaped
 
+// The same, appended to `out` (no temporary; bytes needing no escape are copied in runs).
+void append_json_string(std::string& out, std::string_view text);
+
 }  // namespace storefront::core

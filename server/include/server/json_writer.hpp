@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/flat_json.hpp"
+
 namespace storefront::server {
 
 class json_writer {
@@ -30,9 +32,9 @@ class json_writer {
     bool need_comma_ = false;
 };
 
-// The bytes json_writer writes for a string (quoted, RFC 8259 escaped) and a double, for hot paths that
-// append fixed JSON text around them directly.
-void append_json_string(std::string& out, std::string_view text);
+// The bytes json_writer writes for a string (quoted, RFC 8259 escaped: core's) and a double, for hot
+// paths that append fixed JSON text around them directly.
+using core::append_json_string;
 void append_json_number(std::string& out, double number);
 
 // "2026-01-02T03:04:05.000Z" for milliseconds since the epoch.
