@@ -8,6 +8,8 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffer_traits.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -66,7 +68,10 @@ struct slot_guard {
 class connection {
   public:
     connection(tcp::socket socket, worker& owner, app_services& app, const server_config& config)
-        : stream_(std::move(socket)), owner_(owner), app_(app), config_(config), limits_(config.limits) {}
+        : stream_(std::move(socket)), owner_(owner), app_(app), config_(config), limits_(config.limits) {
+        boost::system::error_code ignored;
+        stream_.socket().non_blocking(true, ignored);  // for send()'s first, synchronous write attempt
+    }
 
     asio::awaitable<void> run() {
         const slot_guard guard{
@@ -106,7 +111,7 @@ class connection {
             }
             buffer_.commit(n);
         }
-        stream_.expires_after(limits_.header_timeout);  // the whole header section, from its first byte
+        bool header_deadline_armed = false;  // armed only if the header needs more reads (rarely)
         std::size_t end = 0;
         for (;;) {
             skip_leading_empty_lines(buffer_);
@@ -119,6 +124,10 @@ class connection {
                     http::status::request_header_fields_too_large, "Request header fields too large"
                 );
                 co_return false;
+            }
+            if (!header_deadline_armed) {
+                stream_.expires_after(limits_.header_timeout);  // the whole header, from about its first byte
+                header_deadline_armed = true;
             }
             // On timeout tcp_stream has closed the socket already: a slow client is just disconnected,
             // as nginx does after client_header_timeout.
@@ -168,7 +177,8 @@ class connection {
 
     // Dispatches and writes the response. True if the connection stays open.
     asio::awaitable<bool> answer(const http_request& request, bool may_keep_alive) {
-        const auto started = std::chrono::steady_clock::now();
+        const auto started =
+            config_.access_log ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
         response reply = co_await dispatch(request, app_);
         const bool keep_alive =
             may_keep_alive && request.keep_alive() && !reply.close_connection && !owner_.stopping;
@@ -190,11 +200,23 @@ class connection {
 
     asio::awaitable<bool> send(const response& reply, bool keep_alive, bool http10, bool head_only) {
         write_head(head_, reply, {.keep_alive = keep_alive, .http10 = http10});
-        stream_.expires_after(limits_.write_timeout);
         const std::array<asio::const_buffer, 2> buffers{
             asio::buffer(head_), head_only ? asio::const_buffer() : asio::buffer(reply.payload())};
-        auto [ec, n] = co_await asio::async_write(stream_, buffers, use_tuple);
-        co_return !ec;
+        // Most responses fit in the socket's send buffer: one non-blocking write, no timer, no async
+        // operation. Only what is left (a big body, a slow reader) goes out asynchronously under the timeout.
+        boost::system::error_code ec;
+        const std::size_t written = stream_.socket().write_some(buffers, ec);
+        if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+            co_return false;
+        }
+        beast::buffers_suffix<std::array<asio::const_buffer, 2>> rest(buffers);
+        rest.consume(ec ? 0 : written);
+        if (beast::buffer_bytes(rest) == 0) {
+            co_return true;
+        }
+        stream_.expires_after(limits_.write_timeout);
+        auto [write_ec, n] = co_await asio::async_write(stream_, rest, use_tuple);
+        co_return !write_ec;
     }
 
     // Answers a request that will not be dispatched, then closes without a reset: the client may still be

@@ -3,6 +3,11 @@
 #include <atomic>
 #include <thread>
 
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -75,6 +80,32 @@ BOOST_AUTO_TEST_CASE(pipelined_requests_are_answered_in_order_on_one_connection)
     BOOST_TEST(!replies[2].connection_closed);
     BOOST_TEST(replies[3].json().as_array().at(0).at("email").as_string() == "john@mail.com");
     BOOST_TEST(replies[3].connection_closed);
+}
+
+BOOST_AUTO_TEST_CASE(large_responses_to_a_late_reader_arrive_whole) {
+    // ~2.8 MB of responses while the client does not read: the server's first non-blocking write fills the
+    // socket buffer and the rest must follow asynchronously, in order and complete.
+    std::string requests;
+    for (int i = 0; i < 40; ++i) {
+        requests += "GET /api/v1/products?limit=100 HTTP/1.1\r\nHost: x\r\n";
+        requests += i == 39 ? "Connection: close\r\n\r\n" : "\r\n";
+    }
+    const auto expected = get(shared_server().port(), "/api/v1/products?limit=100").body;
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::socket socket(io);
+    socket.connect({boost::asio::ip::make_address("127.0.0.1"), shared_server().port()});
+    boost::asio::write(socket, boost::asio::buffer(requests));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::string received;
+    boost::system::error_code ec;
+    boost::asio::read(socket, boost::asio::dynamic_buffer(received), ec);  // until the server closes
+    BOOST_TEST((ec == boost::asio::error::eof));
+    const auto replies = parse_responses(received);
+    BOOST_TEST_REQUIRE(replies.size() == 40u);
+    for (const auto& reply : replies) {
+        BOOST_TEST(reply.status == 200u);
+        BOOST_TEST(reply.body == expected);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(http10_closes_unless_keep_alive_asked) {
