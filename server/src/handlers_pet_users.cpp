@@ -55,6 +55,23 @@ std::string random_session() {
     return std::to_string(n >> 1);
 }
 
+// Hashes a new password into `user` when one was given (Argon2id on the password worker). False when the
+// worker's queue is full (answer 503). Named locals, not temporaries, go into co_await (GCC bug 99576).
+boost::asio::awaitable<bool> apply_password(
+    app_services& app, core::pet_user_credentials& user, std::optional<std::string>& password
+) {
+    if (!password) {
+        co_return true;
+    }
+    auto hashing = app.passwords().hash(std::move(*password));
+    auto hashed = co_await std::move(hashing);
+    if (!hashed) {
+        co_return false;
+    }
+    user.password_hash = std::move(*hashed);
+    co_return true;
+}
+
 }  // namespace
 
 // POST /user {User} : creates (or, as the petstore does, replaces) the user with that username
@@ -68,15 +85,9 @@ handler_result handle_post_pet_user(request_context& ctx, app_services& app) {
         co_return pet_validation_failed(input.error());
     }
     core::pet_user_credentials user{std::move(input->profile), {}};
-    if (input->password) {
-        std::string password = std::move(*input->password);
-        // Named locals, not temporaries, go into co_await (GCC bug 99576; see handlers_auth.cpp).
-        auto hashing = app.passwords().hash(std::move(password));
-        auto hashed = co_await std::move(hashing);
-        if (!hashed) {
-            co_return pet_error_response(core::errc::busy);
-        }
-        user.password_hash = std::move(*hashed);
+    const bool hashed = co_await apply_password(app, user, input->password);
+    if (!hashed) {
+        co_return pet_error_response(core::errc::busy);
     }
     co_return json_response(http::status::ok, to_json(app.pet_users().add(std::move(user))));
 }
@@ -94,15 +105,9 @@ handler_result handle_post_pet_user_create_with_list(request_context& ctx, app_s
     std::vector<core::pet_user_credentials> users;
     for (auto& input : *inputs) {
         core::pet_user_credentials user{std::move(input.profile), {}};
-        if (input.password) {
-            std::string password = std::move(*input.password);
-            // Named locals, not temporaries, go into co_await (GCC bug 99576; see handlers_auth.cpp).
-            auto hashing = app.passwords().hash(std::move(password));
-            auto hashed = co_await std::move(hashing);
-            if (!hashed) {
-                co_return pet_error_response(core::errc::busy);
-            }
-            user.password_hash = std::move(*hashed);
+        const bool hashed = co_await apply_password(app, user, input.password);
+        if (!hashed) {
+            co_return pet_error_response(core::errc::busy);
         }
         users.push_back(std::move(user));
     }
@@ -181,15 +186,9 @@ handler_result handle_put_pet_user(request_context& ctx, app_services& app) {
         co_return user_not_found();
     }
     core::pet_user_credentials user{std::move(input->profile), existing->password_hash};
-    if (input->password) {
-        std::string password = std::move(*input->password);
-        // Named locals, not temporaries, go into co_await (GCC bug 99576; see handlers_auth.cpp).
-        auto hashing = app.passwords().hash(std::move(password));
-        auto hashed = co_await std::move(hashing);
-        if (!hashed) {
-            co_return pet_error_response(core::errc::busy);
-        }
-        user.password_hash = std::move(*hashed);
+    const bool hashed = co_await apply_password(app, user, input->password);
+    if (!hashed) {
+        co_return pet_error_response(core::errc::busy);
     }
     const std::string new_name = user.profile.username;
     const auto stored = app.pet_users().replace(current, std::move(user));

@@ -6,19 +6,9 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "next_id.hpp"
+
 namespace storefront::storage {
-
-namespace {
-
-// The id after the largest one; the server caps client-chosen ids far below the int64 limit.
-std::int64_t next_id(std::int64_t largest) {
-    if (largest == std::numeric_limits<std::int64_t>::max()) {
-        throw std::overflow_error("no free id left");
-    }
-    return largest + 1;
-}
-
-}  // namespace
 
 memory_order_store::memory_order_store(std::vector<core::pet_order> orders) {
     for (auto& o : orders) {

@@ -8,19 +8,9 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "next_id.hpp"
+
 namespace storefront::storage {
-
-namespace {
-
-// The id after the largest one; the server caps client-chosen ids far below the int64 limit.
-std::int64_t next_id(std::int64_t largest) {
-    if (largest == std::numeric_limits<std::int64_t>::max()) {
-        throw std::overflow_error("no free id left");
-    }
-    return largest + 1;
-}
-
-}  // namespace
 
 memory_pet_store::memory_pet_store(std::vector<core::pet> pets) {
     for (auto& p : pets) {
