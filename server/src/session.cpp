@@ -206,7 +206,8 @@ class connection {
         // operation. Only what is left (a big body, a slow reader) goes out asynchronously under the timeout.
         boost::system::error_code ec;
         const std::size_t written = stream_.socket().write_some(buffers, ec);
-        if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+        if (ec && ec != asio::error::would_block && ec != asio::error::try_again &&
+            ec != asio::error::interrupted) {
             co_return false;
         }
         beast::buffers_suffix<std::array<asio::const_buffer, 2>> rest(buffers);
