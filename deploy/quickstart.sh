@@ -46,7 +46,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j2
 
 if [ "$mode" = run ]; then
-    echo "quickstart: starting storefront on http://127.0.0.1:8080/api/v1 (Ctrl-C stops it)"
+    echo "quickstart: starting storefront (default http://127.0.0.1:8080/api/v1; the \"listening\" line below has the address; Ctrl-C stops it)"
     exec "$build/server/storefront" "${@:2}"
 fi
 stages=${STOREFRONT_TEST_STAGES:-1 2 3 4}
