@@ -15,15 +15,6 @@ namespace {
 
 constexpr long long min_location_size = 1;
 
-// Optional '-' then digits: an integer, even if too large for long long.
-bool has_integer_syntax(std::string_view text) noexcept {
-    if (!text.empty() && text.front() == '-') {
-        text.remove_prefix(1);
-    }
-    return !text.empty() &&
-           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // The text of `name` when given exactly once; nullopt when absent or duplicated (the latter is reported).
 std::optional<std::string_view> single_text(
     const query_params& params, std::string_view name, std::vector<std::string>& messages
@@ -33,35 +24,6 @@ std::optional<std::string_view> single_text(
         return std::nullopt;
     }
     return single_value(params, name);
-}
-
-std::optional<std::size_t> parse_size(std::string_view text, std::vector<std::string>& messages) {
-    const std::optional<long long> value = parse_integer(text);
-    const auto too_large = [&] {
-        messages.push_back("size must not be greater than " + std::to_string(max_location_size));
-    };
-    const auto too_small = [&] {
-        messages.push_back("size must not be less than " + std::to_string(min_location_size));
-    };
-    if (!value) {
-        if (!has_integer_syntax(text)) {
-            messages.emplace_back("size must be an integer number");
-        } else if (text.front() == '-') {  // beyond long long, but still an integer: a bounds problem
-            too_small();
-        } else {
-            too_large();
-        }
-        return std::nullopt;
-    }
-    if (*value < min_location_size) {
-        too_small();
-        return std::nullopt;
-    }
-    if (*value > static_cast<long long>(max_location_size)) {
-        too_large();
-        return std::nullopt;
-    }
-    return static_cast<std::size_t>(*value);
 }
 
 std::optional<geo_point> parse_origin(std::string_view text, std::vector<std::string>& messages) {
@@ -109,10 +71,10 @@ std::optional<double> parse_radius(std::string_view text, std::vector<std::strin
 validated<location_query> parse_location_query(const query_params& params) {
     location_query query;
     std::vector<std::string> messages;
-    if (const auto text = single_text(params, "size", messages)) {
-        if (const auto size = parse_size(*text, messages)) {
-            query.size = *size;
-        }
+    if (const auto size = bounded_integer_param(
+            params, "size", min_location_size, static_cast<long long>(max_location_size), messages
+        )) {
+        query.size = static_cast<std::size_t>(*size);
     }
     if (const auto text = single_text(params, "origin", messages)) {
         query.origin = parse_origin(*text, messages);

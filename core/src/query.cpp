@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <system_error>
 
@@ -18,6 +20,14 @@ constexpr std::size_t max_integer_digits = 19;
 
 constexpr bool is_digit(char c) noexcept {
     return c >= '0' && c <= '9';
+}
+
+// Optional '-' then digits: an integer, even if too large for long long.
+bool has_integer_syntax(std::string_view text) noexcept {
+    if (!text.empty() && text.front() == '-') {
+        text.remove_prefix(1);
+    }
+    return !text.empty() && std::all_of(text.begin(), text.end(), is_digit);
 }
 
 }  // namespace
@@ -76,6 +86,45 @@ std::optional<double> parse_decimal(std::string_view text) {
     const char* const last = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), last, value, std::chars_format::general);
     if (ec != std::errc{} || ptr != last || !std::isfinite(value)) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<long long> bounded_integer_param(
+    const query_params& params,
+    std::string_view name,
+    long long min,
+    long long max,
+    std::vector<std::string>& messages
+) {
+    const std::size_t count = count_of(params, name);
+    if (count == 0) {
+        return std::nullopt;
+    }
+    const std::string prefix{name};
+    if (count > 1) {
+        messages.push_back(prefix + " must be given at most once");
+        return std::nullopt;
+    }
+    const std::string_view text = *single_value(params, name);
+    const std::optional<long long> value = parse_integer(text);
+    if (!value) {
+        if (!has_integer_syntax(text)) {
+            messages.push_back(prefix + " must be an integer number");
+        } else if (text.front() == '-') {  // an integer beyond long long: still a bounds problem
+            messages.push_back(prefix + " must not be less than " + std::to_string(min));
+        } else {
+            messages.push_back(prefix + " must not be greater than " + std::to_string(max));
+        }
+        return std::nullopt;
+    }
+    if (*value < min) {
+        messages.push_back(prefix + " must not be less than " + std::to_string(min));
+        return std::nullopt;
+    }
+    if (*value > max) {
+        messages.push_back(prefix + " must not be greater than " + std::to_string(max));
         return std::nullopt;
     }
     return value;

@@ -27,4 +27,15 @@ using query_params = std::vector<query_param>;
 // Strict finite decimal parse of the whole text (no spaces, no inf/nan, no hex).
 [[nodiscard]] std::optional<double> parse_decimal(std::string_view text);
 
+// The value of `name` when it is given once and is an integer in [min, max]; otherwise nullopt, with each
+// problem appended to `messages` in class-validator wording ("limit must not be greater than 100", "… must
+// be an integer number", "… must be given at most once"). An absent parameter adds no message.
+[[nodiscard]] std::optional<long long> bounded_integer_param(
+    const query_params& params,
+    std::string_view name,
+    long long min,
+    long long max,
+    std::vector<std::string>& messages
+);
+
 }  // namespace storefront::core
