@@ -6,8 +6,8 @@
 #include <limits>
 #include <memory>
 
-#include "server/json_mapping.hpp"
-#include "server/response_cache.hpp"
+#include "server/api/store/json_mapping.hpp"
+#include "server/app/response_cache.hpp"
 #include "storage/factory.hpp"
 
 namespace {

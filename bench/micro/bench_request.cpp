@@ -11,8 +11,8 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 
-#include "server/app_services.hpp"
-#include "server/router.hpp"
+#include "server/app/app_services.hpp"
+#include "server/routing/router.hpp"
 
 namespace {
 

@@ -7,10 +7,10 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
-#include "server/app_services.hpp"
-#include "server/config_parser.hpp"
-#include "server/http_server.hpp"
-#include "server/log.hpp"
+#include "server/app/app_services.hpp"
+#include "server/ops/config_parser.hpp"
+#include "server/transport/http_server.hpp"
+#include "server/ops/log.hpp"
 
 int main(int argc, char* argv[]) {
     using namespace storefront::server;

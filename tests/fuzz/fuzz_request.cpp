@@ -9,10 +9,10 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "server/app_services.hpp"
-#include "server/config_parser.hpp"
-#include "server/framing_policy.hpp"
-#include "server/router.hpp"
+#include "server/app/app_services.hpp"
+#include "server/ops/config_parser.hpp"
+#include "server/transport/framing_policy.hpp"
+#include "server/routing/router.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "server/framing_policy.hpp"
+#include "server/transport/framing_policy.hpp"
 
 using namespace storefront::server;
 

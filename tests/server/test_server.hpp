@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "server/app_services.hpp"
-#include "server/http_server.hpp"
-#include "server/server_config.hpp"
+#include "server/app/app_services.hpp"
+#include "server/transport/http_server.hpp"
+#include "server/ops/server_config.hpp"
 
 namespace storefront::test {
 

@@ -4,10 +4,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include "core/errc.hpp"
-#include "server/error_responses.hpp"
-#include "server/json_writer.hpp"
-#include "server/request_body.hpp"
-#include "server/wire.hpp"
+#include "server/routing/error_responses.hpp"
+#include "server/codec/json_writer.hpp"
+#include "server/codec/request_body.hpp"
+#include "server/transport/wire.hpp"
 
 using namespace storefront;
 using namespace storefront::server;

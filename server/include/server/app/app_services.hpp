@@ -1,0 +1,59 @@
+#pragma once
+// What handlers work with: the stores, the token service, the password worker and the response caches.
+// Built once at start-up and shared by every I/O thread.
+
+#include <memory>
+
+#include "core/auth_tokens.hpp"
+#include "core/pet_auth.hpp"
+#include "server/app/password_worker.hpp"
+#include "server/api/petstore/pet_security.hpp"
+#include "server/app/response_cache.hpp"
+#include "server/ops/server_config.hpp"
+#include "storage/catalogue_store.hpp"
+#include "storage/location_store.hpp"
+#include "storage/pet_store.hpp"
+#include "storage/user_store.hpp"
+
+namespace storefront::server {
+
+class app_services {
+  public:
+    explicit app_services(const server_config& config);
+    ~app_services();
+
+    storage::catalogue_store& catalogue() { return *catalogue_; }
+    storage::user_store& users() { return *users_; }
+    storage::location_store& locations() { return *locations_; }
+    const core::auth_tokens& tokens() const { return tokens_; }
+    password_worker& passwords() { return passwords_; }
+    fragment_list& product_json() { return product_json_; }
+    fragment_list& category_json() { return category_json_; }
+    fragment_list& user_json() { return user_json_; }
+
+    // The pet store surface (/api/v3).
+    storage::pet_store& pets() { return *pets_; }
+    storage::order_store& orders() { return *orders_; }
+    storage::pet_user_store& pet_users() { return *pet_users_; }
+    storage::pet_image_store& pet_images() { return *pet_images_; }
+    const core::pet_tokens& pet_tokens() const { return pet_tokens_; }
+    const pet_credentials& pet_keys() const { return pet_keys_; }
+
+  private:
+    std::unique_ptr<storage::catalogue_store> catalogue_;
+    std::unique_ptr<storage::user_store> users_;
+    std::unique_ptr<storage::location_store> locations_;
+    core::auth_tokens tokens_;
+    password_worker passwords_;
+    fragment_list product_json_;
+    fragment_list category_json_;
+    fragment_list user_json_;
+    std::unique_ptr<storage::pet_store> pets_;
+    std::unique_ptr<storage::order_store> orders_;
+    std::unique_ptr<storage::pet_user_store> pet_users_;
+    std::unique_ptr<storage::pet_image_store> pet_images_;
+    core::pet_tokens pet_tokens_;
+    pet_credentials pet_keys_;
+};
+
+}  // namespace storefront::server

@@ -1,0 +1,61 @@
+#pragma once
+// The one place that maps failures to HTTP: domain errc values, validation problems, and protocol errors.
+// Bodies follow the public fake-store service: {"message":...,"error":"Bad Request","statusCode":400}.
+
+#include <string_view>
+
+#include <boost/beast/http/verb.hpp>
+#include <boost/system/error_code.hpp>
+
+#include "core/validation.hpp"
+#include "server/routing/response.hpp"
+
+namespace storefront::server {
+
+// errc::invalid_credentials/invalid_token -> 401, invalid_refresh_token -> 401 "Invalid",
+// not_found -> 404, busy -> 503 with Retry-After. Unknown codes -> 500.
+[[nodiscard]] response error_response(boost::system::error_code ec);
+
+// 400 with `message` the array of every problem found.
+[[nodiscard]] response validation_failed(const core::validation_errors& errors);
+
+// Any status with `message` a single string and `error` the status's reason phrase.
+[[nodiscard]] response http_error(http::status status, std::string_view message);
+
+// 404 "Cannot GET /path" for a path no route knows.
+[[nodiscard]] response route_not_found(std::string_view method, std::string_view path);
+
+// 405 for a known path and an unsupported method, with the `Allow` header.
+[[nodiscard]] response method_not_allowed(
+    std::string_view method, std::string_view path, std::string_view allow
+);
+
+// 500 with a generic body; the details go to the log only.
+[[nodiscard]] response internal_error();
+
+// --- Pet store surface (/api/v3): petstore-style bodies {"code":400,"message":"..."}.
+
+// Any status with the petstore body.
+[[nodiscard]] response pet_error(http::status status, std::string_view message);
+
+// 400 naming every problem found, joined with "; ".
+[[nodiscard]] response pet_validation_failed(const core::validation_errors& errors);
+
+// not_found -> 404, conflict -> 409, storage_full -> 507, busy -> 503 with Retry-After,
+// invalid_token/invalid_credentials -> 401; anything else -> 500.
+[[nodiscard]] response pet_error_response(boost::system::error_code ec);
+
+// 401 for missing or bad credentials, with one WWW-Authenticate challenge per accepted scheme:
+// `ApiKey realm="storefront-pet", header="api_key"` when `api_key` is accepted, and
+// `Bearer realm="storefront-pet", scope="<scope>"` (plus error="invalid_token" when `bad_token`)
+// when a bearer token with `scope` is.
+[[nodiscard]] response pet_unauthorized(bool api_key, std::string_view scope, bool bad_token);
+
+// 403 for a valid bearer token that lacks `scope` (RFC 6750 §3.1 insufficient_scope).
+[[nodiscard]] response pet_forbidden(std::string_view scope);
+
+// RFC 6749 §5.2 token endpoint error {"error":"invalid_client","error_description":"..."} with
+// Cache-Control: no-store; a 401 also gets `WWW-Authenticate: Basic realm="storefront-pet"`.
+[[nodiscard]] response oauth_error(http::status status, std::string_view error, std::string_view description);
+
+}  // namespace storefront::server

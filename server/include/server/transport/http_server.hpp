@@ -1,0 +1,43 @@
+#pragma once
+// The listener: one io_context, acceptor (SO_REUSEPORT) and thread per configured I/O thread, coroutine
+// sessions, and graceful shutdown (stop accepting, close idle connections, let in-flight requests finish).
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "server/app/app_services.hpp"
+#include "server/ops/server_config.hpp"
+
+namespace storefront::server {
+
+struct worker;
+
+class http_server {
+  public:
+    http_server(const server_config& config, app_services& app);
+    ~http_server();
+    http_server(const http_server&) = delete;
+    http_server& operator=(const http_server&) = delete;
+
+    // Binds every acceptor and starts the I/O threads. Throws boost::system::system_error on bind failure.
+    void start();
+
+    // The bound port (the chosen one when configured with port 0). Valid after start().
+    [[nodiscard]] std::uint16_t port() const noexcept { return port_; }
+
+    // Stops accepting and closes idle connections; requests in progress finish and get "Connection: close".
+    void begin_shutdown();
+
+    // Waits for all I/O threads; after `bound` the remaining work is abandoned. True if all ended in time.
+    bool wait(std::chrono::milliseconds bound);
+
+  private:
+    const server_config& config_;
+    app_services& app_;
+    std::uint16_t port_ = 0;
+    std::vector<std::unique_ptr<worker>> workers_;
+};
+
+}  // namespace storefront::server

@@ -1,0 +1,236 @@
+// Pet handlers of /api/v3: add, update, find by status or tags, get, update with query, delete, upload
+// an image and serve it back. Writes need a bearer token with write:pets; GET /pet/{petId} an api_key or
+// read:pets; the finders and image downloads are public.
+
+#include <boost/algorithm/string/case_conv.hpp>
+#include <boost/algorithm/string/predicate.hpp>
+
+#include "core/pet_rules.hpp"
+#include "pet_params.hpp"
+#include "server/routing/error_responses.hpp"
+#include "server/api/petstore/handlers.hpp"
+#include "server/api/petstore/pet_json.hpp"
+#include "server/api/petstore/pet_security.hpp"
+#include "server/codec/request_body.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+// Media types an upload may declare; anything else is 415.
+bool upload_type_ok(std::string_view media_type) {
+    return media_type.empty() || boost::algorithm::iequals(media_type, "application/octet-stream") ||
+           boost::algorithm::iequals(media_type, "image/png") ||
+           boost::algorithm::iequals(media_type, "image/jpeg") ||
+           boost::algorithm::iequals(media_type, "image/gif") ||
+           boost::algorithm::iequals(media_type, "image/webp");
+}
+
+response pet_not_found() {
+    return pet_error(http::status::not_found, "Pet not found");
+}
+
+}  // namespace
+
+// POST /pet {Pet} (bearer write:pets) : stores a new pet (id assigned when absent) and returns it
+handler_result handle_post_pet(request_context& ctx, app_services& app) {
+    if (auto denied = check_pet_access(ctx.request, app, pet_access::write_pets)) {
+        co_return std::move(*denied);
+    }
+    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
+    if (auto* error = std::get_if<response>(&decoded)) {
+        co_return std::move(*error);
+    }
+    auto pet = read_pet(std::get<pet_document>(decoded), false);
+    if (!pet) {
+        co_return pet_validation_failed(pet.error());
+    }
+    co_return json_response(http::status::ok, to_json(app.pets().add(std::move(*pet))));
+}
+
+// PUT /pet {Pet with id} (bearer write:pets) : replaces an existing pet
+handler_result handle_put_pet(request_context& ctx, app_services& app) {
+    if (auto denied = check_pet_access(ctx.request, app, pet_access::write_pets)) {
+        co_return std::move(*denied);
+    }
+    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
+    if (auto* error = std::get_if<response>(&decoded)) {
+        co_return std::move(*error);
+    }
+    const auto pet = read_pet(std::get<pet_document>(decoded), true);
+    if (!pet) {
+        co_return pet_validation_failed(pet.error());
+    }
+    const auto stored = app.pets().replace(*pet);
+    if (!stored) {
+        co_return pet_not_found();
+    }
+    co_return json_response(http::status::ok, to_json(*stored));
+}
+
+// GET /pet/findByStatus?status=available,pending (repeatable; default available) : matching pets, id order
+handler_result handle_get_pet_find_by_status(request_context& ctx, app_services& app) {
+    const auto statuses = core::parse_status_filter(ctx.query);
+    if (!statuses) {
+        co_return pet_validation_failed(statuses.error());
+    }
+    co_return json_response(http::status::ok, to_json(app.pets().find_by_status(*statuses)));
+}
+
+// GET /pet/findByTags?tags=tag1,tag2 (repeatable) : pets with any of the tags, id order
+handler_result handle_get_pet_find_by_tags(request_context& ctx, app_services& app) {
+    const auto tags = core::parse_tag_filter(ctx.query);
+    if (!tags) {
+        co_return pet_validation_failed(tags.error());
+    }
+    co_return json_response(http::status::ok, to_json(app.pets().find_by_tags(*tags)));
+}
+
+// GET /pet/{petId} (api_key or bearer read:pets) : one pet
+handler_result handle_get_pet(request_context& ctx, app_services& app) {
+    if (auto denied = check_pet_access(ctx.request, app, pet_access::api_key_or_read_pets)) {
+        co_return std::move(*denied);
+    }
+    auto id = pet_params::path_id(ctx, "petId");
+    if (auto* error = std::get_if<response>(&id)) {
+        co_return std::move(*error);
+    }
+    const auto pet = app.pets().find(std::get<std::int64_t>(id));
+    if (!pet) {
+        co_return pet_not_found();
+    }
+    co_return json_response(http::status::ok, to_json(*pet));
+}
+
+// POST /pet/{petId}?name=&status= (bearer write:pets) : sets the name and/or status of a pet
+handler_result handle_post_pet_by_id(request_context& ctx, app_services& app) {
+    if (auto denied = check_pet_access(ctx.request, app, pet_access::write_pets)) {
+        co_return std::move(*denied);
+    }
+    auto id = pet_params::path_id(ctx, "petId");
+    if (auto* error = std::get_if<response>(&id)) {
+        co_return std::move(*error);
+    }
+    auto name = pet_params::single_query(ctx, "name");
+    if (auto* error = std::get_if<response>(&name)) {
+        co_return std::move(*error);
+    }
+    auto status_text = pet_params::single_query(ctx, "status");
+    if (auto* error = std::get_if<response>(&status_text)) {
+        co_return std::move(*error);
+    }
+    auto& new_name = std::get<std::optional<std::string>>(name);
+    const auto& new_status_text = std::get<std::optional<std::string>>(status_text);
+    core::validation_errors problems;
+    if (!new_name && !new_status_text) {
+        problems.messages.push_back("name or status is required");
+    }
+    if (new_name && new_name->empty()) {
+        problems.messages.push_back("name must not be empty");
+    }
+    std::optional<core::pet_status> new_status;
+    if (new_status_text) {
+        new_status = core::parse_pet_status(*new_status_text);
+        if (!new_status) {
+            problems.messages.push_back("status must be one of available, pending, sold");
+        }
+    }
+    if (!problems.messages.empty()) {
+        co_return pet_validation_failed(problems);
+    }
+    const auto updated =
+        app.pets().update_name_status(std::get<std::int64_t>(id), std::move(new_name), new_status);
+    if (!updated) {
+        co_return pet_not_found();
+    }
+    co_return json_response(http::status::ok, to_json(*updated));
+}
+
+// DELETE /pet/{petId} (bearer write:pets) : removes a pet and its uploaded images
+handler_result handle_delete_pet(request_context& ctx, app_services& app) {
+    if (auto denied = check_pet_access(ctx.request, app, pet_access::write_pets)) {
+        co_return std::move(*denied);
+    }
+    auto id = pet_params::path_id(ctx, "petId");
+    if (auto* error = std::get_if<response>(&id)) {
+        co_return std::move(*error);
+    }
+    const std::int64_t pet_id = std::get<std::int64_t>(id);
+    if (!app.pets().remove(pet_id)) {
+        co_return pet_not_found();
+    }
+    app.pet_images().remove_for_pet(pet_id);
+    co_return pet_params::json_string_response("Pet deleted");
+}
+
+// POST /pet/{petId}/uploadImage?additionalMetadata= (bearer write:pets, octet-stream body) : stores the
+// image, adds its URL to photoUrls and returns the pet
+handler_result handle_post_pet_upload_image(request_context& ctx, app_services& app) {
+    if (auto denied = check_pet_access(ctx.request, app, pet_access::write_pets)) {
+        co_return std::move(*denied);
+    }
+    auto id = pet_params::path_id(ctx, "petId");
+    if (auto* error = std::get_if<response>(&id)) {
+        co_return std::move(*error);
+    }
+    auto metadata = pet_params::single_query(ctx, "additionalMetadata");
+    if (auto* error = std::get_if<response>(&metadata)) {
+        co_return std::move(*error);
+    }
+    const std::string declared = media_type_of(ctx.request[http::field::content_type]);
+    if (!upload_type_ok(declared)) {
+        co_return pet_error(
+            http::status::unsupported_media_type,
+            "Unsupported Media Type: send the image as application/octet-stream (or image/png, image/jpeg, "
+            "image/gif, image/webp)"
+        );
+    }
+    const std::string& bytes = ctx.request.body();
+    if (bytes.empty()) {
+        co_return pet_error(http::status::bad_request, "No file uploaded: the request body is empty");
+    }
+    const std::int64_t pet_id = std::get<std::int64_t>(id);
+    if (!app.pets().find(pet_id)) {
+        co_return pet_not_found();
+    }
+    // A declared image type wins; an octet-stream is served as what its bytes say it is.
+    core::pet_image image;
+    image.media_type = declared.empty() || boost::algorithm::iequals(declared, "application/octet-stream")
+                           ? std::string(core::sniff_image_type(bytes))
+                           : boost::algorithm::to_lower_copy(std::string(declared));
+    image.bytes = bytes;
+    const auto image_id = app.pet_images().add(pet_id, std::move(image));
+    if (!image_id) {
+        co_return pet_error_response(image_id.error());
+    }
+    std::string url = "/api/v3/pet/" + std::to_string(pet_id) + "/images/" + std::to_string(*image_id);
+    const auto updated = app.pets().add_photo_url(pet_id, std::move(url));
+    if (!updated) {
+        app.pet_images().remove_for_pet(pet_id);  // the pet was deleted meanwhile
+        co_return pet_not_found();
+    }
+    co_return json_response(http::status::ok, to_json(*updated));
+}
+
+// GET /pet/{petId}/images/{imageId} : an uploaded image, with its media type
+handler_result handle_get_pet_image(request_context& ctx, app_services& app) {
+    auto pet_id = pet_params::path_id(ctx, "petId");
+    if (auto* error = std::get_if<response>(&pet_id)) {
+        co_return std::move(*error);
+    }
+    auto image_id = pet_params::path_id(ctx, "imageId");
+    if (auto* error = std::get_if<response>(&image_id)) {
+        co_return std::move(*error);
+    }
+    auto image = app.pet_images().find(std::get<std::int64_t>(pet_id), std::get<std::int64_t>(image_id));
+    if (!image) {
+        co_return pet_error(http::status::not_found, "Image not found");
+    }
+    response r;
+    r.content_type = image->media_type;
+    r.shared_body = std::shared_ptr<const std::string>(image, &image->bytes);  // shares, never copies
+    r.with_header("Cache-Control", "public, max-age=86400");
+    co_return r;
+}
+
+}  // namespace storefront::server

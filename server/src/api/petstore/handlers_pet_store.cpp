@@ -1,0 +1,81 @@
+// Store handlers of /api/v3: the order inventory (api_key), placing, reading and deleting orders.
+// An order must name an existing pet.
+
+#include "core/pet_rules.hpp"
+#include "pet_params.hpp"
+#include "server/routing/error_responses.hpp"
+#include "server/api/petstore/handlers.hpp"
+#include "server/codec/json_writer.hpp"
+#include "server/api/petstore/pet_json.hpp"
+#include "server/api/petstore/pet_security.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+response order_not_found() {
+    return pet_error(http::status::not_found, "Order not found");
+}
+
+}  // namespace
+
+// GET /store/inventory (api_key) : order quantities summed by order status
+handler_result handle_get_store_inventory(request_context& ctx, app_services& app) {
+    if (auto denied = check_pet_access(ctx.request, app, pet_access::api_key)) {
+        co_return std::move(*denied);
+    }
+    std::string out;
+    json_writer w(out);
+    w.begin_object();
+    for (const auto& [status, quantity] : app.orders().inventory()) {
+        w.key(core::to_string(status)).value(quantity);
+    }
+    w.end_object();
+    co_return json_response(http::status::ok, std::move(out));
+}
+
+// POST /store/order {Order} : places an order for an existing pet and returns it
+handler_result handle_post_store_order(request_context& ctx, app_services& app) {
+    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
+    if (auto* error = std::get_if<response>(&decoded)) {
+        co_return std::move(*error);
+    }
+    auto order = read_order(std::get<pet_document>(decoded));
+    if (!order) {
+        co_return pet_validation_failed(order.error());
+    }
+    if (!app.pets().find(order->pet_id)) {
+        co_return pet_error(
+            http::status::bad_request,
+            "petId " + std::to_string(order->pet_id) + " does not refer to an existing pet"
+        );
+    }
+    co_return json_response(http::status::ok, to_json(app.orders().add(std::move(*order))));
+}
+
+// GET /store/order/{orderId} : one order
+handler_result handle_get_store_order(request_context& ctx, app_services& app) {
+    auto id = pet_params::path_id(ctx, "orderId");
+    if (auto* error = std::get_if<response>(&id)) {
+        co_return std::move(*error);
+    }
+    const auto order = app.orders().find(std::get<std::int64_t>(id));
+    if (!order) {
+        co_return order_not_found();
+    }
+    co_return json_response(http::status::ok, to_json(*order));
+}
+
+// DELETE /store/order/{orderId} : removes an order
+handler_result handle_delete_store_order(request_context& ctx, app_services& app) {
+    auto id = pet_params::path_id(ctx, "orderId");
+    if (auto* error = std::get_if<response>(&id)) {
+        co_return std::move(*error);
+    }
+    if (!app.orders().remove(std::get<std::int64_t>(id))) {
+        co_return order_not_found();
+    }
+    co_return pet_params::json_string_response("Order deleted");
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,219 @@
+// User handlers of /api/v3: create (one or a list), login/logout, read, update and delete by username.
+// Passwords are hashed with Argon2id on the password worker and never returned.
+
+#include <array>
+
+#include <boost/url/pct_string_view.hpp>
+
+#include <openssl/rand.h>
+
+#include "core/jwt.hpp"
+#include "core/pet_rules.hpp"
+#include "pet_params.hpp"
+#include "server/routing/error_responses.hpp"
+#include "server/api/petstore/handlers.hpp"
+#include "server/codec/json_writer.hpp"
+#include "server/api/petstore/pet_json.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+constexpr std::size_t max_users_per_list = 50;  // each one costs an Argon2id hash
+constexpr std::int64_t session_lifetime_ms = 3600 * 1000;
+
+response user_not_found() {
+    return pet_error(http::status::not_found, "User not found");
+}
+
+response invalid_login() {
+    return pet_error(http::status::bad_request, "Invalid username/password supplied");
+}
+
+// The decoded {username} path segment, or a 400.
+std::variant<std::string, response> path_username(const request_context& ctx) {
+    const auto encoded = boost::urls::make_pct_string_view(ctx.param("username"));
+    if (encoded) {
+        std::string username = encoded->decode();
+        if (core::valid_username(username)) {
+            return username;
+        }
+    }
+    return pet_error(http::status::bad_request, "Invalid username supplied");
+}
+
+// A random 63-bit decimal for the login answer (the petstore's "session", which nothing checks).
+std::string random_session() {
+    std::array<unsigned char, 8> bytes{};
+    if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
+        throw std::runtime_error("RAND_bytes failed");
+    }
+    std::uint64_t n = 0;
+    for (unsigned char b : bytes) {
+        n = (n << 8) | b;
+    }
+    return std::to_string(n >> 1);
+}
+
+// Hashes a new password into `user` when one was given (Argon2id on the password worker). False when the
+// worker's queue is full (answer 503). Named locals, not temporaries, go into co_await (GCC bug 99576).
+boost::asio::awaitable<bool> apply_password(
+    app_services& app, core::pet_user_credentials& user, std::optional<std::string>& password
+) {
+    if (!password) {
+        co_return true;
+    }
+    auto hashing = app.passwords().hash(std::move(*password));
+    auto hashed = co_await std::move(hashing);
+    if (!hashed) {
+        co_return false;
+    }
+    user.password_hash = std::move(*hashed);
+    co_return true;
+}
+
+}  // namespace
+
+// POST /user {User} : creates (or, as the petstore does, replaces) the user with that username
+handler_result handle_post_pet_user(request_context& ctx, app_services& app) {
+    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
+    if (auto* error = std::get_if<response>(&decoded)) {
+        co_return std::move(*error);
+    }
+    auto input = read_user(std::get<pet_document>(decoded));
+    if (!input) {
+        co_return pet_validation_failed(input.error());
+    }
+    core::pet_user_credentials user{std::move(input->profile), {}};
+    const bool hashed = co_await apply_password(app, user, input->password);
+    if (!hashed) {
+        co_return pet_error_response(core::errc::busy);
+    }
+    co_return json_response(http::status::ok, to_json(app.pet_users().add(std::move(user))));
+}
+
+// POST /user/createWithList [User, ...] (JSON) : creates every user; all or none are stored
+handler_result handle_post_pet_user_create_with_list(request_context& ctx, app_services& app) {
+    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body(), false);
+    if (auto* error = std::get_if<response>(&decoded)) {
+        co_return std::move(*error);
+    }
+    auto inputs = read_user_list(std::get<pet_document>(decoded), max_users_per_list);
+    if (!inputs) {
+        co_return pet_validation_failed(inputs.error());
+    }
+    std::vector<core::pet_user_credentials> users;
+    for (auto& input : *inputs) {
+        core::pet_user_credentials user{std::move(input.profile), {}};
+        const bool hashed = co_await apply_password(app, user, input.password);
+        if (!hashed) {
+            co_return pet_error_response(core::errc::busy);
+        }
+        users.push_back(std::move(user));
+    }
+    std::vector<core::pet_user> stored;
+    for (auto& user : users) {
+        stored.push_back(app.pet_users().add(std::move(user)));
+    }
+    co_return json_response(http::status::ok, to_json(stored));
+}
+
+// GET /user/login?username=&password= : a session string with X-Rate-Limit and X-Expires-After headers
+handler_result handle_get_pet_user_login(request_context& ctx, app_services& app) {
+    auto username = pet_params::single_query(ctx, "username");
+    auto password = pet_params::single_query(ctx, "password");
+    if (std::holds_alternative<response>(username) || std::holds_alternative<response>(password)) {
+        co_return invalid_login();
+    }
+    auto& name = std::get<std::optional<std::string>>(username);
+    auto& secret = std::get<std::optional<std::string>>(password);
+    if (!name || !secret || name->empty() || secret->empty()) {
+        co_return invalid_login();
+    }
+    const auto user = app.pet_users().find(*name);
+    // Unknown users (and users without a password) still cost one verify, so timing reveals nothing.
+    std::string password_text = std::move(*secret);
+    std::string stored_hash = user ? user->password_hash : std::string();
+    auto verification = app.passwords().verify(std::move(password_text), std::move(stored_hash));
+    const auto match = co_await std::move(verification);
+    if (!match) {
+        co_return pet_error_response(core::errc::busy);
+    }
+    if (!*match || !user) {
+        co_return invalid_login();
+    }
+    response r = pet_params::json_string_response("Logged in user session: " + random_session());
+    const std::string expires = iso8601_ms(core::unix_now() * 1000 + session_lifetime_ms);
+    r.with_header("X-Rate-Limit", "5000").with_header("X-Expires-After", expires);
+    co_return r;
+}
+
+// GET /user/logout : nothing to end (login keeps no server-side session); always 200
+handler_result handle_get_pet_user_logout(request_context&, app_services&) {
+    co_return pet_params::json_string_response("User logged out");
+}
+
+// GET /user/{username} : one user, without password
+handler_result handle_get_pet_user(request_context& ctx, app_services& app) {
+    auto username = path_username(ctx);
+    if (auto* error = std::get_if<response>(&username)) {
+        co_return std::move(*error);
+    }
+    const auto user = app.pet_users().find(std::get<std::string>(username));
+    if (!user) {
+        co_return user_not_found();
+    }
+    co_return json_response(http::status::ok, to_json(user->profile));
+}
+
+// PUT /user/{username} {User} : replaces the user (a body username renames it; no password keeps the old one)
+handler_result handle_put_pet_user(request_context& ctx, app_services& app) {
+    auto username = path_username(ctx);
+    if (auto* error = std::get_if<response>(&username)) {
+        co_return std::move(*error);
+    }
+    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
+    if (auto* error = std::get_if<response>(&decoded)) {
+        co_return std::move(*error);
+    }
+    auto input = read_user(std::get<pet_document>(decoded));
+    if (!input) {
+        co_return pet_validation_failed(input.error());
+    }
+    const std::string& current = std::get<std::string>(username);
+    const auto existing = app.pet_users().find(current);
+    if (!existing) {
+        co_return user_not_found();
+    }
+    core::pet_user_credentials user{std::move(input->profile), existing->password_hash};
+    const bool hashed = co_await apply_password(app, user, input->password);
+    if (!hashed) {
+        co_return pet_error_response(core::errc::busy);
+    }
+    const std::string new_name = user.profile.username;
+    const auto stored = app.pet_users().replace(current, std::move(user));
+    if (!stored) {
+        if (stored.error() == core::errc::not_found) {
+            co_return user_not_found();
+        }
+        if (stored.error() == core::errc::conflict) {
+            co_return pet_error(http::status::conflict, "username " + new_name + " is already taken");
+        }
+        co_return pet_error_response(stored.error());
+    }
+    co_return json_response(http::status::ok, to_json(*stored));
+}
+
+// DELETE /user/{username} : removes the user
+handler_result handle_delete_pet_user(request_context& ctx, app_services& app) {
+    auto username = path_username(ctx);
+    if (auto* error = std::get_if<response>(&username)) {
+        co_return std::move(*error);
+    }
+    if (!app.pet_users().remove(std::get<std::string>(username))) {
+        co_return user_not_found();
+    }
+    co_return pet_params::json_string_response("User deleted");
+}
+
+}  // namespace storefront::server

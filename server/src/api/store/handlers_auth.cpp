@@ -1,0 +1,103 @@
+// Auth handlers: login (Argon2id off the I/O thread), refresh and profile with JWT bearer tokens.
+
+#include <boost/algorithm/string/predicate.hpp>
+
+#include "core/email.hpp"
+#include "core/errc.hpp"
+#include "core/jwt.hpp"
+#include "server/routing/error_responses.hpp"
+#include "server/api/store/handlers.hpp"
+#include "server/api/store/json_mapping.hpp"
+#include "server/codec/json_writer.hpp"
+#include "server/codec/request_body.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+response token_pair_response(const core::token_pair& pair) {
+    std::string out;
+    json_writer w(out);
+    w.begin_object()
+        .key("access_token")
+        .value(pair.access_token)
+        .key("refresh_token")
+        .value(pair.refresh_token)
+        .end_object();
+    return json_response(http::status::created, std::move(out));
+}
+
+}  // namespace
+
+// POST /auth/login {email, password} : a fresh access/refresh token pair (201)
+handler_result handle_post_auth_login(request_context& ctx, app_services& app) {
+    auto decoded = decode_body(ctx.request[http::field::content_type], ctx.request.body());
+    if (auto* error = std::get_if<response>(&decoded)) {
+        co_return std::move(*error);
+    }
+    const auto& fields = std::get<body_fields>(decoded);
+    const auto email_text = fields.string("email");
+    const auto password = fields.string("password");
+    if (!email_text || !password) {
+        co_return error_response(core::errc::invalid_credentials);
+    }
+    const auto email = core::normalize_email(*email_text);
+    auto credentials = email ? app.users().find_credentials(*email) : std::nullopt;
+    // Unknown users still cost one verify, so timing does not reveal which e-mails exist.
+    // Named locals, not temporaries, go into co_await: GCC 12 destroys temporaries in a co_await
+    // expression twice (GCC bug 99576).
+    std::string password_text(*password);
+    std::string stored_hash = credentials ? credentials->password_hash : std::string();
+    auto verification = app.passwords().verify(std::move(password_text), std::move(stored_hash));
+    const auto match = co_await std::move(verification);
+    if (!match) {
+        co_return error_response(core::errc::busy);
+    }
+    if (!*match || !credentials) {
+        co_return error_response(core::errc::invalid_credentials);
+    }
+    co_return token_pair_response(app.tokens().issue(credentials->profile.id, core::unix_now()));
+}
+
+// POST /auth/refresh-token {refreshToken} : a new token pair for a valid refresh token (201)
+handler_result handle_post_auth_refresh_token(request_context& ctx, app_services& app) {
+    auto decoded = decode_body(ctx.request[http::field::content_type], ctx.request.body());
+    if (auto* error = std::get_if<response>(&decoded)) {
+        co_return std::move(*error);
+    }
+    const auto& fields = std::get<body_fields>(decoded);
+    if (!fields.contains("refreshToken")) {
+        co_return validation_failed({{missing_field_message("refreshToken")}});
+    }
+    const auto token = fields.string("refreshToken");
+    if (!token) {
+        co_return validation_failed({{not_string_message("refreshToken")}});
+    }
+    const auto user_id = app.tokens().verify_refresh(*token, core::unix_now());
+    if (!user_id) {
+        co_return error_response(user_id.error());
+    }
+    if (!app.users().find_user(*user_id)) {
+        co_return error_response(core::errc::invalid_refresh_token);  // the user is gone
+    }
+    co_return token_pair_response(app.tokens().issue(*user_id, core::unix_now()));
+}
+
+// GET /auth/profile (Authorization: Bearer) : the token owner's public profile
+handler_result handle_get_auth_profile(request_context& ctx, app_services& app) {
+    const auto token = bearer_token(ctx.request[http::field::authorization]);
+    if (token.empty()) {
+        co_return error_response(core::errc::invalid_token);
+    }
+    const auto user_id = app.tokens().verify_access(token, core::unix_now());
+    if (!user_id) {
+        co_return error_response(user_id.error());
+    }
+    const auto user = app.users().find_user(*user_id);
+    if (!user) {
+        co_return error_response(core::errc::invalid_token);  // the user is gone
+    }
+    co_return json_response(http::status::ok, to_json(*user));
+}
+
+}  // namespace storefront::server

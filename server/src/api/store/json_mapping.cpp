@@ -1,0 +1,133 @@
+// JSON for the store's value types, field order as the public fake-store service serves them.
+
+#include "server/api/store/json_mapping.hpp"
+
+#include <array>
+#include <charconv>
+
+#include "server/codec/json_writer.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+void write_category(json_writer& w, const core::category& c) {
+    w.begin_object()
+        .key("id")
+        .value(c.id)
+        .key("name")
+        .value(c.name)
+        .key("slug")
+        .value(c.slug)
+        .key("image")
+        .value(c.image)
+        .key("creationAt")
+        .value(iso8601_ms(c.created_at))
+        .key("updatedAt")
+        .value(iso8601_ms(c.updated_at))
+        .end_object();
+}
+
+// Typical serialised size of a location, so a response is built with one allocation.
+constexpr std::size_t location_bytes_hint = 160;
+
+// The /locations hot path: fixed keys appended as literals, the same bytes json_writer would write.
+void append_location(std::string& out, const core::location& l) {
+    std::array<char, 24> id{};
+    const auto [id_end, ec] = std::to_chars(id.data(), id.data() + id.size(), l.id);
+    out += R"({"id":)";
+    out.append(id.data(), id_end);
+    out += R"(,"name":)";
+    append_json_string(out, l.name);
+    out += R"(,"description":)";
+    append_json_string(out, l.description);
+    out += R"(,"latitude":)";
+    append_json_number(out, l.latitude);
+    out += R"(,"longitude":)";
+    append_json_number(out, l.longitude);
+    out += '}';
+}
+
+}  // namespace
+
+std::string to_json(const core::category& c) {
+    std::string out;
+    json_writer w(out);
+    write_category(w, c);
+    return out;
+}
+
+std::string to_json(const core::product& p) {
+    std::string out;
+    out.reserve(512);
+    json_writer w(out);
+    w.begin_object()
+        .key("id")
+        .value(p.id)
+        .key("title")
+        .value(p.title)
+        .key("slug")
+        .value(p.slug)
+        .key("price")
+        .value(p.price)
+        .key("description")
+        .value(p.description)
+        .key("category");
+    write_category(w, p.product_category);
+    w.key("images").begin_array();
+    for (const auto& image : p.images) {
+        w.value(image);
+    }
+    w.end_array()
+        .key("creationAt")
+        .value(iso8601_ms(p.created_at))
+        .key("updatedAt")
+        .value(iso8601_ms(p.updated_at))
+        .end_object();
+    return out;
+}
+
+std::string to_json(const core::user& u) {
+    std::string out;
+    json_writer w(out);
+    w.begin_object()
+        .key("id")
+        .value(u.id)
+        .key("email")
+        .value(u.email)
+        .key("name")
+        .value(u.name)
+        .key("role")
+        .value(u.role)
+        .key("avatar")
+        .value(u.avatar)
+        .key("creationAt")
+        .value(iso8601_ms(u.created_at))
+        .key("updatedAt")
+        .value(iso8601_ms(u.updated_at))
+        .end_object();
+    return out;
+}
+
+std::string to_json(const core::location& l) {
+    std::string out;
+    out.reserve(location_bytes_hint);
+    append_location(out, l);
+    return out;
+}
+
+std::string to_json_array(const std::vector<core::location>& items) {
+    std::string out;
+    out.reserve(2 + items.size() * location_bytes_hint);
+    out += '[';
+    for (const auto& l : items) {
+        if (out.size() > 1) {
+            out += ',';
+        }
+        append_location(out, l);
+    }
+    out += ']';
+    return out;
+}
+
+}  // namespace storefront::server

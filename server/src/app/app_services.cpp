@@ -1,0 +1,80 @@
+// Wires the stores, token service, password worker and response caches together at start-up.
+
+#include "server/app/app_services.hpp"
+
+#include <array>
+#include <limits>
+#include <stdexcept>
+
+#include <openssl/rand.h>
+
+#include "server/api/store/json_mapping.hpp"
+#include "storage/factory.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+template <class T>
+std::vector<std::string> serialise_each(const std::vector<T>& items) {
+    std::vector<std::string> out;
+    out.reserve(items.size());
+    for (const auto& item : items) {
+        out.push_back(to_json(item));
+    }
+    return out;
+}
+
+core::page_request everything() {
+    return {0, std::numeric_limits<std::size_t>::max() / 2};
+}
+
+// The configured pet token settings; an empty secret (a config not built by parse_config) gets a random
+// per-process one, as the flags do when --pet-token-secret is unset.
+core::pet_token_settings pet_token_settings_of(const server_config& config) {
+    core::pet_token_settings settings = config.pet.tokens;
+    if (settings.secret.empty()) {
+        std::array<unsigned char, 32> bytes{};
+        if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
+            throw std::runtime_error("cannot generate a random pet token secret");
+        }
+        settings.secret.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    }
+    return settings;
+}
+
+}  // namespace
+
+app_services::app_services(const server_config& config)
+    : catalogue_(storage::make_catalogue_store(config.storage)),
+      users_(storage::make_user_store(config.storage)),
+      locations_(storage::make_location_store(config.storage)),
+      tokens_(config.tokens),
+      passwords_(config.limits.hash_threads, config.limits.hash_queue),
+      product_json_(
+          [this] { return catalogue_->revision(); },
+          [this] { return serialise_each(catalogue_->list_products(everything())); }
+      ),
+      category_json_(
+          [this] { return catalogue_->revision(); },
+          [this] { return serialise_each(catalogue_->list_categories()); }
+      ),
+      user_json_(
+          [this] { return users_->revision(); },
+          [this] { return serialise_each(users_->list_users(everything())); }
+      ),
+      pets_(storage::make_pet_store(config.storage)),
+      orders_(storage::make_order_store(config.storage)),
+      pet_users_(storage::make_pet_user_store(config.storage)),
+      pet_images_(storage::make_pet_image_store(config.storage, config.pet.image_budget)),
+      pet_tokens_(pet_token_settings_of(config)),
+      pet_keys_(config.pet.api_keys, config.pet.clients) {
+    // Warm the caches so the first requests do not pay for serialisation.
+    (void)product_json_.current();
+    (void)category_json_.current();
+    (void)user_json_.current();
+}
+
+app_services::~app_services() = default;
+
+}  // namespace storefront::server

@@ -1,0 +1,75 @@
+// Per-revision cache of serialised list items; pages are concatenations of prebuilt fragments, and recent
+// pages are kept whole in a direct-mapped cache owned by the revision's snapshot.
+
+#include "server/app/response_cache.hpp"
+
+namespace storefront::server {
+
+fragment_list::fragment_list(
+    std::function<std::uint64_t()> revision, std::function<std::vector<std::string>()> load
+)
+    : revision_(std::move(revision)), load_(std::move(load)) {}
+
+std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
+    auto snap = snapshot_.load(std::memory_order_acquire);
+    const std::uint64_t revision = revision_();
+    if (snap && snap->revision == revision) {
+        return snap;
+    }
+    std::lock_guard lock(rebuild_);
+    snap = snapshot_.load(std::memory_order_acquire);
+    if (snap && snap->revision == revision) {
+        return snap;  // another thread rebuilt it while we waited
+    }
+    auto fresh = std::make_shared<snapshot>();
+    fresh->revision = revision;
+    fresh->items = load_();
+    std::string all = "[";
+    for (const auto& item : fresh->items) {
+        if (all.size() > 1) {
+            all += ',';
+        }
+        all += item;
+    }
+    all += ']';
+    fresh->all_items = std::make_shared<const std::string>(std::move(all));
+    snapshot_.store(fresh, std::memory_order_release);
+    return fresh;
+}
+
+std::shared_ptr<const std::string> fragment_list::page(const core::page_request& page) {
+    const auto snap = current();
+    const auto range = core::page_slice(page, snap->items.size());
+    // Keyed by the item range, so every offset past the end shares the one empty page.
+    auto& slot = snap->pages[(range.first * 131 + range.last) % page_slots];
+    auto cached = slot.load(std::memory_order_acquire);
+    if (!cached || cached->first != range.first || cached->last != range.last) {
+        auto fresh = std::make_shared<cached_page>();
+        fresh->first = range.first;
+        fresh->last = range.last;
+        std::size_t bytes = 2;
+        for (std::size_t i = range.first; i < range.last; ++i) {
+            bytes += snap->items[i].size() + 1;
+        }
+        std::string& out = fresh->json;
+        out.reserve(bytes);
+        out += '[';
+        for (std::size_t i = range.first; i < range.last; ++i) {
+            if (i != range.first) {
+                out += ',';
+            }
+            out += snap->items[i];
+        }
+        out += ']';
+        cached = std::move(fresh);
+        slot.store(cached, std::memory_order_release);  // a racing writer of another page simply wins
+    }
+    // Aliasing: the bytes keep their cache entry (and nothing else) alive.
+    return {cached, &cached->json};
+}
+
+std::shared_ptr<const std::string> fragment_list::all() {
+    return current()->all_items;
+}
+
+}  // namespace storefront::server

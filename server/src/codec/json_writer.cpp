@@ -1,0 +1,188 @@
+// JSON text writer used for every response body: keeps numbers in plain decimal form and escapes strings
+// with core::append_json_string straight into the output.
+
+#include "server/codec/json_writer.hpp"
+
+#include <array>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+#include "core/flat_json.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+// std::to_chars(double) spends ~600 instructions per call here (libstdc++ 12); coordinates and prices
+// mostly have at most 7 decimals, which this formats with integer arithmetic. It writes exactly what
+// to_chars would (shortest round-trip digits, fixed notation unless scientific is shorter) or nothing.
+bool append_short_decimal(std::string& out, double number) {
+    constexpr double scale = 1e7;
+    if (!(std::fabs(number) < 1e8)) {  // below 1e8 an ulp is < 1e-7: at most one 7-decimal text fits
+        return false;
+    }
+    const double scaled = std::nearbyint(number * scale);
+    // Both operands are exact doubles, so the quotient is the correctly rounded value of scaled / 10^7:
+    // the double a parser gives for the 7-decimal text. If that is `number`, the text round-trips, and
+    // after trimming trailing zeros it is the shortest such text (a shorter one would scale to `scaled`).
+    if (scaled / scale != number || (scaled == 0 && std::signbit(number))) {
+        return false;
+    }
+    auto units = static_cast<std::int64_t>(std::fabs(scaled));
+    int decimals = 7;
+    while (decimals > 0 && units % 10 == 0) {
+        units /= 10;
+        --decimals;
+    }
+    std::array<char, 24> digits{};
+    const auto [digits_end, ec] = std::to_chars(digits.data(), digits.data() + digits.size(), units);
+    const int count = static_cast<int>(digits_end - digits.data());
+    // Fixed length vs scientific length ("d.ddde+XX"), as to_chars chooses (fixed on a tie).
+    const int fixed_length =
+        decimals == 0 ? count : std::max(count, decimals) + 1 + (count <= decimals ? 1 : 0);
+    int significant = count;
+    while (significant > 1 && digits[static_cast<std::size_t>(significant - 1)] == '0') {
+        --significant;  // only possible when decimals == 0: an integer like 1000
+    }
+    const int exponent = count - 1 - decimals;
+    const int scientific_length =
+        significant + (significant > 1 ? 1 : 0) + 2 + (std::abs(exponent) >= 100 ? 3 : 2);
+    if (fixed_length > scientific_length) {
+        return false;
+    }
+    if (number < 0) {
+        out += '-';
+    }
+    if (decimals == 0) {
+        out.append(digits.data(), digits_end);
+    } else if (count > decimals) {
+        out.append(digits.data(), static_cast<std::size_t>(count - decimals));
+        out += '.';
+        out.append(digits.data() + (count - decimals), static_cast<std::size_t>(decimals));
+    } else {
+        out += "0.";
+        out.append(static_cast<std::size_t>(decimals - count), '0');
+        out.append(digits.data(), digits_end);
+    }
+    return true;
+}
+
+}  // namespace
+
+void append_json_number(std::string& out, double number) {
+    if (!std::isfinite(number)) {
+        out += "null";  // JSON has no NaN/Infinity; our data never holds them
+        return;
+    }
+    if (append_short_decimal(out, number)) {
+        return;
+    }
+    std::array<char, 32> buf{};
+    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), number);
+    out.append(buf.data(), end);
+}
+
+void json_writer::separate() {
+    if (need_comma_) {
+        out_ += ',';
+    }
+}
+
+json_writer& json_writer::begin_object() {
+    separate();
+    out_ += '{';
+    need_comma_ = false;
+    return *this;
+}
+
+json_writer& json_writer::end_object() {
+    out_ += '}';
+    need_comma_ = true;
+    return *this;
+}
+
+json_writer& json_writer::begin_array() {
+    separate();
+    out_ += '[';
+    need_comma_ = false;
+    return *this;
+}
+
+json_writer& json_writer::end_array() {
+    out_ += ']';
+    need_comma_ = true;
+    return *this;
+}
+
+json_writer& json_writer::key(std::string_view name) {
+    separate();
+    core::append_json_string(out_, name);
+    out_ += ':';
+    need_comma_ = false;
+    return *this;
+}
+
+json_writer& json_writer::value(std::string_view text) {
+    separate();
+    core::append_json_string(out_, text);
+    need_comma_ = true;
+    return *this;
+}
+
+json_writer& json_writer::value(std::int64_t number) {
+    separate();
+    std::array<char, 24> buf{};
+    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), number);
+    out_.append(buf.data(), end);
+    need_comma_ = true;
+    return *this;
+}
+
+json_writer& json_writer::value(double number) {
+    separate();
+    append_json_number(out_, number);
+    need_comma_ = true;
+    return *this;
+}
+
+json_writer& json_writer::value(bool flag) {
+    separate();
+    out_ += flag ? "true" : "false";
+    need_comma_ = true;
+    return *this;
+}
+
+json_writer& json_writer::raw(std::string_view json) {
+    separate();
+    out_ += json;
+    need_comma_ = true;
+    return *this;
+}
+
+std::string iso8601_ms(std::int64_t epoch_ms) {
+    using namespace std::chrono;
+    const sys_time<milliseconds> t{milliseconds(epoch_ms)};
+    const auto day = floor<days>(t);
+    const year_month_day ymd{day};
+    const hh_mm_ss hms{t - day};
+    std::array<char, 32> buf{};
+    const int n = std::snprintf(
+        buf.data(),
+        buf.size(),
+        "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ",
+        static_cast<int>(ymd.year()),
+        static_cast<unsigned>(ymd.month()),
+        static_cast<unsigned>(ymd.day()),
+        static_cast<int>(hms.hours().count()),
+        static_cast<int>(hms.minutes().count()),
+        static_cast<int>(hms.seconds().count()),
+        static_cast<int>(hms.subseconds().count())
+    );
+    return std::string(buf.data(), static_cast<std::size_t>(n));
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,232 @@
+// Flags and STOREFRONT_* environment variables via Boost.Program_options; flags take precedence.
+
+#include "server/ops/config_parser.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <thread>
+
+#include <boost/program_options.hpp>
+
+#include <openssl/rand.h>
+
+namespace storefront::server {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// 32 random bytes as hex: a per-process secret when none is configured.
+std::string random_secret() {
+    std::array<unsigned char, 32> bytes{};
+    if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
+        throw std::runtime_error("cannot generate a random token secret");
+    }
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string hex;
+    for (unsigned char b : bytes) {
+        hex += digits[b >> 4];
+        hex += digits[b & 15];
+    }
+    return hex;
+}
+
+po::options_description describe_options() {
+    po::options_description d(
+        "storefront options (each also settable as STOREFRONT_<NAME>, e.g. STOREFRONT_PORT)"
+    );
+    // clang-format off
+    d.add_options()
+        ("help", "print this help and exit")
+        ("address", po::value<std::string>()->default_value("127.0.0.1"), "address to listen on")
+        ("port", po::value<unsigned>()->default_value(8080), "TCP port; 0 picks a free port and logs it")
+        ("threads", po::value<unsigned>()->default_value(0), "I/O threads; 0 = number of cores")
+        ("access-secret", po::value<std::string>(), "HMAC secret of access tokens (random if unset)")
+        ("refresh-secret", po::value<std::string>(), "HMAC secret of refresh tokens (random if unset)")
+        ("access-ttl", po::value<long long>()->default_value(20LL * 24 * 3600), "access token lifetime, seconds")
+        ("refresh-ttl", po::value<long long>()->default_value(10LL * 3600), "refresh token lifetime, seconds")
+        ("location-file", po::value<std::string>(), "CSV file id,name,description,latitude,longitude to serve")
+        ("generated-locations", po::value<std::size_t>()->default_value(100000),
+            "size of the generated default location set (without --location-file)")
+        ("header-limit", po::value<std::size_t>()->default_value(8 * 1024), "max request header bytes (431)")
+        ("max-header-fields", po::value<std::size_t>()->default_value(100), "max header fields per request (431)")
+        ("body-limit", po::value<std::size_t>()->default_value(1024 * 1024), "max request body bytes (413)")
+        ("form-body-limit", po::value<std::size_t>()->default_value(64 * 1024), "max JSON/form body bytes (413)")
+        ("header-timeout", po::value<long long>()->default_value(10), "seconds to receive a request header")
+        ("body-timeout", po::value<long long>()->default_value(10), "seconds to receive a body, plus size/min-body-rate")
+        ("min-body-rate", po::value<std::size_t>()->default_value(8 * 1024), "bytes/s a body upload must average")
+        ("keepalive-timeout", po::value<long long>()->default_value(60), "seconds a connection may idle between requests")
+        ("write-timeout", po::value<long long>()->default_value(30), "seconds to write one response")
+        ("max-requests-per-connection", po::value<std::size_t>()->default_value(1000), "then the connection closes")
+        ("max-connections", po::value<std::size_t>()->default_value(10000), "open connections; beyond, accepting pauses")
+        ("shutdown-timeout", po::value<long long>()->default_value(10), "seconds in-flight requests get on SIGTERM")
+        ("hash-threads", po::value<std::size_t>()->default_value(2), "threads verifying Argon2id passwords")
+        ("hash-queue", po::value<std::size_t>()->default_value(64), "queued logins beyond which 503 is answered")
+        ("pet-api-keys", po::value<std::string>()->default_value("special-key"),
+            "comma-separated API keys accepted in the api_key header on /api/v3")
+        ("pet-clients", po::value<std::string>()->default_value("petstore-client:petstore-secret:read:pets write:pets"),
+            "OAuth clients of /api/v3/oauth/token: id:secret:scopes, comma-separated; scopes space-separated")
+        ("pet-token-secret", po::value<std::string>(), "HMAC secret of /api/v3 bearer tokens (random if unset)")
+        ("pet-token-ttl", po::value<long long>()->default_value(3600), "/api/v3 bearer token lifetime, seconds")
+        ("pet-port", po::value<unsigned>()->default_value(0), "also serve on this port (0 = no second listener)")
+        ("pet-image-budget", po::value<std::size_t>()->default_value(64 * 1024 * 1024),
+            "bytes of uploaded pet images kept in memory")
+        ("access-log", po::value<bool>()->default_value(true), "log one JSON line per request (true/false)");
+    // clang-format on
+    return d;
+}
+
+// STOREFRONT_ACCESS_SECRET -> access-secret; other variables are not ours.
+std::string env_to_option(const std::string& variable, const po::options_description& d) {
+    constexpr std::string_view prefix = "STOREFRONT_";
+    if (variable.rfind(prefix, 0) != 0) {
+        return {};
+    }
+    std::string name = variable.substr(prefix.size());
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
+        return c == '_' ? '-' : static_cast<char>(std::tolower(c));
+    });
+    if (name == "help" || d.find_nothrow(name, false) == nullptr) {
+        return {};
+    }
+    return name;
+}
+
+std::chrono::seconds positive_seconds(const po::variables_map& vm, const char* name) {
+    const long long value = vm[name].as<long long>();
+    if (value <= 0) {
+        throw po::error(std::string("--") + name + " must be a positive number of seconds");
+    }
+    return std::chrono::seconds(value);
+}
+
+// The comma-separated items of `text`, trimmed, empty ones dropped.
+std::vector<std::string> comma_list(std::string_view text) {
+    std::vector<std::string> out;
+    while (!text.empty()) {
+        const auto comma = text.find(',');
+        std::string_view item = text.substr(0, comma);
+        while (!item.empty() && item.front() == ' ') {
+            item.remove_prefix(1);
+        }
+        while (!item.empty() && item.back() == ' ') {
+            item.remove_suffix(1);
+        }
+        if (!item.empty()) {
+            out.emplace_back(item);
+        }
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    }
+    return out;
+}
+
+// The pet surface's flags: credentials, token secret and lifetime, second listener, image budget.
+void parse_pet_options(const po::variables_map& vm, server_config& c) {
+    c.pet.api_keys = comma_list(vm["pet-api-keys"].as<std::string>());
+    auto clients = core::parse_pet_clients(vm["pet-clients"].as<std::string>());
+    if (!clients) {
+        throw po::error("--pet-clients: " + clients.error().messages.front());
+    }
+    c.pet.clients = std::move(*clients);
+    c.pet.development_credentials = vm["pet-api-keys"].defaulted() || vm["pet-clients"].defaulted();
+    const bool has_secret = vm.count("pet-token-secret") != 0;
+    c.pet.tokens.secret = has_secret ? vm["pet-token-secret"].as<std::string>() : random_secret();
+    c.pet.secret_generated = !has_secret;
+    if (c.pet.tokens.secret.size() < 16) {
+        throw po::error("--pet-token-secret must be at least 16 characters");
+    }
+    if (c.pet.tokens.secret == c.tokens.access_secret || c.pet.tokens.secret == c.tokens.refresh_secret) {
+        throw po::error("--pet-token-secret must differ from the store token secrets");
+    }
+    c.pet.tokens.lifetime = positive_seconds(vm, "pet-token-ttl");
+    const unsigned pet_port = vm["pet-port"].as<unsigned>();
+    if (pet_port > 65535) {
+        throw po::error("--pet-port must be between 0 and 65535");
+    }
+    if (pet_port != 0 && pet_port == c.port) {
+        throw po::error("--pet-port must differ from --port");
+    }
+    c.pet.port = static_cast<std::uint16_t>(pet_port);
+    c.pet.image_budget = vm["pet-image-budget"].as<std::size_t>();
+}
+
+}  // namespace
+
+parsed_config parse_config(int argc, const char* const argv[]) {
+    const auto d = describe_options();
+    parsed_config out;
+    try {
+        po::variables_map vm;
+        po::store(po::parse_command_line(argc, argv, d), vm);
+        // Environment second: Program_options keeps values already stored, so flags win over variables.
+        po::store(
+            po::parse_environment(
+                d, [&d](const std::string& variable) { return env_to_option(variable, d); }
+            ),
+            vm
+        );
+        po::notify(vm);
+        if (vm.count("help")) {
+            std::ostringstream help;
+            help << "storefront: the demo store API (/api/v1) on Boost.Beast\n\n" << d;
+            out.message = help.str();
+            return out;
+        }
+        server_config c;
+        c.address = vm["address"].as<std::string>();
+        const unsigned port = vm["port"].as<unsigned>();
+        if (port > 65535) {
+            throw po::error("--port must be between 0 and 65535");
+        }
+        c.port = static_cast<std::uint16_t>(port);
+        c.threads = vm["threads"].as<unsigned>();
+        if (c.threads == 0) {
+            c.threads = std::max(1U, std::thread::hardware_concurrency());
+        }
+        if (c.threads > 256) {
+            throw po::error("--threads must be at most 256");
+        }
+        c.access_log = vm["access-log"].as<bool>();
+        const bool has_access = vm.count("access-secret") != 0;
+        const bool has_refresh = vm.count("refresh-secret") != 0;
+        c.tokens.access_secret = has_access ? vm["access-secret"].as<std::string>() : random_secret();
+        c.tokens.refresh_secret = has_refresh ? vm["refresh-secret"].as<std::string>() : random_secret();
+        c.secrets_generated = !has_access || !has_refresh;
+        if (c.tokens.access_secret.size() < 16 || c.tokens.refresh_secret.size() < 16) {
+            throw po::error("token secrets must be at least 16 characters");
+        }
+        if (c.tokens.access_secret == c.tokens.refresh_secret) {
+            throw po::error("--access-secret and --refresh-secret must differ");
+        }
+        c.tokens.access_lifetime = positive_seconds(vm, "access-ttl");
+        c.tokens.refresh_lifetime = positive_seconds(vm, "refresh-ttl");
+        if (vm.count("location-file")) {
+            c.storage.location_file = vm["location-file"].as<std::string>();
+        }
+        c.storage.generated_locations = vm["generated-locations"].as<std::size_t>();
+        c.limits.header_limit = vm["header-limit"].as<std::size_t>();
+        c.limits.max_header_fields = vm["max-header-fields"].as<std::size_t>();
+        c.limits.body_limit = vm["body-limit"].as<std::size_t>();
+        c.limits.form_body_limit = std::min(vm["form-body-limit"].as<std::size_t>(), c.limits.body_limit);
+        c.limits.header_timeout = positive_seconds(vm, "header-timeout");
+        c.limits.body_timeout = positive_seconds(vm, "body-timeout");
+        c.limits.min_body_rate = std::max<std::size_t>(1, vm["min-body-rate"].as<std::size_t>());
+        c.limits.keepalive_timeout = positive_seconds(vm, "keepalive-timeout");
+        c.limits.write_timeout = positive_seconds(vm, "write-timeout");
+        c.limits.max_requests_per_connection =
+            std::max<std::size_t>(1, vm["max-requests-per-connection"].as<std::size_t>());
+        c.limits.max_connections = std::max<std::size_t>(1, vm["max-connections"].as<std::size_t>());
+        c.limits.shutdown_timeout = positive_seconds(vm, "shutdown-timeout");
+        c.limits.hash_threads = std::max<std::size_t>(1, vm["hash-threads"].as<std::size_t>());
+        c.limits.hash_queue = vm["hash-queue"].as<std::size_t>();
+        parse_pet_options(vm, c);
+        out.config = std::move(c);
+    } catch (const std::exception& e) {
+        out.message = std::string("storefront: ") + e.what() + "\nTry --help.";
+        out.exit_code = 2;
+    }
+    return out;
+}
+
+}  // namespace storefront::server

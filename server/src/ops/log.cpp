@@ -1,0 +1,73 @@
+// JSON-lines logger: each line is built in a local buffer and written with one write(2) call.
+
+#include "server/ops/log.hpp"
+
+#include <chrono>
+#include <string>
+
+#include <unistd.h>
+
+#include "server/codec/json_writer.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+void write_line(std::string& line) {
+    line += '\n';
+    const char* data = line.data();
+    std::size_t left = line.size();
+    while (left > 0) {
+        const ssize_t n = ::write(STDOUT_FILENO, data, left);
+        if (n <= 0) {
+            return;  // a closed stdout must not take the server down
+        }
+        data += n;
+        left -= static_cast<std::size_t>(n);
+    }
+}
+
+std::int64_t now_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+void log_event(std::string_view level, std::string_view event, std::initializer_list<log_field> fields) {
+    std::string line;
+    line.reserve(160);
+    json_writer w(line);
+    w.begin_object()
+        .key("ts")
+        .value(iso8601_ms(now_ms()))
+        .key("level")
+        .value(level)
+        .key("event")
+        .value(event);
+    for (const auto& f : fields) {
+        w.key(f.name);
+        if (f.is_number) {
+            w.value(static_cast<std::int64_t>(f.number));
+        } else {
+            w.value(f.text);
+        }
+    }
+    w.end_object();
+    write_line(line);
+}
+
+void log_request(
+    std::string_view method, std::string_view path, unsigned status, std::chrono::microseconds duration
+) {
+    log_event(
+        "info",
+        "request",
+        {field("method", method),
+         field("path", path),
+         field("status", static_cast<long long>(status)),
+         field("duration_us", static_cast<long long>(duration.count()))}
+    );
+}
+
+}  // namespace storefront::server

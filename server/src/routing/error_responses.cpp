@@ -1,0 +1,192 @@
+// Failure -> HTTP mapping, in one place so every endpoint answers errors the same way.
+
+#include "server/routing/error_responses.hpp"
+
+#include <string>
+
+#include "core/errc.hpp"
+#include "server/codec/json_writer.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+std::string reason_of(http::status status) {
+    return std::string(http::obsolete_reason(status));
+}
+
+std::string error_body(http::status status, std::string_view message) {
+    std::string out;
+    json_writer w(out);
+    w.begin_object()
+        .key("message")
+        .value(message)
+        .key("error")
+        .value(reason_of(status))
+        .key("statusCode")
+        .value(static_cast<std::int64_t>(status))
+        .end_object();
+    return out;
+}
+
+response unauthorized(std::string_view challenge) {
+    response r = json_response(http::status::unauthorized, R"({"message":"Unauthorized","statusCode":401})");
+    if (!challenge.empty()) {
+        r.with_header("WWW-Authenticate", challenge);
+    }
+    return r;
+}
+
+}  // namespace
+
+response error_response(boost::system::error_code ec) {
+    if (ec.category() == core::storefront_category()) {
+        switch (static_cast<core::errc>(ec.value())) {
+            case core::errc::invalid_credentials:
+                return unauthorized({});
+            case core::errc::invalid_token:
+                return unauthorized(R"(Bearer error="invalid_token")");
+            case core::errc::invalid_refresh_token:
+                return json_response(
+                    http::status::unauthorized,
+                    R"({"message":"Invalid","error":"Unauthorized","statusCode":401})"
+                );
+            case core::errc::not_found:
+                return http_error(http::status::not_found, "Not found");
+            case core::errc::busy:
+                return http_error(http::status::service_unavailable, "Server busy, retry later")
+                    .with_header("Retry-After", "1");
+            case core::errc::conflict:
+                return http_error(http::status::conflict, "Already exists");
+            case core::errc::storage_full:
+                return http_error(http::status::insufficient_storage, "Storage full");
+            case core::errc::ok:
+                break;
+        }
+    }
+    return internal_error();
+}
+
+response validation_failed(const core::validation_errors& errors) {
+    std::string out;
+    json_writer w(out);
+    w.begin_object().key("message").begin_array();
+    for (const auto& message : errors.messages) {
+        w.value(message);
+    }
+    w.end_array().key("error").value("Bad Request").key("statusCode").value(std::int64_t{400}).end_object();
+    return json_response(http::status::bad_request, std::move(out));
+}
+
+response http_error(http::status status, std::string_view message) {
+    return json_response(status, error_body(status, message));
+}
+
+response route_not_found(std::string_view method, std::string_view path) {
+    return http_error(http::status::not_found, "Cannot " + std::string(method) + " " + std::string(path));
+}
+
+response method_not_allowed(std::string_view method, std::string_view path, std::string_view allow) {
+    response r = http_error(
+        http::status::method_not_allowed,
+        "Method " + std::string(method) + " not allowed on " + std::string(path)
+    );
+    r.with_header("Allow", allow);
+    return r;
+}
+
+response internal_error() {
+    return json_response(
+        http::status::internal_server_error, R"({"statusCode":500,"message":"Internal server error"})"
+    );
+}
+
+response pet_error(http::status status, std::string_view message) {
+    std::string out;
+    json_writer w(out);
+    w.begin_object()
+        .key("code")
+        .value(static_cast<std::int64_t>(status))
+        .key("message")
+        .value(message)
+        .end_object();
+    return json_response(status, std::move(out));
+}
+
+response pet_validation_failed(const core::validation_errors& errors) {
+    std::string message;
+    for (const auto& m : errors.messages) {
+        message += message.empty() ? "" : "; ";
+        message += m;
+    }
+    return pet_error(http::status::bad_request, message.empty() ? "Invalid input" : message);
+}
+
+response pet_error_response(boost::system::error_code ec) {
+    if (ec.category() == core::storefront_category()) {
+        switch (static_cast<core::errc>(ec.value())) {
+            case core::errc::not_found:
+                return pet_error(http::status::not_found, "Not found");
+            case core::errc::conflict:
+                return pet_error(http::status::conflict, "Already exists");
+            case core::errc::storage_full:
+                return pet_error(http::status::insufficient_storage, "Image storage is full");
+            case core::errc::busy:
+                return pet_error(http::status::service_unavailable, "Server busy, retry later")
+                    .with_header("Retry-After", "1");
+            case core::errc::invalid_token:
+            case core::errc::invalid_credentials:
+                return pet_error(http::status::unauthorized, "Unauthorized");
+            case core::errc::invalid_refresh_token:
+            case core::errc::ok:
+                break;
+        }
+    }
+    return internal_error();
+}
+
+response pet_unauthorized(bool api_key, std::string_view scope, bool bad_token) {
+    std::string message = bad_token ? "Invalid or expired bearer token" : "Missing or invalid credentials";
+    message += api_key && !scope.empty() ? ": send the api_key header or a bearer token with scope "
+               : api_key                 ? ": send a valid api_key header"
+                                         : ": send a bearer token with scope ";
+    if (!scope.empty()) {
+        message += scope;
+    }
+    response r = pet_error(http::status::unauthorized, message);
+    if (api_key) {
+        r.with_header("WWW-Authenticate", R"(ApiKey realm="storefront-pet", header="api_key")");
+    }
+    if (!scope.empty()) {
+        std::string challenge = R"(Bearer realm="storefront-pet", scope=")" + std::string(scope) + '"';
+        if (bad_token) {
+            challenge += R"(, error="invalid_token")";
+        }
+        r.with_header("WWW-Authenticate", challenge);
+    }
+    return r;
+}
+
+response pet_forbidden(std::string_view scope) {
+    response r =
+        pet_error(http::status::forbidden, "The bearer token lacks the " + std::string(scope) + " scope");
+    r.with_header(
+        "WWW-Authenticate",
+        R"(Bearer realm="storefront-pet", error="insufficient_scope", scope=")" + std::string(scope) + '"'
+    );
+    return r;
+}
+
+response oauth_error(http::status status, std::string_view error, std::string_view description) {
+    std::string out;
+    json_writer w(out);
+    w.begin_object().key("error").value(error).key("error_description").value(description).end_object();
+    response r = json_response(status, std::move(out));
+    r.with_header("Cache-Control", "no-store").with_header("Pragma", "no-cache");
+    if (status == http::status::unauthorized) {
+        r.with_header("WWW-Authenticate", R"(Basic realm="storefront-pet")");
+    }
+    return r;
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,231 @@
+// Request framing policy (RFC 9112 §6 and §2.2): one transfer coding (chunked), one plain Content-Length,
+// never both, one Host, no obs-fold, bounded header size and field count.
+
+#include "server/transport/framing_policy.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/http/error.hpp>
+
+namespace storefront::server {
+
+namespace {
+
+framing_refusal bad_request(std::string message) {
+    return {http::status::bad_request, std::move(message)};
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
+        s.remove_prefix(1);
+    }
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
+        s.remove_suffix(1);
+    }
+    return s;
+}
+
+bool all_digits(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::size_t count_fields(const http::request_header<>& header, http::field name) {
+    const auto range = header.equal_range(name);
+    return static_cast<std::size_t>(std::distance(range.first, range.second));
+}
+
+// Transfer codings we accept by name: chunked, and identity, which RFC 9112 dropped and which is then
+// refused as a 400. Any other coding (gzip included) is one we do not implement: 501 (RFC 9112 §6.1).
+bool is_known_coding(std::string_view coding) {
+    return boost::beast::iequals(coding, "chunked") || boost::beast::iequals(coding, "identity");
+}
+
+std::optional<framing_refusal> check_transfer_encoding(std::string_view value) {
+    std::size_t codings = 0;
+    bool chunked_only = true;
+    std::size_t start = 0;
+    while (start <= value.size()) {
+        const auto comma = value.find(',', start);
+        const auto coding =
+            trim(value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)
+            );
+        if (!coding.empty()) {
+            ++codings;
+            const std::string_view name = trim(coding.substr(0, coding.find(';')));
+            if (!is_known_coding(name) || name.size() != coding.size()) {
+                return framing_refusal{
+                    http::status::not_implemented,
+                    "Transfer-Encoding " + std::string(coding) + " is not supported"};
+            }
+            chunked_only = chunked_only && boost::beast::iequals(name, "chunked");
+        }
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        start = comma + 1;
+    }
+    if (codings != 1 || !chunked_only) {
+        return bad_request("Transfer-Encoding must be exactly chunked");
+    }
+    return std::nullopt;
+}
+
+// A well-formed "HTTP/x.y" at the end of the request line other than 1.0 and 1.1 is a version we do not
+// speak (505); Beast would only call it malformed.
+std::optional<framing_refusal> check_version(std::string_view request_line) {
+    if (!request_line.empty() && request_line.back() == '\r') {
+        request_line.remove_suffix(1);
+    }
+    const auto space = request_line.rfind(' ');
+    if (space == std::string_view::npos) {
+        return std::nullopt;
+    }
+    const std::string_view version = request_line.substr(space + 1);
+    const bool well_formed = version.size() == 8 && version.substr(0, 5) == "HTTP/" && version[6] == '.' &&
+                             std::isdigit(static_cast<unsigned char>(version[5])) &&
+                             std::isdigit(static_cast<unsigned char>(version[7]));
+    if (well_formed && version != "HTTP/1.1" && version != "HTTP/1.0") {
+        return framing_refusal{http::status::http_version_not_supported, "HTTP version not supported"};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::size_t header_section_end(std::string_view bytes) noexcept {
+    for (std::size_t i = bytes.find('\n'); i != std::string_view::npos; i = bytes.find('\n', i + 1)) {
+        if (i + 1 < bytes.size() && bytes[i + 1] == '\n') {
+            return i + 2;
+        }
+        if (i + 2 < bytes.size() && bytes[i + 1] == '\r' && bytes[i + 2] == '\n') {
+            return i + 3;
+        }
+    }
+    return std::string_view::npos;
+}
+
+std::optional<framing_refusal> check_raw_header(std::string_view header, const limits_config& limits) {
+    if (header.size() > limits.header_limit) {
+        return framing_refusal{
+            http::status::request_header_fields_too_large, "Request header fields too large"};
+    }
+    if (auto refusal = check_version(header.substr(0, header.find('\n')))) {
+        return refusal;
+    }
+    std::size_t fields = 0;
+    std::size_t line_start = 0;
+    while (line_start < header.size()) {
+        const auto lf = header.find('\n', line_start);
+        if (lf == std::string_view::npos || lf == line_start || header[lf - 1] != '\r') {
+            return bad_request("Header lines must end with CRLF");
+        }
+        const std::string_view line = header.substr(line_start, lf - 1 - line_start);
+        if (line.find('\r') != std::string_view::npos || line.find('\0') != std::string_view::npos) {
+            return bad_request("Malformed header line");
+        }
+        if (line_start != 0 && !line.empty()) {
+            if (line.front() == ' ' || line.front() == '\t') {
+                return bad_request("Obsolete header line folding is not allowed");
+            }
+            ++fields;
+        }
+        line_start = lf + 1;
+    }
+    if (fields > limits.max_header_fields) {
+        return framing_refusal{http::status::request_header_fields_too_large, "Too many header fields"};
+    }
+    return std::nullopt;
+}
+
+std::optional<framing_refusal> check_request_header(
+    const http::request_header<>& header, const limits_config& limits
+) {
+    if (header.version() != 10 && header.version() != 11) {
+        return framing_refusal{http::status::http_version_not_supported, "HTTP version not supported"};
+    }
+    const std::size_t hosts = count_fields(header, http::field::host);
+    if (hosts > 1) {
+        return bad_request("More than one Host header");
+    }
+    if (hosts == 0 && header.version() == 11) {
+        return bad_request("Missing Host header");
+    }
+    const std::size_t transfer_encodings = count_fields(header, http::field::transfer_encoding);
+    const std::size_t content_lengths = count_fields(header, http::field::content_length);
+    if (transfer_encodings > 0) {
+        if (header.version() == 10) {
+            return bad_request("Transfer-Encoding is not allowed in HTTP/1.0");
+        }
+        if (transfer_encodings > 1) {
+            return bad_request("More than one Transfer-Encoding header");
+        }
+        if (content_lengths > 0) {
+            return bad_request("Content-Length and Transfer-Encoding together");
+        }
+        if (auto refusal = check_transfer_encoding(header[http::field::transfer_encoding])) {
+            return refusal;
+        }
+    }
+    if (content_lengths > 1) {
+        return bad_request("More than one Content-Length header");
+    }
+    if (content_lengths == 1) {
+        const std::string_view value = header[http::field::content_length];
+        if (!all_digits(value) || value.size() > 18) {
+            return bad_request("Content-Length must be a plain decimal number");
+        }
+        if (std::stoull(std::string(value)) > body_limit_for(header, limits)) {
+            return framing_refusal{http::status::payload_too_large, "Request body too large"};
+        }
+    }
+    if (count_fields(header, http::field::expect) > 0) {
+        const std::string_view expect = header[http::field::expect];
+        if (count_fields(header, http::field::expect) > 1 ||
+            !boost::beast::iequals(trim(expect), "100-continue")) {
+            return framing_refusal{
+                http::status::expectation_failed, "Only Expect: 100-continue is supported"};
+        }
+    }
+    return std::nullopt;
+}
+
+std::size_t body_limit_for(const http::request_header<>& header, const limits_config& limits) {
+    const std::string_view type = header[http::field::content_type];
+    const std::string_view media = trim(type.substr(0, type.find(';')));
+    if (boost::beast::iequals(media, "application/json") ||
+        boost::beast::iequals(media, "application/x-www-form-urlencoded")) {
+        return limits.form_body_limit;
+    }
+    return limits.body_limit;
+}
+
+std::optional<framing_refusal> admit_header(
+    std::string_view header, request_parser& parser, const limits_config& limits
+) {
+    if (auto refusal = check_raw_header(header, limits)) {
+        return refusal;
+    }
+    parser.header_limit(static_cast<std::uint32_t>(limits.header_limit + 4));  // ours is checked above
+    parser.eager(false);
+    boost::system::error_code ec;
+    parser.put(boost::asio::buffer(header.data(), header.size()), ec);
+    if (ec || !parser.is_header_done()) {
+        return refusal_for_parse_error(ec);
+    }
+    return check_request_header(parser.get().base(), limits);
+}
+
+framing_refusal refusal_for_parse_error(const boost::system::error_code& ec) {
+    if (ec == http::error::header_limit) {
+        return {http::status::request_header_fields_too_large, "Request header fields too large"};
+    }
+    if (ec == http::error::body_limit) {
+        return {http::status::payload_too_large, "Request body too large"};
+    }
+    return bad_request("Malformed HTTP request");
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,269 @@
+// One HTTP/1.1 connection as a coroutine. Each request is read in two steps — the header section, which is
+// checked against the framing policy, then the body under its own limit and deadline — then dispatched and
+// answered. Keep-alive and pipelining fall out of the loop: the buffer keeps any bytes read ahead.
+
+#include <array>
+#include <chrono>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/buffer_traits.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+
+#include "server/routing/error_responses.hpp"
+#include "server/transport/framing_policy.hpp"
+#include "server/ops/log.hpp"
+#include "server/routing/router.hpp"
+#include "server/transport/wire.hpp"
+#include "worker.hpp"
+
+namespace storefront::server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using asio::ip::tcp;
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+constexpr std::size_t read_chunk = 4096;
+constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
+
+std::string_view view_of(const beast::flat_buffer& buffer) {
+    const auto data = buffer.data();
+    return {static_cast<const char*>(data.data()), data.size()};
+}
+
+// RFC 9112 §2.2: empty lines before a request line are ignored (some clients add CRLF after a body).
+void skip_leading_empty_lines(beast::flat_buffer& buffer) {
+    std::string_view bytes = view_of(buffer);
+    std::size_t skip = 0;
+    while (bytes.substr(skip, 2) == "\r\n") {
+        skip += 2;
+    }
+    buffer.consume(skip);
+}
+
+bool peer_went_away(const boost::system::error_code& ec) {
+    return ec == http::error::end_of_stream || ec == http::error::partial_message || ec == asio::error::eof ||
+           ec == asio::error::connection_reset || ec == asio::error::broken_pipe ||
+           ec == asio::error::operation_aborted || ec == asio::error::not_connected;
+}
+
+struct slot_guard {
+    worker& owner;
+    std::list<connection_slot>::iterator slot;
+    ~slot_guard() {
+        owner.connections.erase(slot);
+        --owner.open_connections;
+        owner.capacity_freed.cancel();  // an accept loop waiting for room may go on
+    }
+};
+
+class connection {
+  public:
+    connection(tcp::socket socket, worker& owner, app_services& app, const server_config& config)
+        : stream_(std::move(socket)), owner_(owner), app_(app), config_(config), limits_(config.limits) {
+        boost::system::error_code ignored;
+        stream_.socket().non_blocking(true, ignored);  // for send()'s first, synchronous write attempt
+    }
+
+    asio::awaitable<void> run() {
+        const slot_guard guard{
+            owner_, owner_.connections.insert(owner_.connections.end(), {&stream_, false})};
+        std::size_t served = 0;
+        while (!owner_.stopping) {
+            request_parser parser;
+            const bool has_request = co_await read_request(parser, served == 0);
+            if (!has_request) {
+                break;
+            }
+            ++served;
+            guard.slot->busy = true;
+            const bool keep_alive =
+                co_await answer(parser.get(), served < limits_.max_requests_per_connection);
+            guard.slot->busy = false;
+            if (!keep_alive) {
+                break;
+            }
+        }
+        boost::system::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream_.socket().close(ignored);
+    }
+
+  private:
+    // Reads one request into `parser`. False when there is none to answer: the peer left, timed out while
+    // idle, or the request was refused (the refusal has then been sent).
+    asio::awaitable<bool> read_request(request_parser& parser, bool first_request) {
+        skip_leading_empty_lines(buffer_);
+        if (buffer_.size() == 0) {
+            // Idle: a new connection gets the header timeout, a kept-alive one the keep-alive timeout.
+            stream_.expires_after(first_request ? limits_.header_timeout : limits_.keepalive_timeout);
+            auto [ec, n] = co_await stream_.async_read_some(buffer_.prepare(read_chunk), use_tuple);
+            if (ec) {
+                co_return false;
+            }
+            buffer_.commit(n);
+        }
+        bool header_deadline_armed = false;  // armed only if the header needs more reads (rarely)
+        std::size_t end = 0;
+        for (;;) {
+            skip_leading_empty_lines(buffer_);
+            end = header_section_end(view_of(buffer_));
+            if (end != std::string_view::npos) {
+                break;
+            }
+            if (buffer_.size() > limits_.header_limit) {
+                co_await refuse(
+                    http::status::request_header_fields_too_large, "Request header fields too large"
+                );
+                co_return false;
+            }
+            if (!header_deadline_armed) {
+                stream_.expires_after(limits_.header_timeout);  // the whole header, from about its first byte
+                header_deadline_armed = true;
+            }
+            // On timeout tcp_stream has closed the socket already: a slow client is just disconnected,
+            // as nginx does after client_header_timeout.
+            auto [ec, n] = co_await stream_.async_read_some(buffer_.prepare(read_chunk), use_tuple);
+            if (ec) {
+                co_return false;
+            }
+            buffer_.commit(n);
+        }
+
+        const std::string_view header = view_of(buffer_).substr(0, end);
+        if (auto refusal = admit_header(header, parser, limits_)) {
+            co_await refuse(refusal->status, refusal->message);
+            co_return false;
+        }
+        buffer_.consume(end);
+        if (parser.is_done()) {
+            co_return true;  // no body
+        }
+        co_return co_await read_body(parser);
+    }
+
+    asio::awaitable<bool> read_body(request_parser& parser) {
+        const auto& header = parser.get().base();
+        const std::size_t limit = body_limit_for(header, limits_);
+        parser.body_limit(limit);
+        if (header.count(http::field::expect) != 0 && header.version() == 11) {
+            stream_.expires_after(limits_.write_timeout);
+            auto [ec, n] = co_await asio::async_write(stream_, asio::buffer(continue_line), use_tuple);
+            if (ec) {
+                co_return false;
+            }
+        }
+        // A slow upload gets the base timeout plus its size at the minimum rate (chunked: the limit's).
+        const std::size_t expected = parser.content_length().value_or(limit);
+        stream_.expires_after(limits_.body_timeout + std::chrono::seconds(expected / limits_.min_body_rate));
+        auto [ec, n] = co_await http::async_read(stream_, buffer_, parser, use_tuple);
+        if (!ec) {
+            co_return true;
+        }
+        if (ec != beast::error::timeout && !peer_went_away(ec)) {  // a timeout has closed the socket
+            const framing_refusal refusal = refusal_for_parse_error(ec);
+            co_await refuse(refusal.status, refusal.message);
+        }
+        co_return false;
+    }
+
+    // Dispatches and writes the response. True if the connection stays open.
+    asio::awaitable<bool> answer(const http_request& request, bool may_keep_alive) {
+        const auto started =
+            config_.access_log ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+        response reply = co_await dispatch(request, app_);
+        const bool keep_alive =
+            may_keep_alive && request.keep_alive() && !reply.close_connection && !owner_.stopping;
+        const bool head_only = request.method() == http::verb::head;
+        const bool written = co_await send(reply, keep_alive, request.version() == 10, head_only);
+        if (config_.access_log) {
+            const auto target = request.target();
+            log_request(
+                request.method_string(),
+                target.substr(0, target.find('?')),
+                static_cast<unsigned>(reply.status),
+                std::chrono::duration_cast<std::chrono::microseconds>(
+                    std::chrono::steady_clock::now() - started
+                )
+            );
+        }
+        co_return written&& keep_alive;
+    }
+
+    asio::awaitable<bool> send(const response& reply, bool keep_alive, bool http10, bool head_only) {
+        write_head(head_, reply, {.keep_alive = keep_alive, .http10 = http10});
+        const std::array<asio::const_buffer, 2> buffers{
+            asio::buffer(head_), head_only ? asio::const_buffer() : asio::buffer(reply.payload())};
+        // Most responses fit in the socket's send buffer: one non-blocking write, no timer, no async
+        // operation. Only what is left (a big body, a slow reader) goes out asynchronously under the timeout.
+        boost::system::error_code ec;
+        const std::size_t written = stream_.socket().write_some(buffers, ec);
+        if (ec && ec != asio::error::would_block && ec != asio::error::try_again &&
+            ec != asio::error::interrupted) {
+            co_return false;
+        }
+        beast::buffers_suffix<std::array<asio::const_buffer, 2>> rest(buffers);
+        rest.consume(ec ? 0 : written);
+        if (beast::buffer_bytes(rest) == 0) {
+            co_return true;
+        }
+        stream_.expires_after(limits_.write_timeout);
+        auto [write_ec, n] = co_await asio::async_write(stream_, rest, use_tuple);
+        co_return !write_ec;
+    }
+
+    // Answers a request that will not be dispatched, then closes without a reset: the client may still be
+    // sending a body we never read, and closing at once would make the kernel send RST and could destroy
+    // our answer in flight; so half-close and drain briefly first, as nginx's lingering close does.
+    // (Arguments are trivially destructible on purpose: GCC 12 destroys temporaries in a co_await
+    // expression twice, bug 99576.)
+    asio::awaitable<void> refuse(http::status status, std::string_view message) {
+        const response reply = http_error(status, message);
+        const bool written = co_await send(reply, false, false, false);
+        if (config_.access_log) {
+            log_request("-", "-", static_cast<unsigned>(status), {});
+        }
+        if (!written) {
+            co_return;
+        }
+        boost::system::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        std::array<char, 4096> sink{};
+        std::size_t drained = 0;
+        stream_.expires_after(std::chrono::seconds(1));
+        while (drained < 1024 * 1024) {
+            auto [ec, n] = co_await stream_.async_read_some(asio::buffer(sink), use_tuple);
+            if (ec) {
+                break;
+            }
+            drained += n;
+        }
+    }
+
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_;
+    std::string head_;
+    worker& owner_;
+    app_services& app_;
+    const server_config& config_;
+    const limits_config& limits_;
+};
+
+}  // namespace
+
+asio::awaitable<void> run_session(
+    tcp::socket socket, worker& owner, app_services& app, const server_config& config
+) {
+    connection c(std::move(socket), owner, app, config);
+    co_await c.run();
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,79 @@
+// Serialises response heads by hand: perf measurements here show pre-built bytes written directly reach
+// nginx's rate, while Beast's generic serializer does not (see shared/reference/performance.md).
+
+#include "server/transport/wire.hpp"
+
+#include <array>
+#include <charconv>
+#include <ctime>
+
+namespace storefront::server {
+
+namespace {
+
+// Headers on every response (behaviour.md): JSON type, CORS, no sniffing.
+constexpr std::string_view fixed_headers =
+    "Server: storefront\r\n"
+    "Content-Type: application/json; charset=utf-8\r\n"
+    "Access-Control-Allow-Origin: *\r\n"
+    "X-Content-Type-Options: nosniff\r\n";
+
+// The same headers around another Content-Type (e.g. an uploaded pet image); JSON keeps the one append.
+constexpr std::string_view fixed_headers_before_type = "Server: storefront\r\nContent-Type: ";
+constexpr std::string_view fixed_headers_after_type =
+    "\r\n"
+    "Access-Control-Allow-Origin: *\r\n"
+    "X-Content-Type-Options: nosniff\r\n";
+
+void append_number(std::string& out, std::size_t n) {
+    std::array<char, 24> buf{};
+    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), n);
+    out.append(buf.data(), end);
+}
+
+}  // namespace
+
+std::string_view cached_http_date() {
+    thread_local std::time_t cached_second = 0;
+    thread_local std::array<char, 40> text{};
+    thread_local std::size_t length = 0;
+    const std::time_t now = std::time(nullptr);
+    if (now != cached_second) {
+        std::tm parts{};
+        gmtime_r(&now, &parts);
+        length = std::strftime(text.data(), text.size(), "%a, %d %b %Y %H:%M:%S GMT", &parts);
+        cached_second = now;
+    }
+    return {text.data(), length};
+}
+
+void write_head(std::string& out, const response& r, const head_options& options) {
+    const auto code = static_cast<unsigned>(r.status);
+    out.clear();
+    out.append("HTTP/1.1 ");
+    append_number(out, code);
+    out.push_back(' ');
+    out.append(http::obsolete_reason(r.status));
+    out.append("\r\nDate: ");
+    out.append(cached_http_date());
+    out.append("\r\n");
+    if (r.content_type.empty()) {
+        out.append(fixed_headers);
+    } else {
+        out.append(fixed_headers_before_type).append(r.content_type).append(fixed_headers_after_type);
+    }
+    if (code != 204 && code != 304) {
+        out.append("Content-Length: ");
+        append_number(out, r.payload().size());
+        out.append("\r\n");
+    }
+    out.append(r.extra_headers);
+    if (!options.keep_alive) {
+        out.append("Connection: close\r\n");
+    } else if (options.http10) {
+        out.append("Connection: keep-alive\r\n");
+    }
+    out.append("\r\n");
+}
+
+}  // namespace storefront::server

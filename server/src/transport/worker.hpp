@@ -1,0 +1,38 @@
+#pragma once
+// One I/O thread's state: its io_context, acceptor and the sessions it owns (touched only on that thread).
+
+#include <list>
+#include <thread>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+
+#include "server/app/app_services.hpp"
+#include "server/ops/server_config.hpp"
+
+namespace storefront::server {
+
+struct connection_slot {
+    boost::beast::tcp_stream* stream;
+    bool busy = false;  // a request is being answered; shutdown lets it finish
+};
+
+struct worker {
+    boost::asio::io_context io{1};
+    boost::asio::ip::tcp::acceptor acceptor{io};
+    std::list<connection_slot> connections;
+    std::size_t open_connections = 0;  // counted from accept, before the session registers its slot
+    boost::asio::steady_timer capacity_freed{io};  // cancelled whenever a connection ends
+    bool stopping = false;
+    std::thread thread;
+};
+
+// Serves one connection until the peer closes, an error, a timeout or shutdown.
+boost::asio::awaitable<void> run_session(
+    boost::asio::ip::tcp::socket socket, worker& owner, app_services& app, const server_config& config
+);
+
+}  // namespace storefront::server
