@@ -12,7 +12,7 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include "server/app/app_services.hpp"
-#include "server/routing/router.hpp"
+#include "server/routing/dispatch.hpp"
 
 namespace {
 

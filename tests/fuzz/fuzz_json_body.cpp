@@ -10,9 +10,9 @@
 #include <boost/asio/io_context.hpp>
 
 #include "server/app/app_services.hpp"
-#include "server/ops/config_parser.hpp"
 #include "server/codec/request_body.hpp"
-#include "server/routing/router.hpp"
+#include "server/ops/config_parser.hpp"
+#include "server/routing/dispatch.hpp"
 
 namespace {
 

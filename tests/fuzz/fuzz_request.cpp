@@ -11,8 +11,8 @@
 
 #include "server/app/app_services.hpp"
 #include "server/ops/config_parser.hpp"
+#include "server/routing/dispatch.hpp"
 #include "server/transport/framing_policy.hpp"
-#include "server/routing/router.hpp"
 
 namespace {
 
@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     if (!parser.is_done()) {
-        parser.body_limit(body_limit_for(parser.get().base(), limits));
+        parser.body_limit(limits.body_limit);  // dispatch() then applies the route's own limit
         parser.eager(true);
         boost::system::error_code ec;
         const std::string_view body = bytes.substr(end);

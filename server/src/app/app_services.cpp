@@ -8,7 +8,9 @@
 
 #include <openssl/rand.h>
 
+#include "server/api/petstore/routes.hpp"
 #include "server/api/store/json_mapping.hpp"
+#include "server/api/store/routes.hpp"
 #include "storage/factory.hpp"
 
 namespace storefront::server {
@@ -46,7 +48,9 @@ core::pet_token_settings pet_token_settings_of(const server_config& config) {
 }  // namespace
 
 app_services::app_services(const server_config& config)
-    : catalogue_(storage::make_catalogue_store(config.storage)),
+    : limits_(config.limits),
+      routes_({&store_routes(), &petstore_routes()}),
+      catalogue_(storage::make_catalogue_store(config.storage)),
       users_(storage::make_user_store(config.storage)),
       locations_(storage::make_location_store(config.storage)),
       tokens_(config.tokens),

@@ -17,7 +17,7 @@ namespace storefront::server {
 
 namespace {
 
-std::variant<body_fields, response> decode_json(std::string_view body) {
+or_response<body_fields> decode_json(std::string_view body) {
     boost::json::parse_options options;
     options.max_depth = 16;
     boost::system::error_code ec;
@@ -40,7 +40,7 @@ std::variant<body_fields, response> decode_json(std::string_view body) {
     return fields;
 }
 
-std::variant<body_fields, response> decode_form(std::string_view body) {
+or_response<body_fields> decode_form(std::string_view body) {
     const auto params = parse_form(body);
     if (!params) {
         return http_error(http::status::bad_request, "Malformed form body");
@@ -73,7 +73,7 @@ std::optional<std::string_view> body_fields::string(std::string_view name) const
     return std::string_view(f->text);
 }
 
-std::variant<body_fields, response> decode_body(std::string_view content_type, std::string_view body) {
+or_response<body_fields> decode_body(std::string_view content_type, std::string_view body) {
     const std::string media_type = media_type_of(content_type);
     if (media_type.empty() && body.empty()) {
         return body_fields{};

@@ -140,9 +140,8 @@ std::optional<framing_refusal> check_raw_header(std::string_view header, const l
     return std::nullopt;
 }
 
-std::optional<framing_refusal> check_request_header(
-    const http::request_header<>& header, const limits_config& limits
-) {
+std::optional<framing_refusal>
+check_request_header(const http::request_header<>& header, const limits_config&) {
     if (header.version() != 10 && header.version() != 11) {
         return framing_refusal{http::status::http_version_not_supported, "HTTP version not supported"};
     }
@@ -177,9 +176,6 @@ std::optional<framing_refusal> check_request_header(
         if (!all_digits(value) || value.size() > 18) {
             return bad_request("Content-Length must be a plain decimal number");
         }
-        if (std::stoull(std::string(value)) > body_limit_for(header, limits)) {
-            return framing_refusal{http::status::payload_too_large, "Request body too large"};
-        }
     }
     if (count_fields(header, http::field::expect) > 0) {
         const std::string_view expect = header[http::field::expect];
@@ -190,16 +186,6 @@ std::optional<framing_refusal> check_request_header(
         }
     }
     return std::nullopt;
-}
-
-std::size_t body_limit_for(const http::request_header<>& header, const limits_config& limits) {
-    const std::string_view type = header[http::field::content_type];
-    const std::string_view media = trim(type.substr(0, type.find(';')));
-    if (boost::beast::iequals(media, "application/json") ||
-        boost::beast::iequals(media, "application/x-www-form-urlencoded")) {
-        return limits.form_body_limit;
-    }
-    return limits.body_limit;
 }
 
 std::optional<framing_refusal> admit_header(

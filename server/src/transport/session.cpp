@@ -1,6 +1,7 @@
 // One HTTP/1.1 connection as a coroutine. Each request is read in two steps — the header section, which is
-// checked against the framing policy, then the body under its own limit and deadline — then dispatched and
-// answered. Keep-alive and pipelining fall out of the loop: the buffer keeps any bytes read ahead.
+// checked against the framing policy and routed (access rule, body limit), then the body under the route's
+// limit and its deadline — then handled and answered. Keep-alive and pipelining fall out of the loop: the
+// buffer keeps any bytes read ahead.
 
 #include <array>
 #include <chrono>
@@ -15,10 +16,10 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 
+#include "server/ops/log.hpp"
+#include "server/routing/dispatch.hpp"
 #include "server/routing/error_responses.hpp"
 #include "server/transport/framing_policy.hpp"
-#include "server/ops/log.hpp"
-#include "server/routing/router.hpp"
 #include "server/transport/wire.hpp"
 #include "worker.hpp"
 
@@ -79,14 +80,13 @@ class connection {
         std::size_t served = 0;
         while (!owner_.stopping) {
             request_parser parser;
-            const bool has_request = co_await read_request(parser, served == 0);
-            if (!has_request) {
+            const bool has_head = co_await read_head(parser, served == 0);
+            if (!has_head) {
                 break;
             }
             ++served;
             guard.slot->busy = true;
-            const bool keep_alive =
-                co_await answer(parser.get(), served < limits_.max_requests_per_connection);
+            const bool keep_alive = co_await serve(parser, served < limits_.max_requests_per_connection);
             guard.slot->busy = false;
             if (!keep_alive) {
                 break;
@@ -98,9 +98,9 @@ class connection {
     }
 
   private:
-    // Reads one request into `parser`. False when there is none to answer: the peer left, timed out while
-    // idle, or the request was refused (the refusal has then been sent).
-    asio::awaitable<bool> read_request(request_parser& parser, bool first_request) {
+    // Reads one request head into `parser` and checks its framing. False when there is none to answer: the
+    // peer left, timed out while idle, or the head was refused (the refusal has then been sent).
+    asio::awaitable<bool> read_head(request_parser& parser, bool first_request) {
         skip_leading_empty_lines(buffer_);
         if (buffer_.size() == 0) {
             // Idle: a new connection gets the header timeout, a kept-alive one the keep-alive timeout.
@@ -120,9 +120,10 @@ class connection {
                 break;
             }
             if (buffer_.size() > limits_.header_limit) {
-                co_await refuse(
+                const response too_large = http_error(
                     http::status::request_header_fields_too_large, "Request header fields too large"
                 );
+                co_await refuse(too_large);
                 co_return false;
             }
             if (!header_deadline_armed) {
@@ -140,19 +141,40 @@ class connection {
 
         const std::string_view header = view_of(buffer_).substr(0, end);
         if (auto refusal = admit_header(header, parser, limits_)) {
-            co_await refuse(refusal->status, refusal->message);
+            const response refused = http_error(refusal->status, refusal->message);
+            co_await refuse(refused);
             co_return false;
         }
         buffer_.consume(end);
-        if (parser.is_done()) {
-            co_return true;  // no body
-        }
-        co_return co_await read_body(parser);
+        co_return true;
     }
 
-    asio::awaitable<bool> read_body(request_parser& parser) {
+    // Routes the request on its head, reads its body under the route's limit, and answers it. True if the
+    // connection stays open.
+    asio::awaitable<bool> serve(request_parser& parser, bool may_keep_alive) {
+        const auto started =
+            config_.access_log ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+        const http_request& request = parser.get();
+        auto routed = co_await admit_request(request.base(), app_);
+        if (!routed) {
+            // Answered from the head (404, 405, 401, 413, …). A body we did not read cannot be skipped
+            // safely, so then the connection ends after the answer, as for any refusal.
+            const response early = std::move(routed).error();
+            if (!parser.is_done()) {
+                co_await refuse(early);
+                co_return false;
+            }
+            co_return co_await deliver(request, early, may_keep_alive, started);
+        }
+        if (!parser.is_done() && !co_await read_body(parser, routed->body_limit)) {
+            co_return false;
+        }
+        const response reply = co_await run_handler(*routed, request, app_);
+        co_return co_await deliver(request, reply, may_keep_alive, started);
+    }
+
+    asio::awaitable<bool> read_body(request_parser& parser, std::size_t limit) {
         const auto& header = parser.get().base();
-        const std::size_t limit = body_limit_for(header, limits_);
         parser.body_limit(limit);
         if (header.count(http::field::expect) != 0 && header.version() == 11) {
             stream_.expires_after(limits_.write_timeout);
@@ -170,16 +192,19 @@ class connection {
         }
         if (ec != beast::error::timeout && !peer_went_away(ec)) {  // a timeout has closed the socket
             const framing_refusal refusal = refusal_for_parse_error(ec);
-            co_await refuse(refusal.status, refusal.message);
+            const response refused = http_error(refusal.status, refusal.message);
+            co_await refuse(refused);
         }
         co_return false;
     }
 
-    // Dispatches and writes the response. True if the connection stays open.
-    asio::awaitable<bool> answer(const http_request& request, bool may_keep_alive) {
-        const auto started =
-            config_.access_log ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-        response reply = co_await dispatch(request, app_);
+    // Writes the response and logs the request. True if the connection stays open.
+    asio::awaitable<bool> deliver(
+        const http_request& request,
+        const response& reply,
+        bool may_keep_alive,
+        std::chrono::steady_clock::time_point started
+    ) {
         const bool keep_alive =
             may_keep_alive && request.keep_alive() && !reply.close_connection && !owner_.stopping;
         const bool head_only = request.method() == http::verb::head;
@@ -223,13 +248,12 @@ class connection {
     // Answers a request that will not be dispatched, then closes without a reset: the client may still be
     // sending a body we never read, and closing at once would make the kernel send RST and could destroy
     // our answer in flight; so half-close and drain briefly first, as nginx's lingering close does.
-    // (Arguments are trivially destructible on purpose: GCC 12 destroys temporaries in a co_await
+    // (Callers pass a named local, never a temporary: GCC 12 destroys temporaries in a co_await
     // expression twice, bug 99576.)
-    asio::awaitable<void> refuse(http::status status, std::string_view message) {
-        const response reply = http_error(status, message);
+    asio::awaitable<void> refuse(const response& reply) {
         const bool written = co_await send(reply, false, false, false);
         if (config_.access_log) {
-            log_request("-", "-", static_cast<unsigned>(status), {});
+            log_request("-", "-", static_cast<unsigned>(reply.status), {});
         }
         if (!written) {
             co_return;

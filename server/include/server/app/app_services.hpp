@@ -1,15 +1,16 @@
 #pragma once
-// What handlers work with: the stores, the token service, the password worker and the response caches.
-// Built once at start-up and shared by every I/O thread.
+// What handlers work with: the route tables, the stores, the token service, the password worker and the
+// response caches. Built once at start-up and shared by every I/O thread.
 
 #include <memory>
 
 #include "core/auth_tokens.hpp"
 #include "core/pet_auth.hpp"
 #include "server/app/password_worker.hpp"
-#include "server/api/petstore/pet_security.hpp"
+#include "server/app/pet_credentials.hpp"
 #include "server/app/response_cache.hpp"
 #include "server/ops/server_config.hpp"
+#include "server/routing/router.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/location_store.hpp"
 #include "storage/pet_store.hpp"
@@ -21,6 +22,9 @@ class app_services {
   public:
     explicit app_services(const server_config& config);
     ~app_services();
+
+    const router& routes() const { return routes_; }
+    const limits_config& limits() const { return limits_; }
 
     storage::catalogue_store& catalogue() { return *catalogue_; }
     storage::user_store& users() { return *users_; }
@@ -40,6 +44,8 @@ class app_services {
     const pet_credentials& pet_keys() const { return pet_keys_; }
 
   private:
+    limits_config limits_;
+    router routes_;
     std::unique_ptr<storage::catalogue_store> catalogue_;
     std::unique_ptr<storage::user_store> users_;
     std::unique_ptr<storage::location_store> locations_;

@@ -37,9 +37,7 @@ class body_fields {
 // `content_type` is the raw header value (empty when absent). An empty body with no content type gives no
 // fields, so handlers report missing fields instead of a media-type error.
 // Errors: 415 for another media type, 400 for malformed JSON, a non-object JSON body or repeated form fields.
-[[nodiscard]] std::variant<body_fields, response> decode_body(
-    std::string_view content_type, std::string_view body
-);
+[[nodiscard]] or_response<body_fields> decode_body(std::string_view content_type, std::string_view body);
 
 // The decoded name/value pairs of an application/x-www-form-urlencoded body, in order ('+' is a space);
 // nullopt when it is not a valid query string. Use this rather than Boost.URL's parse_query(), which in

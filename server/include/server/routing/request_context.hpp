@@ -1,5 +1,6 @@
 #pragma once
-// One parsed request as handlers see it: the Beast message, the normalised path and decoded query.
+// One parsed request as handlers see it: the Beast message, the normalised path and decoded query, and
+// the caller the access rule established.
 
 #include <string_view>
 #include <utility>
@@ -9,6 +10,7 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include "core/query.hpp"
+#include "core/write_policy.hpp"
 
 namespace storefront::server {
 
@@ -27,6 +29,7 @@ struct request_context {
     std::string_view path;  // without query and without a trailing slash
     path_params params;
     core::query_params query;
+    core::actor actor;  // who is calling, as the route's access rule established (anonymous by default)
 
     // The captured segment named `name`, or empty.
     [[nodiscard]] std::string_view param(std::string_view name) const {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include <boost/beast/http/status.hpp>
+#include <boost/system/result.hpp>
 
 namespace storefront::server {
 
@@ -31,6 +32,12 @@ struct response {
         return *this;
     }
 };
+
+// A value, or the ready answer (usually a 4xx) to send instead:
+//   auto fields = decode_body(...);
+//   if (!fields) { co_return std::move(fields).error(); }
+template <class T>
+using or_response = boost::system::result<T, response>;
 
 [[nodiscard]] inline response json_response(http::status status, std::string body) {
     response r;

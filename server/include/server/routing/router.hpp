@@ -1,16 +1,48 @@
 #pragma once
-// The route table and dispatch: target parsing, 404/405, OPTIONS preflight, HEAD for GET routes, and the
-// one try/catch that turns unexpected exceptions into a logged 500.
+// Matches a path against the route tables: segment by segment, a literal segment beats a "{param}" segment
+// at the same position (whatever the table order), with fallback when the literal branch leads nowhere.
+// Built once at start-up; matching allocates only the captured parameters' vector.
 
-#include <boost/asio/awaitable.hpp>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
-#include "server/app/app_services.hpp"
-#include "server/routing/request_context.hpp"
-#include "server/routing/response.hpp"
+#include <boost/beast/http/verb.hpp>
+
+#include "server/routing/route.hpp"
 
 namespace storefront::server {
 
-// Answers one request. For HEAD the response still carries the GET body; the session sends only its length.
-[[nodiscard]] boost::asio::awaitable<response> dispatch(const http_request& request, app_services& app);
+// The outcome of matching one request head.
+struct route_match {
+    enum class kind { found, not_found, method_not_allowed } outcome = kind::not_found;
+    const route* matched = nullptr;      // set when found
+    const route_table* table = nullptr;  // the surface of the path, when the path is known
+    path_params params;                  // captured segments, still percent-encoded
+    std::string_view allow;              // "GET, HEAD, POST, OPTIONS" for a known path
+};
+
+class router {
+  public:
+    explicit router(std::vector<const route_table*> tables);
+    ~router();
+    router(const router&) = delete;
+    router& operator=(const router&) = delete;
+
+    // HEAD matches GET routes. For OPTIONS the match is method_not_allowed with `allow` set (the caller
+    // answers the preflight).
+    [[nodiscard]] route_match match(http::verb verb, std::string_view path) const;
+
+    // Every route, table by table, in table order (for the API documents and metrics).
+    [[nodiscard]] const std::vector<const route_table*>& tables() const { return tables_; }
+
+  private:
+    struct node;
+    struct resource;
+    std::vector<const route_table*> tables_;
+    std::unique_ptr<node> root_;
+    std::vector<std::unique_ptr<resource>> resources_;
+};
 
 }  // namespace storefront::server

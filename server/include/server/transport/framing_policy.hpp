@@ -36,13 +36,10 @@ struct framing_refusal {
 );
 
 // Checks on the parsed header: HTTP version (505), Host, Transfer-Encoding and Content-Length rules (400,
-// 501 for an unknown transfer coding), Expect (417), declared body size (413).
+// 501 for an unknown transfer coding), Expect (417). The body size is the route's (routing/dispatch).
 [[nodiscard]] std::optional<framing_refusal> check_request_header(
     const http::request_header<>& header, const limits_config& limits
 );
-
-// The body limit for this request: the smaller JSON/form limit for those media types, else the general one.
-[[nodiscard]] std::size_t body_limit_for(const http::request_header<>& header, const limits_config& limits);
 
 using request_parser = http::request_parser<http::string_body>;
 

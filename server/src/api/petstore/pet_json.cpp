@@ -12,9 +12,9 @@
 #include "core/email.hpp"
 #include "core/pet_rules.hpp"
 #include "core/query.hpp"
-#include "server/routing/error_responses.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
 
@@ -53,7 +53,7 @@ void set_form_value(json::object& object, std::string_view path, std::string_vie
     }
 }
 
-std::variant<pet_document, response> decode_form(std::string_view body) {
+or_response<pet_document> decode_form(std::string_view body) {
     const auto params = parse_form(body);
     if (!params) {
         return pet_error(http::status::bad_request, "Malformed form body");
@@ -322,7 +322,7 @@ void write_user(json_writer& w, const core::pet_user& u) {
 
 }  // namespace
 
-std::variant<pet_document, response> decode_pet_document(
+or_response<pet_document> decode_pet_document(
     std::string_view content_type, std::string_view body, bool allow_form
 ) {
     const std::string media_type = media_type_of(content_type);

@@ -15,9 +15,7 @@
 namespace storefront::server::pet_params {
 
 // The integer path segment `name`; a 400 "Invalid ID supplied: <name> must be an integer" otherwise.
-[[nodiscard]] inline std::variant<std::int64_t, response> path_id(
-    const request_context& ctx, std::string_view name
-) {
+[[nodiscard]] inline or_response<std::int64_t> path_id(const request_context& ctx, std::string_view name) {
     const auto id = core::parse_integer(ctx.param(name));
     if (!id) {
         return pet_error(
@@ -28,7 +26,7 @@ namespace storefront::server::pet_params {
 }
 
 // The query parameter `name` if given once; nullopt if absent; a 400 if given more than once.
-[[nodiscard]] inline std::variant<std::optional<std::string>, response> single_query(
+[[nodiscard]] inline or_response<std::optional<std::string>> single_query(
     const request_context& ctx, std::string_view name
 ) {
     const std::size_t count = core::count_of(ctx.query, name);

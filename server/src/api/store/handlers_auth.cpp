@@ -5,11 +5,11 @@
 #include "core/email.hpp"
 #include "core/errc.hpp"
 #include "core/jwt.hpp"
-#include "server/routing/error_responses.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
 
@@ -32,10 +32,10 @@ response token_pair_response(const core::token_pair& pair) {
 // POST /auth/login {email, password} : a fresh access/refresh token pair (201)
 handler_result handle_post_auth_login(request_context& ctx, app_services& app) {
     auto decoded = decode_body(ctx.request[http::field::content_type], ctx.request.body());
-    if (auto* error = std::get_if<response>(&decoded)) {
-        co_return std::move(*error);
+    if (!decoded) {
+        co_return std::move(decoded).error();
     }
-    const auto& fields = std::get<body_fields>(decoded);
+    const auto& fields = *decoded;
     const auto email_text = fields.string("email");
     const auto password = fields.string("password");
     if (!email_text || !password) {
@@ -62,10 +62,10 @@ handler_result handle_post_auth_login(request_context& ctx, app_services& app) {
 // POST /auth/refresh-token {refreshToken} : a new token pair for a valid refresh token (201)
 handler_result handle_post_auth_refresh_token(request_context& ctx, app_services& app) {
     auto decoded = decode_body(ctx.request[http::field::content_type], ctx.request.body());
-    if (auto* error = std::get_if<response>(&decoded)) {
-        co_return std::move(*error);
+    if (!decoded) {
+        co_return std::move(decoded).error();
     }
-    const auto& fields = std::get<body_fields>(decoded);
+    const auto& fields = *decoded;
     if (!fields.contains("refreshToken")) {
         co_return validation_failed({{missing_field_message("refreshToken")}});
     }

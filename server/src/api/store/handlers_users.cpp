@@ -2,9 +2,9 @@
 
 #include "core/email.hpp"
 #include "core/pagination.hpp"
-#include "server/routing/error_responses.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
 
@@ -20,10 +20,10 @@ handler_result handle_get_users(request_context& ctx, app_services& app) {
 // POST /users/is-available {email} : whether no user has that e-mail yet
 handler_result handle_post_users_is_available(request_context& ctx, app_services& app) {
     auto decoded = decode_body(ctx.request[http::field::content_type], ctx.request.body());
-    if (auto* error = std::get_if<response>(&decoded)) {
-        co_return std::move(*error);
+    if (!decoded) {
+        co_return std::move(decoded).error();
     }
-    const auto& fields = std::get<body_fields>(decoded);
+    const auto& fields = *decoded;
     core::validation_errors problems;
     std::optional<std::string> email;
     if (!fields.contains("email")) {

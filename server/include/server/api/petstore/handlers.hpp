@@ -6,10 +6,9 @@
 #include "server/app/app_services.hpp"
 #include "server/routing/request_context.hpp"
 #include "server/routing/response.hpp"
+#include "server/routing/route.hpp"
 
 namespace storefront::server {
-
-using handler_result = boost::asio::awaitable<response>;
 
 handler_result handle_post_pet(request_context& ctx, app_services& app);
 handler_result handle_put_pet(request_context& ctx, app_services& app);

@@ -26,7 +26,7 @@ struct pet_document {
 
 // Errors (petstore body): 415 for another media type, 400 for malformed JSON or an empty body.
 // `allow_form` false accepts JSON only (POST /user/createWithList).
-[[nodiscard]] std::variant<pet_document, response> decode_pet_document(
+[[nodiscard]] or_response<pet_document> decode_pet_document(
     std::string_view content_type, std::string_view body, bool allow_form = true
 );
 

@@ -1,6 +1,6 @@
 #pragma once
 // Credentials of the pet store surface (/api/v3): API keys and OAuth client secrets checked in constant
-// time, and the per-operation access rules (api_key header and/or bearer token with a scope).
+// time. Which operation needs which is in the route table (routing/access).
 
 #include <array>
 #include <optional>
@@ -9,12 +9,8 @@
 #include <vector>
 
 #include "core/pet_auth.hpp"
-#include "server/routing/request_context.hpp"
-#include "server/routing/response.hpp"
 
 namespace storefront::server {
-
-class app_services;
 
 class pet_credentials {
   public:
@@ -36,18 +32,5 @@ class pet_credentials {
     std::vector<digest> key_digests_;
     std::vector<client_entry> clients_;
 };
-
-// What an operation accepts (behaviour.md "Security").
-enum class pet_access {
-    api_key,               // GET /store/inventory
-    api_key_or_read_pets,  // GET /pet/{petId}: api_key header, or a bearer token with read:pets
-    write_pets,            // pet writes: a bearer token with write:pets
-};
-
-// nullopt when the request carries what `access` asks for; else the 401 (missing or bad credentials,
-// with WWW-Authenticate) or 403 (valid token without the scope) to answer.
-[[nodiscard]] std::optional<response> check_pet_access(
-    const http_request& request, app_services& app, pet_access access
-);
 
 }  // namespace storefront::server

@@ -1,0 +1,59 @@
+#pragma once
+// One row of a surface's route table: verb and path pattern, the handler, who may call it, what body it
+// takes, and an operation name (for logs, metrics and the API documents). Routing reads only these rows.
+
+#include <span>
+#include <string_view>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/beast/http/verb.hpp>
+
+#include "server/routing/request_context.hpp"
+#include "server/routing/response.hpp"
+
+namespace storefront::server {
+
+class app_services;
+
+using handler_result = boost::asio::awaitable<response>;
+using handler_fn = handler_result (*)(request_context&, app_services&);
+
+// Checked by dispatch on the request head, before any body byte is read.
+enum class access_rule {
+    open,         // anyone
+    bearer,       // a valid /api/v1 access token
+    pet_api_key,  // /api/v3: the api_key header
+    pet_read,     // /api/v3: the api_key header or a bearer token with read:pets
+    pet_write,    // /api/v3: a bearer token with write:pets
+};
+
+// What body a route reads, and so its size limit (limits_config).
+enum class body_policy {
+    none,          // no body expected; one sent is read up to the JSON/form limit and ignored
+    json_or_form,  // application/json or application/x-www-form-urlencoded, up to form_body_limit
+    binary,        // any media type, up to body_limit
+};
+
+struct route {
+    http::verb verb;
+    std::string_view pattern;  // "/api/v1/products/{id}": a "{name}" segment captures one path segment
+    handler_fn handler;
+    access_rule access;
+    body_policy body;
+    std::string_view operation;  // "getProduct"
+};
+
+// How a surface shapes its error bodies.
+enum class error_style {
+    store,     // {"message":…,"error":"Not Found","statusCode":404}
+    petstore,  // {"code":404,"message":…}
+};
+
+// Every route of one surface, in one table.
+struct route_table {
+    std::string_view prefix;  // "/api/v1"
+    error_style errors;
+    std::span<const route> routes;
+};
+
+}  // namespace storefront::server

@@ -1,0 +1,85 @@
+// Access rules: /api/v1 bearer tokens, /api/v3 API keys and scoped bearer tokens. Only the decision lives
+// here; the tokens are core's (core/jwt, core/pet_auth).
+
+#include "server/routing/access.hpp"
+
+#include "core/errc.hpp"
+#include "core/jwt.hpp"
+#include "server/app/app_services.hpp"
+#include "server/codec/request_body.hpp"
+#include "server/routing/error_responses.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+// The user a valid /api/v1 access token names (with their current role); errc::invalid_token otherwise,
+// also when the user has been deleted since.
+core::result<core::actor> store_caller(const http::request_header<>& head, app_services& app) {
+    const auto token = bearer_token(head[http::field::authorization]);
+    if (token.empty()) {
+        return core::errc::invalid_token;
+    }
+    const auto user_id = app.tokens().verify_access(token, core::unix_now());
+    if (!user_id) {
+        return user_id.error();
+    }
+    const auto user = app.users().find_user(*user_id);
+    if (!user) {
+        return core::errc::invalid_token;
+    }
+    return core::actor{user->id, user->role};
+}
+
+or_response<core::actor> pet_access(access_rule rule, const http::request_header<>& head, app_services& app) {
+    const bool accepts_key = rule != access_rule::pet_write;
+    const std::string_view scope = rule == access_rule::pet_read    ? core::scope_read_pets
+                                   : rule == access_rule::pet_write ? core::scope_write_pets
+                                                                    : std::string_view();
+    if (accepts_key) {
+        const std::string_view key = head["api_key"];
+        if (!key.empty() && app.pet_keys().api_key_valid(key)) {
+            return core::actor{};
+        }
+    }
+    bool bad_token = false;
+    if (!scope.empty()) {
+        const std::string_view token = bearer_token(head[http::field::authorization]);
+        if (!token.empty()) {
+            const auto grant = app.pet_tokens().verify(token, core::unix_now());
+            if (grant && core::has_scope(grant->scope, scope)) {
+                return core::actor{};
+            }
+            if (grant) {
+                return pet_forbidden(scope);
+            }
+            bad_token = true;
+        }
+    }
+    return pet_unauthorized(accepts_key, scope, bad_token);
+}
+
+}  // namespace
+
+boost::asio::awaitable<or_response<core::actor>> check_access(
+    access_rule rule, const http::request_header<>& head, app_services& app
+) {
+    switch (rule) {
+        case access_rule::open:
+            co_return core::actor{};
+        case access_rule::bearer: {
+            auto caller = store_caller(head, app);
+            if (!caller) {
+                co_return error_response(caller.error());
+            }
+            co_return *caller;
+        }
+        case access_rule::pet_api_key:
+        case access_rule::pet_read:
+        case access_rule::pet_write:
+            co_return pet_access(rule, head, app);
+    }
+    co_return internal_error();
+}
+
+}  // namespace storefront::server

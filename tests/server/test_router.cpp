@@ -1,0 +1,181 @@
+// The router in process (no socket): per-segment precedence of literal over "{param}" segments whatever
+// the table order, fallback when a literal branch leads nowhere, 404/405 with Allow, HEAD and OPTIONS; and
+// on the real server, that a request answered from its head (404, 401, 413) costs no body read.
+
+#include <array>
+#include <string>
+
+#include <boost/test/unit_test.hpp>
+
+#include "http_client.hpp"
+#include "server/api/petstore/routes.hpp"
+#include "server/api/store/routes.hpp"
+#include "server/routing/router.hpp"
+#include "test_server.hpp"
+
+using namespace storefront;
+using namespace storefront::server;
+
+namespace {
+
+handler_result unused_handler(request_context&, app_services&) {
+    co_return response{};
+}
+
+using enum access_rule;
+using enum body_policy;
+using http::verb;
+
+// Deliberately listed with the parameter routes first: order must not decide.
+// clang-format off
+constexpr std::array test_routes{
+    route{verb::get,    "/t/products/{id}",               &unused_handler, open, none,         "getProduct"},
+    route{verb::put,    "/t/products/{id}",               &unused_handler, open, json_or_form, "updateProduct"},
+    route{verb::get,    "/t/products/{id}/related",       &unused_handler, open, none,         "related"},
+    route{verb::get,    "/t/products/slug/{slug}",        &unused_handler, open, none,         "bySlug"},
+    route{verb::get,    "/t/products/slug/{slug}/related", &unused_handler, open, none,        "relatedBySlug"},
+    route{verb::get,    "/t/products/slug/special",       &unused_handler, open, none,         "special"},
+    route{verb::post,   "/t/products",                    &unused_handler, open, json_or_form, "create"},
+    route{verb::get,    "/t/a/{x}/c",                     &unused_handler, open, none,         "paramThenC"},
+    route{verb::get,    "/t/a/b/d",                       &unused_handler, open, none,         "literalBD"},
+};
+// clang-format on
+constexpr route_table test_table{"/t", error_style::store, test_routes};
+
+std::string_view operation_of(const router& r, verb v, std::string_view path) {
+    const auto m = r.match(v, path);
+    return m.outcome == route_match::kind::found ? m.matched->operation : std::string_view("-");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(router_matching)
+
+BOOST_AUTO_TEST_CASE(literal_segments_win_per_segment_whatever_the_order) {
+    const router r({&test_table});
+    const std::vector<std::pair<std::string, std::string>> table{
+        {"/t/products/7", "getProduct"},
+        {"/t/products/slug", "getProduct"},  // "slug" alone is an id here (the handler refuses it)
+        {"/t/products/slug/red-hoodie", "bySlug"},
+        {"/t/products/slug/special", "special"},
+        {"/t/products/slug/related", "bySlug"},  // literal "slug" at segment 2 beats {id} there
+        {"/t/products/slug/x/related", "relatedBySlug"},
+        {"/t/products/7/related", "related"},
+        {"/t/a/b/c", "paramThenC"},  // the literal "b" branch has no "c": falls back to {x}
+        {"/t/a/b/d", "literalBD"},
+    };
+    for (const auto& [path, operation] : table) {
+        BOOST_TEST_CONTEXT(path) {
+            BOOST_TEST(operation_of(r, verb::get, path) == operation);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(captured_parameters_are_named_and_raw) {
+    const router r({&test_table});
+    const auto m = r.match(verb::get, "/t/products/slug/a%20b/related");
+    BOOST_REQUIRE(m.outcome == route_match::kind::found);
+    BOOST_REQUIRE_EQUAL(m.params.size(), 1u);
+    BOOST_TEST(m.params[0].name == "slug");
+    BOOST_TEST(m.params[0].value == "a%20b");
+}
+
+BOOST_AUTO_TEST_CASE(unknown_paths_and_wrong_verbs) {
+    const router r({&test_table});
+    for (const std::string path :
+         {"/t", "/t/nothing", "/t/products/7/unknown", "/t/products//related", "/x"}) {
+        BOOST_TEST_CONTEXT(path) {
+            BOOST_TEST((r.match(verb::get, path).outcome == route_match::kind::not_found));
+        }
+    }
+    const auto wrong = r.match(verb::delete_, "/t/products/7");
+    BOOST_TEST((wrong.outcome == route_match::kind::method_not_allowed));
+    BOOST_TEST(wrong.allow == "GET, HEAD, PUT, OPTIONS");  // alphabetical, HEAD after GET
+    BOOST_TEST((r.match(verb::get, "/t/products").outcome == route_match::kind::method_not_allowed));
+    BOOST_TEST(r.match(verb::get, "/t/products").allow == "POST, OPTIONS");
+    BOOST_TEST(operation_of(r, verb::head, "/t/products/7") == "getProduct");  // HEAD is GET without a body
+    BOOST_TEST((r.match(verb::options, "/t/products/7").outcome == route_match::kind::method_not_allowed));
+}
+
+BOOST_AUTO_TEST_CASE(a_table_with_a_route_twice_is_refused) {
+    static constexpr std::array twice{
+        route{verb::get, "/t/x/{id}", &unused_handler, open, none, "a"},
+        route{verb::get, "/t/x/{id}", &unused_handler, open, none, "b"},
+    };
+    static constexpr route_table table{"/t", error_style::store, twice};
+    BOOST_CHECK_THROW(router({&table}), std::logic_error);
+}
+
+BOOST_AUTO_TEST_CASE(the_service_tables_build_and_every_route_is_reachable) {
+    const router r({&store_routes(), &petstore_routes()});
+    for (const route_table* table : r.tables()) {
+        for (const route& expected : table->routes) {
+            // A concrete path for the pattern: every "{param}" becomes "1".
+            std::string path;
+            std::string_view pattern = expected.pattern;
+            while (!pattern.empty()) {
+                const auto open_brace = pattern.find('{');
+                path += pattern.substr(0, open_brace);
+                if (open_brace == std::string_view::npos) {
+                    break;
+                }
+                path += '1';
+                pattern.remove_prefix(pattern.find('}', open_brace) + 1);
+            }
+            BOOST_TEST_CONTEXT(expected.pattern) {
+                const auto m = r.match(expected.verb, path);
+                BOOST_TEST((m.outcome == route_match::kind::found));
+                BOOST_TEST((m.matched == &expected || m.matched->pattern.find('{') == std::string_view::npos)
+                );
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(routing_on_the_head)
+
+// Each of these is answered from the head; the declared body is never sent, and the server answers at
+// once and closes (it cannot skip a body it did not read).
+BOOST_AUTO_TEST_CASE(answers_before_the_body_arrives) {
+    const std::uint16_t port = test::shared_server().port();
+    struct row {
+        std::string head;
+        std::string status;
+    };
+    const std::vector<row> table{
+        {"POST /api/v1/nothing HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+         "1000\r\n\r\n",
+         "404"},
+        {"PATCH /api/v1/products HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n", "405"},
+        {"POST /api/v3/pet HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+         "1000\r\n\r\n",
+         "401"},
+        {"POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+         "100000\r\n\r\n",
+         "413"},
+    };
+    for (const auto& [head, status] : table) {
+        BOOST_TEST_CONTEXT(head.substr(0, head.find('\r'))) {
+            const auto result = test::raw_exchange_until_close(port, head, std::chrono::milliseconds(2000));
+            BOOST_TEST(result.closed_by_server);
+            BOOST_TEST(result.bytes.starts_with("HTTP/1.1 " + status));
+        }
+    }
+}
+
+// A body within the route's limit is read and handled (here: refused as malformed JSON, not for its size).
+BOOST_AUTO_TEST_CASE(a_body_within_the_route_limit_is_read) {
+    const std::uint16_t port = test::shared_server().port();
+    const std::string big(60 * 1024, 'x');
+    // 60 KiB of JSON text: within the JSON limit (64 KiB in the test config), so it is parsed (and refused
+    // as malformed JSON, 400) rather than refused for its size.
+    const std::string json_request =
+        "POST /api/v1/users/is-available HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        "application/json\r\nContent-Length: " +
+        std::to_string(big.size()) + "\r\nConnection: close\r\n\r\n" + big;
+    BOOST_TEST(test::raw_exchange(port, json_request).starts_with("HTTP/1.1 400"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
