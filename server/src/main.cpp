@@ -9,8 +9,8 @@
 
 #include "server/app/app_services.hpp"
 #include "server/ops/config_parser.hpp"
-#include "server/transport/http_server.hpp"
 #include "server/ops/log.hpp"
+#include "server/transport/http_server.hpp"
 
 int main(int argc, char* argv[]) {
     using namespace storefront::server;

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "server/app/app_services.hpp"
-#include "server/transport/http_server.hpp"
 #include "server/ops/server_config.hpp"
+#include "server/transport/http_server.hpp"
 
 namespace storefront::test {
 

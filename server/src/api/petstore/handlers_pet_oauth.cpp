@@ -6,10 +6,10 @@
 #include <boost/algorithm/string/predicate.hpp>
 
 #include "core/pet_auth.hpp"
-#include "server/routing/error_responses.hpp"
 #include "server/api/petstore/handlers.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
 

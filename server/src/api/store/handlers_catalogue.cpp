@@ -1,8 +1,8 @@
 // Catalogue handlers: products pages and the category list, served from prebuilt JSON fragments.
 
 #include "core/pagination.hpp"
-#include "server/routing/error_responses.hpp"
 #include "server/api/store/handlers.hpp"
+#include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
 

@@ -3,9 +3,9 @@
 #include <random>
 
 #include "core/location_query.hpp"
-#include "server/routing/error_responses.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/json_mapping.hpp"
+#include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
 
