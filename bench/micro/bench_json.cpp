@@ -21,7 +21,7 @@ const storage::catalogue_store& catalogue() {
 
 std::vector<std::string> all_product_fragments() {
     std::vector<std::string> out;
-    for (const auto& p : catalogue().list_products({0, std::numeric_limits<std::size_t>::max() / 2})) {
+    for (const auto& p : catalogue().list_products({}, {0, std::numeric_limits<std::size_t>::max() / 2})) {
         out.push_back(server::to_json(p));
     }
     return out;
@@ -29,7 +29,7 @@ std::vector<std::string> all_product_fragments() {
 
 // Every product serialised from its struct: what a server without caches does per request.
 void BM_products_page_from_structs(benchmark::State& state) {
-    const auto products = catalogue().list_products({0, 10});
+    const auto products = catalogue().list_products({}, {0, 10});
     std::size_t bytes = 0;
     for (auto _ : state) {
         const std::string body = server::to_json_array(products);

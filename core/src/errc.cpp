@@ -31,6 +31,17 @@ class storefront_error_category final : public boost::system::error_category {
                 return "already exists";
             case errc::storage_full:
                 return "storage full";
+            case errc::invalid_reference:
+                return "references an entity that does not exist";
+            case errc::in_use:
+                return "still in use";
+            case errc::seed_read_only:
+            case errc::seed_user_read_only:
+                return "seed data is read-only";
+            case errc::forbidden:
+                return "forbidden";
+            case errc::storage_unavailable:
+                return "storage unavailable";
         }
         return "unknown storefront error";
     }

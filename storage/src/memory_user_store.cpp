@@ -1,80 +1,156 @@
-// memory_user_store: users in an id-sorted vector plus a map from normalised e-mail to position,
-// so logins and availability checks are O(log n).
+// memory_user_store: users by id and by normalised e-mail; reads share a lock, writes take it alone and
+// bump the revision before releasing it.
 
 #include "memory_user_store.hpp"
 
-#include <algorithm>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 
+#include "clock.hpp"
 #include "core/email.hpp"
+#include "next_id.hpp"
 
 namespace storefront::storage {
 
-memory_user_store::memory_user_store(std::vector<core::user_credentials> users) : users_(std::move(users)) {
-    std::sort(users_.begin(), users_.end(), [](const auto& a, const auto& b) {
-        return a.profile.id < b.profile.id;
-    });
-    for (std::size_t i = 0; i < users_.size(); ++i) {
-        auto& profile = users_[i].profile;
-        if (i > 0 && users_[i - 1].profile.id == profile.id) {
-            throw std::invalid_argument("duplicate user id " + std::to_string(profile.id));
-        }
+memory_user_store::memory_user_store(std::vector<core::user_credentials> users, std::size_t max_users)
+    : max_users_(max_users) {
+    for (auto& u : users) {
+        auto& profile = u.profile;
         std::optional<std::string> normalized = core::normalize_email(profile.email);
         if (!normalized) {
             throw std::invalid_argument("invalid e-mail for user " + std::to_string(profile.id));
         }
         profile.email = *normalized;
-        if (!index_by_email_.emplace(std::move(*normalized), i).second) {
-            throw std::invalid_argument("duplicate e-mail for user " + std::to_string(profile.id));
+        const std::int64_t id = profile.id;
+        if (!id_by_email_.emplace(std::move(*normalized), id).second) {
+            throw std::invalid_argument("duplicate e-mail for user " + std::to_string(id));
         }
+        if (!users_.emplace(id, std::move(u)).second) {
+            throw std::invalid_argument("duplicate user id " + std::to_string(id));
+        }
+        last_id_ = std::max(last_id_, id);
     }
 }
 
 std::vector<core::user> memory_user_store::list_users(const core::page_request& page) const {
-    const core::index_range range = core::page_slice(page, users_.size());
+    std::shared_lock lock(mutex_);
     std::vector<core::user> out;
-    out.reserve(range.last - range.first);
-    for (std::size_t i = range.first; i < range.last; ++i) {
-        out.push_back(users_[i].profile);
+    const core::index_range range = core::page_slice(page, users_.size());
+    auto it = users_.begin();
+    std::advance(it, static_cast<std::ptrdiff_t>(range.first));
+    for (std::size_t i = range.first; i < range.last; ++i, ++it) {
+        out.push_back(it->second.profile);
     }
     return out;
 }
 
 std::size_t memory_user_store::user_count() const {
+    std::shared_lock lock(mutex_);
     return users_.size();
 }
 
-std::optional<core::user> memory_user_store::find_user(std::int64_t id) const {
-    const auto it = std::lower_bound(users_.begin(), users_.end(), id, [](const auto& u, std::int64_t key) {
-        return u.profile.id < key;
-    });
-    if (it == users_.end() || it->profile.id != id) {
-        return std::nullopt;
+core::result<core::user> memory_user_store::find_user(std::int64_t id) const {
+    std::shared_lock lock(mutex_);
+    const auto it = users_.find(id);
+    if (it == users_.end()) {
+        return core::errc::not_found;
     }
-    return it->profile;
+    return it->second.profile;
 }
 
-std::optional<core::user_credentials> memory_user_store::find_credentials(std::string_view normalized_email
+core::result<core::user_credentials> memory_user_store::find_credentials(std::string_view normalized_email
 ) const {
-    if (const core::user_credentials* found = lookup(normalized_email)) {
-        return *found;
+    std::shared_lock lock(mutex_);
+    const auto it = id_by_email_.find(normalized_email);
+    if (it == id_by_email_.end()) {
+        return core::errc::not_found;
     }
-    return std::nullopt;
+    return users_.at(it->second);
 }
 
 bool memory_user_store::email_taken(std::string_view normalized_email) const {
-    return lookup(normalized_email) != nullptr;
+    std::shared_lock lock(mutex_);
+    return id_by_email_.contains(normalized_email);
 }
 
-// Users never change yet, so the first revision is the only one.
+core::result<core::user> memory_user_store::create_user(const core::user_draft& draft) {
+    std::unique_lock lock(mutex_);
+    if (users_.size() >= max_users_) {
+        return core::errc::storage_full;
+    }
+    if (id_by_email_.contains(draft.email)) {
+        return core::errc::conflict;
+    }
+    core::user_credentials u;
+    u.profile.id = next_id(last_id_);
+    u.profile.email = draft.email;
+    u.profile.name = draft.name;
+    u.profile.role = draft.role;
+    u.profile.avatar = draft.avatar;
+    u.profile.created_at = u.profile.updated_at = detail::now_ms();
+    u.password_hash = draft.password_hash;
+    last_id_ = u.profile.id;
+    id_by_email_.emplace(draft.email, u.profile.id);
+    const core::user profile = u.profile;
+    users_.emplace(profile.id, std::move(u));
+    revision_.fetch_add(1, std::memory_order_acq_rel);
+    return profile;
+}
+
+core::result<core::user> memory_user_store::update_user(std::int64_t id, const core::user_patch& patch) {
+    std::unique_lock lock(mutex_);
+    const auto it = users_.find(id);
+    if (it == users_.end()) {
+        return core::errc::not_found;
+    }
+    if (it->second.profile.seed) {
+        return core::errc::seed_user_read_only;
+    }
+    core::user_credentials u = it->second;
+    if (patch.email && *patch.email != u.profile.email) {
+        if (id_by_email_.contains(*patch.email)) {
+            return core::errc::conflict;
+        }
+        id_by_email_.erase(u.profile.email);
+        id_by_email_.emplace(*patch.email, id);
+        u.profile.email = *patch.email;
+    }
+    if (patch.name) {
+        u.profile.name = *patch.name;
+    }
+    if (patch.avatar) {
+        u.profile.avatar = *patch.avatar;
+    }
+    if (patch.role) {
+        u.profile.role = *patch.role;
+    }
+    if (patch.password_hash) {
+        u.password_hash = *patch.password_hash;
+    }
+    u.profile.updated_at = detail::now_ms();
+    it->second = u;
+    revision_.fetch_add(1, std::memory_order_acq_rel);
+    return u.profile;
+}
+
+core::result<void> memory_user_store::delete_user(std::int64_t id) {
+    std::unique_lock lock(mutex_);
+    const auto it = users_.find(id);
+    if (it == users_.end()) {
+        return core::errc::not_found;
+    }
+    if (it->second.profile.seed) {
+        return core::errc::seed_user_read_only;
+    }
+    id_by_email_.erase(it->second.profile.email);
+    users_.erase(it);
+    revision_.fetch_add(1, std::memory_order_acq_rel);
+    return {};
+}
+
 std::uint64_t memory_user_store::revision() const {
-    return 1;
-}
-
-const core::user_credentials* memory_user_store::lookup(std::string_view normalized_email) const {
-    const auto it = index_by_email_.find(normalized_email);
-    return it == index_by_email_.end() ? nullptr : &users_[it->second];
+    return revision_.load(std::memory_order_acquire);
 }
 
 }  // namespace storefront::storage

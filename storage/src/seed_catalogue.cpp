@@ -207,6 +207,7 @@ core::category make_category(const seed_category& row) {
     c.image = std::string(image_base) + "categories/" + c.slug + ".jpg";
     c.created_at = seed_epoch_ms + (row.id - 1) * 1000;
     c.updated_at = c.created_at;
+    c.seed = true;
     return c;
 }
 
@@ -247,6 +248,7 @@ std::vector<core::product> seed_products() {
         }
         p.created_at = seed_epoch_ms + 60'000 + (row.id - 1) * 1000;
         p.updated_at = p.created_at;
+        p.seed = true;
         out.push_back(std::move(p));
     }
     return out;

@@ -42,6 +42,7 @@ std::vector<core::user_credentials> seed_user_credentials() {
         c.profile.avatar = "https://images.storefront.dev/avatars/" + std::to_string(row.id) + ".png";
         c.profile.created_at = seed_epoch_ms + (row.id - 1) * 1000;
         c.profile.updated_at = c.profile.created_at;
+        c.profile.seed = true;
         c.password_hash = core::hash_password(row.password);
         out.push_back(std::move(c));
     }

@@ -29,7 +29,7 @@ using backends = boost::mpl::list<memory_backend>;
 template <class Backend>
 std::vector<core::product> all_products() {
     const auto store = storage::make_catalogue_store(Backend::config());
-    return store->list_products({0, core::max_page_limit});
+    return store->list_products({}, {0, core::max_page_limit});
 }
 
 template <class Predicate>
@@ -58,8 +58,8 @@ BOOST_AUTO_TEST_SUITE(seed_catalogue)
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(holds_51_products_in_id_order, Backend, backends) {
     const auto store = storage::make_catalogue_store(Backend::config());
-    BOOST_TEST(store->product_count() == 51u);
-    const auto products = store->list_products({0, 100});
+    BOOST_TEST(store->count_products({}) == 51u);
+    const auto products = store->list_products({}, {0, 100});
     BOOST_TEST_REQUIRE(products.size() == 51u);
     for (std::size_t i = 0; i < products.size(); ++i) {
         BOOST_TEST(products[i].id == static_cast<std::int64_t>(i + 1));
@@ -201,7 +201,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(product_pages, Backend, backends) {
     };
     for (const auto& c : table) {
         BOOST_TEST_CONTEXT("offset " << c.offset << " limit " << c.limit) {
-            const auto page = store->list_products({c.offset, c.limit});
+            const auto page = store->list_products({}, {c.offset, c.limit});
             BOOST_TEST_REQUIRE(page.size() == c.size);
             for (std::size_t i = 0; i < page.size(); ++i) {
                 BOOST_TEST(page[i].id == c.first_id + static_cast<std::int64_t>(i));
@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(product_pages, Backend, backends) {
 BOOST_AUTO_TEST_CASE_TEMPLATE(revision_is_stable_without_changes, Backend, backends) {
     const auto store = storage::make_catalogue_store(Backend::config());
     const auto first = store->revision();
-    (void)store->list_products({0, 10});
+    (void)store->list_products({}, {0, 10});
     BOOST_TEST(store->revision() == first);
 }
 

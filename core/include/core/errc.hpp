@@ -17,6 +17,12 @@ enum class errc {
     busy,                     // bounded work queue is full; try again later
     conflict,                 // the new key (e.g. a username) already belongs to another entity
     storage_full,             // a bounded store has no room left for this write
+    invalid_reference,        // the request names another entity that does not exist (a product's category)
+    in_use,                   // the entity is still referenced (a category with products)
+    seed_read_only,           // the demo catalogue may not be changed or deleted
+    seed_user_read_only,      // the demo users may not be changed or deleted (the public service's 401)
+    forbidden,                // the caller is known but may not do this
+    storage_unavailable,      // the storage backend cannot be reached; try again later
 };
 
 const boost::system::error_category& storefront_category() noexcept;

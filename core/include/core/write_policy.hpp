@@ -1,9 +1,13 @@
 #pragma once
-// Who is calling: the caller of a request as the route's access rule established it.
+// Who may write: the caller of a request, the --write-policy choice, and the decisions that depend on
+// them. Seed rows are read-only under every policy (checked by the handlers against the row's seed flag).
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+
+#include "core/errc.hpp"
 
 namespace storefront::core {
 
@@ -11,6 +15,40 @@ namespace storefront::core {
 struct actor {
     std::optional<std::int64_t> user_id;
     std::string role;  // empty when anonymous
+
+    [[nodiscard]] bool is_admin() const noexcept { return user_id && role == "admin"; }
 };
+
+enum class write_policy {
+    open,   // anyone may write (as the public service); seed rows stay read-only
+    roles,  // catalogue writes need an admin; users change only themselves unless admin
+};
+
+// "open" or "roles"; nullopt otherwise.
+[[nodiscard]] std::optional<write_policy> parse_write_policy(std::string_view text) noexcept;
+
+// Products, categories and files. errc::invalid_token without a caller, errc::forbidden for a non-admin.
+[[nodiscard]] result<void> may_write_catalogue(write_policy policy, const actor& caller) noexcept;
+
+// Update or delete user `target`; `changes_role` when the update sets a role. errc::invalid_token without
+// a caller, errc::forbidden for another user's account or a role change by a non-admin.
+[[nodiscard]] result<void> may_change_user(
+    write_policy policy, const actor& caller, std::int64_t target, bool changes_role
+) noexcept;
+
+// Register a user with `role`: under roles, an admin account needs an admin caller (errc::forbidden).
+[[nodiscard]] result<void> may_register(
+    write_policy policy, const actor& caller, std::string_view role
+) noexcept;
+
+// The texts clients see for seed rows (the user ones are the public service's).
+inline constexpr std::string_view seed_product_message =
+    "Seed data is read-only; create your own product to change it";
+inline constexpr std::string_view seed_category_message =
+    "Seed data is read-only; create your own category to change it";
+inline constexpr std::string_view seed_user_update_message =
+    "This user is not available for updating; instead, create your own user to update.";
+inline constexpr std::string_view seed_user_delete_message =
+    "This user is not available for deleting; instead, create your own user to delete.";
 
 }  // namespace storefront::core

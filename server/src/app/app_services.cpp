@@ -57,7 +57,7 @@ app_services::app_services(const server_config& config)
       passwords_(config.limits.hash_threads, config.limits.hash_queue),
       product_json_(
           [this] { return catalogue_->revision(); },
-          [this] { return serialise_each(catalogue_->list_products(everything())); }
+          [this] { return serialise_each(catalogue_->list_products({}, everything())); }
       ),
       category_json_(
           [this] { return catalogue_->revision(); },

@@ -39,7 +39,8 @@ response unauthorized(std::string_view challenge) {
 
 }  // namespace
 
-response error_response(boost::system::error_code ec) {
+response error_response(boost::system::error_code ec, std::string_view message) {
+    const auto with = [message](std::string_view fallback) { return message.empty() ? fallback : message; };
     if (ec.category() == core::storefront_category()) {
         switch (static_cast<core::errc>(ec.value())) {
             case core::errc::invalid_credentials:
@@ -52,14 +53,26 @@ response error_response(boost::system::error_code ec) {
                     R"({"message":"Invalid","error":"Unauthorized","statusCode":401})"
                 );
             case core::errc::not_found:
-                return http_error(http::status::not_found, "Not found");
+                return http_error(http::status::not_found, with("Not found"));
             case core::errc::busy:
-                return http_error(http::status::service_unavailable, "Server busy, retry later")
+                return http_error(http::status::service_unavailable, with("Server busy, retry later"))
                     .with_header("Retry-After", "1");
+            case core::errc::storage_unavailable:
+                return http_error(http::status::service_unavailable, with("Storage unavailable"))
+                    .with_header("Retry-After", "2");
             case core::errc::conflict:
-                return http_error(http::status::conflict, "Already exists");
+            case core::errc::in_use:
+                return http_error(http::status::conflict, with("Already exists"));
             case core::errc::storage_full:
-                return http_error(http::status::insufficient_storage, "Storage full");
+                return http_error(http::status::insufficient_storage, with("Storage full"));
+            case core::errc::invalid_reference:
+                return http_error(http::status::bad_request, with("Refers to an entity that does not exist"));
+            case core::errc::seed_read_only:
+                return http_error(http::status::forbidden, with("Seed data is read-only"));
+            case core::errc::seed_user_read_only:
+                return http_error(http::status::unauthorized, with("Seed data is read-only"));
+            case core::errc::forbidden:
+                return http_error(http::status::forbidden, with("Forbidden resource"));
             case core::errc::ok:
                 break;
         }
@@ -137,6 +150,18 @@ response pet_error_response(boost::system::error_code ec) {
             case core::errc::invalid_token:
             case core::errc::invalid_credentials:
                 return pet_error(http::status::unauthorized, "Unauthorized");
+            case core::errc::forbidden:
+                return pet_error(http::status::forbidden, "Forbidden");
+            case core::errc::storage_unavailable:
+                return pet_error(http::status::service_unavailable, "Storage unavailable")
+                    .with_header("Retry-After", "2");
+            case core::errc::in_use:
+                return pet_error(http::status::conflict, "Still in use");
+            case core::errc::invalid_reference:
+                return pet_error(http::status::bad_request, "Refers to an entity that does not exist");
+            case core::errc::seed_read_only:
+            case core::errc::seed_user_read_only:
+                return pet_error(http::status::forbidden, "Seed data is read-only");
             case core::errc::invalid_refresh_token:
             case core::errc::ok:
                 break;

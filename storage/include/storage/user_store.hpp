@@ -1,12 +1,14 @@
 #pragma once
-// Port for users: public profiles in id order, and credentials looked up by normalised e-mail.
+// Port for users: public profiles in id order, credentials by normalised e-mail, registration, updates and
+// deletion. Adapters are safe to call from several threads at once; every write is atomic and visible to
+// every later call. E-mails are unique case-insensitively (callers pass core::normalize_email output).
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "core/errc.hpp"
 #include "core/model.hpp"
 #include "core/pagination.hpp"
 
@@ -20,15 +22,23 @@ class user_store {
     [[nodiscard]] virtual std::vector<core::user> list_users(const core::page_request& page) const = 0;
     [[nodiscard]] virtual std::size_t user_count() const = 0;
 
-    [[nodiscard]] virtual std::optional<core::user> find_user(std::int64_t id) const = 0;
-
-    // `normalized_email` as produced by core::normalize_email.
-    [[nodiscard]] virtual std::optional<core::user_credentials> find_credentials(
+    // errc::not_found when there is none.
+    [[nodiscard]] virtual core::result<core::user> find_user(std::int64_t id) const = 0;
+    [[nodiscard]] virtual core::result<core::user_credentials> find_credentials(
         std::string_view normalized_email
     ) const = 0;
     [[nodiscard]] virtual bool email_taken(std::string_view normalized_email) const = 0;
 
-    // Increases whenever users change, so callers may cache serialised pages per revision.
+    // errc::conflict (e-mail taken), errc::storage_full.
+    [[nodiscard]] virtual core::result<core::user> create_user(const core::user_draft& draft) = 0;
+    // errc::not_found, errc::seed_user_read_only, errc::conflict (the new e-mail is another user's).
+    [[nodiscard]] virtual core::result<core::user> update_user(
+        std::int64_t id, const core::user_patch& patch
+    ) = 0;
+    // errc::not_found, errc::seed_user_read_only.
+    [[nodiscard]] virtual core::result<void> delete_user(std::int64_t id) = 0;
+
+    // Increases with every write, so callers may cache serialised pages per revision.
     [[nodiscard]] virtual std::uint64_t revision() const = 0;
 };
 

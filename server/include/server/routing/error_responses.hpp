@@ -12,9 +12,11 @@
 
 namespace storefront::server {
 
-// errc::invalid_credentials/invalid_token -> 401, invalid_refresh_token -> 401 "Invalid",
-// not_found -> 404, busy -> 503 with Retry-After. Unknown codes -> 500.
-[[nodiscard]] response error_response(boost::system::error_code ec);
+// The one errc -> HTTP mapping of /api/v1: invalid_credentials/invalid_token/seed_user_read_only -> 401,
+// invalid_refresh_token -> 401 "Invalid", invalid_reference -> 400, forbidden/seed_read_only -> 403,
+// not_found -> 404, conflict/in_use -> 409, storage_full -> 507, busy/storage_unavailable -> 503 with
+// Retry-After. Unknown codes -> 500. `message`, when given, replaces the default text of the body.
+[[nodiscard]] response error_response(boost::system::error_code ec, std::string_view message = {});
 
 // 400 with `message` the array of every problem found.
 [[nodiscard]] response validation_failed(const core::validation_errors& errors);

@@ -42,7 +42,12 @@ handler_result handle_post_auth_login(request_context& ctx, app_services& app) {
         co_return error_response(core::errc::invalid_credentials);
     }
     const auto email = core::normalize_email(*email_text);
-    auto credentials = email ? app.users().find_credentials(*email) : std::nullopt;
+    std::optional<core::user_credentials> credentials;
+    if (email) {
+        if (auto found = app.users().find_credentials(*email)) {
+            credentials = std::move(*found);
+        }
+    }
     // Unknown users still cost one verify, so timing does not reveal which e-mails exist.
     // Named locals, not temporaries, go into co_await: GCC 12 destroys temporaries in a co_await
     // expression twice (GCC bug 99576).
