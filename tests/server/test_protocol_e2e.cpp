@@ -26,9 +26,13 @@ BOOST_AUTO_TEST_CASE(unknown_path_is_404_and_wrong_method_is_405) {
         missing.body == R"({"message":"Cannot GET /api/v1/nothing","error":"Not Found","statusCode":404})"
     );
 
-    const auto wrong = send_request(port, {.method = "DELETE", .target = "/api/v1/products"});
+    const auto wrong = send_request(port, {.method = "DELETE", .target = "/api/v1/locations"});
     BOOST_TEST(wrong.status == 405u);
     BOOST_TEST(wrong.header("allow") == "GET, HEAD, OPTIONS");
+
+    const auto patch = send_request(port, {.method = "PATCH", .target = "/api/v1/products/1"});
+    BOOST_TEST(patch.status == 405u);
+    BOOST_TEST(patch.header("allow") == "DELETE, GET, HEAD, PUT, OPTIONS");
     BOOST_TEST(wrong.json().at("statusCode").as_int64() == 405);
 
     const auto get_on_post = get(port, "/api/v1/auth/login");

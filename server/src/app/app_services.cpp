@@ -49,6 +49,7 @@ core::pet_token_settings pet_token_settings_of(const server_config& config) {
 
 app_services::app_services(const server_config& config)
     : limits_(config.limits),
+      write_policy_(config.write_policy),
       routes_({&store_routes(), &petstore_routes()}),
       catalogue_(storage::make_catalogue_store(config.storage)),
       users_(storage::make_user_store(config.storage)),

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <string>
 
 #include <boost/algorithm/string/predicate.hpp>
 #include <boost/json/parse.hpp>
@@ -58,7 +60,131 @@ or_response<body_fields> decode_form(std::string_view body) {
     return fields;
 }
 
+using input_kind = core::input_value::kind;
+
+// A JSON number as text core can parse: integral doubles without an exponent, so 1.0 reads as an integer.
+std::string number_text(const boost::json::value& v) {
+    if (v.is_int64()) {
+        return std::to_string(v.get_int64());
+    }
+    if (v.is_uint64()) {
+        return std::to_string(v.get_uint64());
+    }
+    const double d = v.get_double();
+    if (std::trunc(d) == d && std::fabs(d) < 9e15) {
+        return std::to_string(static_cast<long long>(d));
+    }
+    return boost::json::serialize(v);
+}
+
+// One JSON value; arrays keep their elements when `depth` allows, nested containers only their kind.
+core::input_value to_input(const boost::json::value& v, int depth) {
+    core::input_value out;
+    switch (v.kind()) {
+        case boost::json::kind::string:
+            out.type = input_kind::string;
+            out.text.assign(v.get_string().data(), v.get_string().size());
+            break;
+        case boost::json::kind::int64:
+        case boost::json::kind::uint64:
+        case boost::json::kind::double_:
+            out.type = input_kind::number;
+            out.text = number_text(v);
+            break;
+        case boost::json::kind::bool_:
+            out.type = input_kind::boolean;
+            out.text = v.get_bool() ? "true" : "false";
+            break;
+        case boost::json::kind::null:
+            out.type = input_kind::null;
+            break;
+        case boost::json::kind::array:
+            out.type = input_kind::array;
+            if (depth > 0) {
+                for (const auto& item : v.get_array()) {
+                    out.items.push_back(to_input(item, depth - 1));
+                }
+            }
+            break;
+        case boost::json::kind::object:
+            out.type = input_kind::object;
+            break;
+    }
+    return out;
+}
+
+or_response<core::input_fields> decode_json_input(std::string_view body) {
+    boost::json::parse_options options;
+    options.max_depth = 16;
+    boost::system::error_code ec;
+    boost::json::value doc = boost::json::parse(body, ec, {}, options);
+    if (ec) {
+        return http_error(http::status::bad_request, "Malformed JSON body: " + ec.message());
+    }
+    if (!doc.is_object()) {
+        return http_error(http::status::bad_request, "Request body must be a JSON object");
+    }
+    core::input_fields fields;
+    for (const auto& member : doc.as_object()) {
+        fields.insert_or_assign(std::string(member.key()), to_input(member.value(), 1));
+    }
+    return fields;
+}
+
+or_response<core::input_fields> decode_form_input(std::string_view body) {
+    const auto params = parse_form(body);
+    if (!params) {
+        return http_error(http::status::bad_request, "Malformed form body");
+    }
+    core::input_fields fields;
+    for (const auto& param : *params) {
+        std::string_view name = param.name;
+        const bool listed = name.size() > 2 && name.substr(name.size() - 2) == "[]";
+        if (listed) {
+            name.remove_suffix(2);
+        }
+        if (name.empty()) {
+            continue;
+        }
+        core::input_value item{input_kind::text, param.value, {}};
+        const auto it = fields.find(name);
+        if (it == fields.end()) {
+            fields.emplace(
+                std::string(name),
+                listed ? core::input_value{input_kind::array, {}, {std::move(item)}} : std::move(item)
+            );
+        } else if (it->second.type == input_kind::array) {
+            it->second.items.push_back(std::move(item));
+        } else {
+            core::input_value first = std::move(it->second);
+            it->second = core::input_value{input_kind::array, {}, {std::move(first), std::move(item)}};
+        }
+    }
+    return fields;
+}
+
+response unsupported_media_type() {
+    return http_error(
+        http::status::unsupported_media_type,
+        "Unsupported Media Type: send application/json or application/x-www-form-urlencoded"
+    );
+}
+
 }  // namespace
+
+or_response<core::input_fields> decode_input(std::string_view content_type, std::string_view body) {
+    const std::string media_type = media_type_of(content_type);
+    if (media_type.empty() && body.empty()) {
+        return core::input_fields{};
+    }
+    if (media_type == "application/json") {
+        return decode_json_input(body);
+    }
+    if (media_type == "application/x-www-form-urlencoded") {
+        return decode_form_input(body);
+    }
+    return unsupported_media_type();
+}
 
 const body_field* body_fields::find(std::string_view name) const {
     const auto it = fields_.find(name);
@@ -84,10 +210,7 @@ or_response<body_fields> decode_body(std::string_view content_type, std::string_
     if (media_type == "application/x-www-form-urlencoded") {
         return decode_form(body);
     }
-    return http_error(
-        http::status::unsupported_media_type,
-        "Unsupported Media Type: send application/json or application/x-www-form-urlencoded"
-    );
+    return unsupported_media_type();
 }
 
 std::string media_type_of(std::string_view content_type) {
@@ -120,8 +243,25 @@ std::string_view bearer_token(std::string_view authorization) {
 }
 
 std::optional<core::query_params> parse_form(std::string_view body) {
-    // Parsed as the query of an origin-form target, which Boost.URL measures correctly.
-    const std::string target = "/?" + std::string(body);
+    // Parsed as the query of an origin-form target, which Boost.URL measures correctly. Bytes a query may
+    // not hold raw (`images[]=…` from curl, UTF-8 from scripts) are escaped first, as a browser would;
+    // a '%' stays, so a bad escape is still refused.
+    std::string target = "/?";
+    target.reserve(body.size() + 2);
+    constexpr std::string_view hex = "0123456789ABCDEF";
+    for (const char c : body) {
+        const auto byte = static_cast<unsigned char>(c);
+        const bool allowed = (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') ||
+                             (byte >= '0' && byte <= '9') ||
+                             std::string_view("-._~!$&'()*+,;=:@/?%").find(c) != std::string_view::npos;
+        if (allowed) {
+            target += c;
+        } else {
+            target += '%';
+            target += hex[byte >> 4];
+            target += hex[byte & 0x0F];
+        }
+    }
     const auto url = boost::urls::parse_origin_form(target);
     if (!url) {
         return std::nullopt;

@@ -53,6 +53,7 @@ po::options_description describe_options() {
         ("max-header-fields", po::value<std::size_t>()->default_value(100), "max header fields per request (431)")
         ("body-limit", po::value<std::size_t>()->default_value(1024 * 1024), "max request body bytes (413)")
         ("form-body-limit", po::value<std::size_t>()->default_value(64 * 1024), "max JSON/form body bytes (413)")
+        ("upload-limit", po::value<std::size_t>()->default_value(5 * 1024 * 1024), "max bytes of an uploaded file (413)")
         ("header-timeout", po::value<long long>()->default_value(10), "seconds to receive a request header")
         ("body-timeout", po::value<long long>()->default_value(10), "seconds to receive a body, plus size/min-body-rate")
         ("min-body-rate", po::value<std::size_t>()->default_value(8 * 1024), "bytes/s a body upload must average")
@@ -72,6 +73,8 @@ po::options_description describe_options() {
         ("pet-port", po::value<unsigned>()->default_value(0), "also serve on this port (0 = no second listener)")
         ("pet-image-budget", po::value<std::size_t>()->default_value(64 * 1024 * 1024),
             "bytes of uploaded pet images kept in memory")
+        ("write-policy", po::value<std::string>()->default_value("open"),
+            "who may write to /api/v1: open (anyone; seed rows read-only) or roles (admins write the catalogue)")
         ("access-log", po::value<bool>()->default_value(true), "log one JSON line per request (true/false)");
     // clang-format on
     return d;
@@ -209,6 +212,7 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         c.limits.max_header_fields = vm["max-header-fields"].as<std::size_t>();
         c.limits.body_limit = vm["body-limit"].as<std::size_t>();
         c.limits.form_body_limit = std::min(vm["form-body-limit"].as<std::size_t>(), c.limits.body_limit);
+        c.limits.upload_limit = std::max<std::size_t>(1, vm["upload-limit"].as<std::size_t>());
         c.limits.header_timeout = positive_seconds(vm, "header-timeout");
         c.limits.body_timeout = positive_seconds(vm, "body-timeout");
         c.limits.min_body_rate = std::max<std::size_t>(1, vm["min-body-rate"].as<std::size_t>());
@@ -220,6 +224,11 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         c.limits.shutdown_timeout = positive_seconds(vm, "shutdown-timeout");
         c.limits.hash_threads = std::max<std::size_t>(1, vm["hash-threads"].as<std::size_t>());
         c.limits.hash_queue = vm["hash-queue"].as<std::size_t>();
+        const auto policy = core::parse_write_policy(vm["write-policy"].as<std::string>());
+        if (!policy) {
+            throw po::error("--write-policy must be open or roles");
+        }
+        c.write_policy = *policy;
         parse_pet_options(vm, c);
         out.config = std::move(c);
     } catch (const std::exception& e) {

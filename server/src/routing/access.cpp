@@ -31,6 +31,35 @@ core::result<core::actor> store_caller(const http::request_header<>& head, app_s
     return core::actor{user->id, user->role};
 }
 
+// The owner of a valid access token when one is sent; anonymous otherwise (a stale token in a client's
+// storage must not break calls that do not need it).
+core::actor optional_caller(const http::request_header<>& head, app_services& app) {
+    auto caller = store_caller(head, app);
+    return caller ? *caller : core::actor{};
+}
+
+or_response<core::actor> store_access(
+    access_rule rule, const http::request_header<>& head, app_services& app
+) {
+    if (rule == access_rule::optional_bearer) {
+        return optional_caller(head, app);
+    }
+    const bool open_writes = app.write_policy() == core::write_policy::open;
+    if (open_writes && rule != access_rule::bearer) {
+        return optional_caller(head, app);
+    }
+    auto caller = store_caller(head, app);
+    if (!caller) {
+        return error_response(caller.error());
+    }
+    if (rule == access_rule::catalogue_write) {
+        if (auto allowed = core::may_write_catalogue(app.write_policy(), *caller); !allowed) {
+            return error_response(allowed.error());
+        }
+    }
+    return *caller;
+}
+
 or_response<core::actor> pet_access(access_rule rule, const http::request_header<>& head, app_services& app) {
     const bool accepts_key = rule != access_rule::pet_write;
     const std::string_view scope = rule == access_rule::pet_read    ? core::scope_read_pets
@@ -67,13 +96,11 @@ boost::asio::awaitable<or_response<core::actor>> check_access(
     switch (rule) {
         case access_rule::open:
             co_return core::actor{};
-        case access_rule::bearer: {
-            auto caller = store_caller(head, app);
-            if (!caller) {
-                co_return error_response(caller.error());
-            }
-            co_return *caller;
-        }
+        case access_rule::bearer:
+        case access_rule::optional_bearer:
+        case access_rule::catalogue_write:
+        case access_rule::account_write:
+            co_return store_access(rule, head, app);
         case access_rule::pet_api_key:
         case access_rule::pet_read:
         case access_rule::pet_write:

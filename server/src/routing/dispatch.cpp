@@ -29,6 +29,9 @@ response preflight(std::string_view allow) {
     return r;
 }
 
+// Room for the multipart boundaries and part headers around an upload of upload_limit bytes.
+constexpr std::size_t multipart_overhead = 16 * 1024;
+
 std::size_t limit_of(body_policy policy, const limits_config& limits) {
     switch (policy) {
         case body_policy::none:
@@ -36,6 +39,8 @@ std::size_t limit_of(body_policy policy, const limits_config& limits) {
             return limits.form_body_limit;
         case body_policy::binary:
             return limits.body_limit;
+        case body_policy::multipart:
+            return limits.upload_limit + multipart_overhead;
     }
     return limits.form_body_limit;
 }

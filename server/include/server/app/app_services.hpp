@@ -25,6 +25,7 @@ class app_services {
 
     const router& routes() const { return routes_; }
     const limits_config& limits() const { return limits_; }
+    core::write_policy write_policy() const { return write_policy_; }
 
     storage::catalogue_store& catalogue() { return *catalogue_; }
     storage::user_store& users() { return *users_; }
@@ -45,6 +46,7 @@ class app_services {
 
   private:
     limits_config limits_;
+    core::write_policy write_policy_;
     router routes_;
     std::unique_ptr<storage::catalogue_store> catalogue_;
     std::unique_ptr<storage::user_store> users_;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <variant>
 
+#include "core/input.hpp"
 #include "core/query.hpp"
 #include "server/routing/response.hpp"
 
@@ -38,6 +39,13 @@ class body_fields {
 // fields, so handlers report missing fields instead of a media-type error.
 // Errors: 415 for another media type, 400 for malformed JSON, a non-object JSON body or repeated form fields.
 [[nodiscard]] or_response<body_fields> decode_body(std::string_view content_type, std::string_view body);
+
+// The same media types and errors, decoded for core's rules (core/input.hpp): JSON members keep their
+// type (arrays one level deep), form fields are text, and a form field given several times (also as
+// `name[]`) is an array.
+[[nodiscard]] or_response<core::input_fields> decode_input(
+    std::string_view content_type, std::string_view body
+);
 
 // The decoded name/value pairs of an application/x-www-form-urlencoded body, in order ('+' is a space);
 // nullopt when it is not a valid query string. Use this rather than Boost.URL's parse_query(), which in

@@ -9,6 +9,7 @@
 
 #include "core/auth_tokens.hpp"
 #include "core/pet_auth.hpp"
+#include "core/write_policy.hpp"
 #include "storage/storage_config.hpp"
 
 namespace storefront::server {
@@ -19,6 +20,7 @@ struct limits_config {
     std::size_t max_header_fields = 100;         // header fields per request (431 beyond)
     std::size_t body_limit = 1024 * 1024;        // bytes of any request body (413 beyond)
     std::size_t form_body_limit = 64 * 1024;     // bytes of JSON and form bodies (413 beyond)
+    std::size_t upload_limit = 5 * 1024 * 1024;  // bytes of one uploaded file (413 beyond)
     std::chrono::seconds header_timeout{10};     // to receive a whole header once its first byte came
     std::chrono::seconds body_timeout{10};       // to receive a body, plus the time min_body_rate allows
     std::size_t min_body_rate = 8 * 1024;        // bytes/second a body upload must at least average
@@ -50,6 +52,7 @@ struct server_config {
     std::uint16_t port = 8080;  // 0 = any free port (logged at start)
     std::size_t threads = 1;    // I/O threads, one io_context and acceptor each
     bool access_log = true;     // one JSON line per request on stdout
+    core::write_policy write_policy = core::write_policy::open;
     bool secrets_generated = false;
     core::token_settings tokens;
     storage::storage_config storage;

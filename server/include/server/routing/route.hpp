@@ -20,11 +20,16 @@ using handler_fn = handler_result (*)(request_context&, app_services&);
 
 // Checked by dispatch on the request head, before any body byte is read.
 enum class access_rule {
-    open,         // anyone
-    bearer,       // a valid /api/v1 access token
-    pet_api_key,  // /api/v3: the api_key header
-    pet_read,     // /api/v3: the api_key header or a bearer token with read:pets
-    pet_write,    // /api/v3: a bearer token with write:pets
+    open,             // anyone
+    bearer,           // a valid /api/v1 access token
+    optional_bearer,  // /api/v1: anonymous, or the owner of a valid access token when one is sent
+    catalogue_write,  // /api/v1 product, category and file writes: anyone under --write-policy open,
+                      // an admin's token under roles (none: 401, another role: 403)
+    account_write,    // /api/v1 user updates and deletes: anyone under open, a valid token under roles
+                      // (whose account it may change is the handler's core::may_change_user call)
+    pet_api_key,      // /api/v3: the api_key header
+    pet_read,         // /api/v3: the api_key header or a bearer token with read:pets
+    pet_write,        // /api/v3: a bearer token with write:pets
 };
 
 // What body a route reads, and so its size limit (limits_config).
@@ -32,6 +37,7 @@ enum class body_policy {
     none,          // no body expected; one sent is read up to the JSON/form limit and ignored
     json_or_form,  // application/json or application/x-www-form-urlencoded, up to form_body_limit
     binary,        // any media type, up to body_limit
+    multipart,     // multipart/form-data uploads, up to upload_limit
 };
 
 struct route {

@@ -1,12 +1,53 @@
-// User handlers: pages of public profiles and e-mail availability.
+// User handlers: pages of public profiles, one profile, e-mail availability, registration (Argon2id on the
+// password worker), updates and deletes under the write policy. Seed users are read-only.
 
+#include <string>
+
+#include "core/catalogue_rules.hpp"
 #include "core/email.hpp"
 #include "core/pagination.hpp"
+#include "core/write_policy.hpp"
 #include "server/api/store/handlers.hpp"
+#include "server/api/store/json_mapping.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
+#include "store_params.hpp"
 
 namespace storefront::server {
+
+namespace {
+
+using namespace store_params;
+
+response user_not_found(std::int64_t id) {
+    return error_response(core::errc::not_found, "User " + std::to_string(id) + " not found");
+}
+
+response email_taken() {
+    return error_response(core::errc::conflict, "A user with this email already exists");
+}
+
+// The answer to a refused user write.
+response user_write_error(boost::system::error_code ec, std::int64_t id, std::string_view seed_message) {
+    switch (static_cast<core::errc>(ec.value())) {
+        case core::errc::not_found:
+            return user_not_found(id);
+        case core::errc::seed_user_read_only:
+            return error_response(ec, seed_message);
+        case core::errc::conflict:
+            return email_taken();
+        default:
+            return error_response(ec);
+    }
+}
+
+// The public service refuses changes to its demo users before it looks at anything else.
+bool is_seed_user(app_services& app, std::int64_t id) {
+    const auto user = app.users().find_user(id);
+    return user && user->seed;
+}
+
+}  // namespace
 
 // GET /users?offset=&limit= : one page of users in id order
 handler_result handle_get_users(request_context& ctx, app_services& app) {
@@ -15,6 +56,106 @@ handler_result handle_get_users(request_context& ctx, app_services& app) {
         co_return validation_failed(page.error());
     }
     co_return shared_json_response(app.user_json().page(*page));
+}
+
+// GET /users/{id} : one user's public profile (never a password)
+handler_result handle_get_user(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto user = app.users().find_user(*id);
+    if (!user) {
+        co_return user_not_found(*id);
+    }
+    co_return json_response(http::status::ok, to_json(*user));
+}
+
+// POST /users {name, email, password, avatar, role?} : 201 the new user, who can log in at once
+handler_result handle_post_user(request_context& ctx, app_services& app) {
+    const auto input = body_input(ctx);
+    if (!input) {
+        co_return input.error();
+    }
+    const auto registration = core::read_user_registration(*input);
+    if (!registration) {
+        co_return validation_failed(registration.error());
+    }
+    if (auto allowed = core::may_register(app.write_policy(), ctx.actor, registration->role); !allowed) {
+        co_return error_response(allowed.error());
+    }
+    if (app.users().email_taken(registration->email)) {
+        co_return email_taken();  // before spending a hash on it
+    }
+    std::string password = registration->password;  // a named local: GCC bug 99576 (see handlers_auth)
+    auto hashing = app.passwords().hash(std::move(password));
+    const auto hash = co_await std::move(hashing);
+    if (!hash) {
+        co_return error_response(core::errc::busy);
+    }
+    const core::user_draft draft{
+        registration->email, registration->name, *hash, registration->avatar, registration->role};
+    const auto created = app.users().create_user(draft);
+    if (!created) {
+        co_return user_write_error(created.error(), 0, {});
+    }
+    co_return json_response(http::status::created, to_json(*created));
+}
+
+// PUT /users/{id} {any subset of name, email, password, avatar, role} : the updated user
+handler_result handle_put_user(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    if (is_seed_user(app, *id)) {
+        co_return error_response(core::errc::seed_user_read_only, core::seed_user_update_message);
+    }
+    const auto input = body_input(ctx);
+    if (!input) {
+        co_return input.error();
+    }
+    const auto update = core::read_user_update(*input);
+    if (!update) {
+        co_return validation_failed(update.error());
+    }
+    const bool changes_role = update->role.has_value();
+    if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, changes_role); !allowed) {
+        co_return error_response(allowed.error());
+    }
+    core::user_patch patch{update->email, update->name, std::nullopt, update->avatar, update->role};
+    if (update->password) {
+        std::string password = *update->password;
+        auto hashing = app.passwords().hash(std::move(password));
+        const auto hash = co_await std::move(hashing);
+        if (!hash) {
+            co_return error_response(core::errc::busy);
+        }
+        patch.password_hash = *hash;
+    }
+    const auto updated = app.users().update_user(*id, patch);
+    if (!updated) {
+        co_return user_write_error(updated.error(), *id, core::seed_user_update_message);
+    }
+    co_return json_response(http::status::ok, to_json(*updated));
+}
+
+// DELETE /users/{id} : true
+handler_result handle_delete_user(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    if (is_seed_user(app, *id)) {
+        co_return error_response(core::errc::seed_user_read_only, core::seed_user_delete_message);
+    }
+    if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, false); !allowed) {
+        co_return error_response(allowed.error());
+    }
+    if (const auto removed = app.users().delete_user(*id); !removed) {
+        co_return user_write_error(removed.error(), *id, core::seed_user_delete_message);
+    }
+    co_return deleted();
 }
 
 // POST /users/is-available {email} : whether no user has that e-mail yet

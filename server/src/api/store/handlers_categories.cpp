@@ -1,0 +1,160 @@
+// Category handlers: the list (whole or paged, from prebuilt JSON), by id and slug, a category's products,
+// and create/update/delete. Status codes for domain outcomes come from error_response.
+
+#include <string>
+
+#include "core/catalogue_rules.hpp"
+#include "core/pagination.hpp"
+#include "core/slug.hpp"
+#include "core/write_policy.hpp"
+#include "server/api/store/handlers.hpp"
+#include "server/api/store/json_mapping.hpp"
+#include "server/routing/error_responses.hpp"
+#include "store_params.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+using namespace store_params;
+
+response category_not_found(std::int64_t id) {
+    return error_response(core::errc::not_found, "Category " + std::to_string(id) + " not found");
+}
+
+// The answer to a refused category write, with the text that names what went wrong.
+response category_write_error(
+    boost::system::error_code ec, std::int64_t id, std::string_view name, app_services& app
+) {
+    switch (static_cast<core::errc>(ec.value())) {
+        case core::errc::not_found:
+            return category_not_found(id);
+        case core::errc::seed_read_only:
+            return error_response(ec, core::seed_category_message);
+        case core::errc::conflict:
+            return error_response(
+                ec, "A category with slug \"" + core::make_slug(name) + "\" already exists"
+            );
+        case core::errc::in_use: {
+            core::product_filter of_category;
+            of_category.category_id = id;
+            const std::size_t count = app.catalogue().count_products(of_category);
+            return error_response(
+                ec,
+                "Category " + std::to_string(id) + " still has " + std::to_string(count) +
+                    (count == 1 ? " product" : " products")
+            );
+        }
+        default:
+            return error_response(ec);
+    }
+}
+
+}  // namespace
+
+// GET /categories?offset=&limit= : every category, or one page when offset or limit is given
+handler_result handle_get_categories(request_context& ctx, app_services& app) {
+    if (core::count_of(ctx.query, "offset") == 0 && core::count_of(ctx.query, "limit") == 0) {
+        co_return shared_json_response(app.category_json().all());
+    }
+    const auto page = core::parse_page(ctx.query);
+    if (!page) {
+        co_return validation_failed(page.error());
+    }
+    co_return shared_json_response(app.category_json().page(*page));
+}
+
+// GET /categories/{id} : one category
+handler_result handle_get_category(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto category = app.catalogue().find_category(*id);
+    if (!category) {
+        co_return category_not_found(*id);
+    }
+    co_return json_response(http::status::ok, to_json(*category));
+}
+
+// GET /categories/slug/{slug} : one category by its slug
+handler_result handle_get_category_by_slug(request_context& ctx, app_services& app) {
+    const std::string slug = path_slug(ctx);
+    const auto category = app.catalogue().find_category_by_slug(slug);
+    if (!category) {
+        co_return error_response(core::errc::not_found, "Category with slug \"" + slug + "\" not found");
+    }
+    co_return json_response(http::status::ok, to_json(*category));
+}
+
+// GET /categories/{id}/products?offset=&limit= : one page of the category's products
+handler_result handle_get_category_products(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto page = core::parse_page(ctx.query);
+    if (!page) {
+        co_return validation_failed(page.error());
+    }
+    if (!app.catalogue().find_category(*id)) {
+        co_return category_not_found(*id);
+    }
+    core::product_filter of_category;
+    of_category.category_id = *id;
+    co_return json_response(
+        http::status::ok, to_json_array(app.catalogue().list_products(of_category, *page))
+    );
+}
+
+// POST /categories {name, image} : 201 the new category
+handler_result handle_post_category(request_context& ctx, app_services& app) {
+    const auto input = body_input(ctx);
+    if (!input) {
+        co_return input.error();
+    }
+    const auto draft = core::read_category_draft(*input);
+    if (!draft) {
+        co_return validation_failed(draft.error());
+    }
+    const auto created = app.catalogue().create_category(*draft);
+    if (!created) {
+        co_return category_write_error(created.error(), 0, draft->name, app);
+    }
+    co_return json_response(http::status::created, to_json(*created));
+}
+
+// PUT /categories/{id} {name?, image?} : the updated category (a new name gives a new slug)
+handler_result handle_put_category(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto input = body_input(ctx);
+    if (!input) {
+        co_return input.error();
+    }
+    const auto patch = core::read_category_patch(*input);
+    if (!patch) {
+        co_return validation_failed(patch.error());
+    }
+    const auto updated = app.catalogue().update_category(*id, *patch);
+    if (!updated) {
+        co_return category_write_error(updated.error(), *id, patch->name.value_or(""), app);
+    }
+    co_return json_response(http::status::ok, to_json(*updated));
+}
+
+// DELETE /categories/{id} : true; 409 while products still belong to it
+handler_result handle_delete_category(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    if (const auto removed = app.catalogue().delete_category(*id); !removed) {
+        co_return category_write_error(removed.error(), *id, "", app);
+    }
+    co_return deleted();
+}
+
+}  // namespace storefront::server

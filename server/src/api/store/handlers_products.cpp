@@ -1,0 +1,178 @@
+// Product handlers: filtered pages (unfiltered ones from prebuilt JSON), by id and slug, related products,
+// and create/update/delete. Status codes for domain outcomes come from error_response.
+
+#include <string>
+
+#include "core/catalogue_rules.hpp"
+#include "core/pagination.hpp"
+#include "core/slug.hpp"
+#include "core/write_policy.hpp"
+#include "server/api/store/handlers.hpp"
+#include "server/api/store/json_mapping.hpp"
+#include "server/routing/error_responses.hpp"
+#include "store_params.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+using namespace store_params;
+
+response product_not_found(std::int64_t id) {
+    return error_response(core::errc::not_found, "Product " + std::to_string(id) + " not found");
+}
+
+response product_slug_not_found(std::string_view slug) {
+    return error_response(core::errc::not_found, "Product with slug \"" + std::string(slug) + "\" not found");
+}
+
+// The answer to a refused product write, with the text that names what went wrong.
+response product_write_error(boost::system::error_code ec, std::int64_t id, std::int64_t category_id) {
+    switch (static_cast<core::errc>(ec.value())) {
+        case core::errc::not_found:
+            return product_not_found(id);
+        case core::errc::seed_read_only:
+            return error_response(ec, core::seed_product_message);
+        case core::errc::invalid_reference:
+            return error_response(ec, "Category " + std::to_string(category_id) + " not found");
+        default:
+            return error_response(ec);
+    }
+}
+
+response slug_conflict(std::string_view title) {
+    return error_response(
+        core::errc::conflict, "A product with slug \"" + core::make_slug(title) + "\" already exists"
+    );
+}
+
+}  // namespace
+
+// GET /products?offset=&limit=&title=&price=&price_min=&price_max=&categoryId=&categorySlug= : one page
+handler_result handle_get_products(request_context& ctx, app_services& app) {
+    auto page = core::parse_page(ctx.query);
+    auto filter = core::parse_product_filter(ctx.query);
+    if (!page || !filter) {
+        core::validation_errors all;
+        if (!page) {
+            all = page.error();
+        }
+        if (!filter) {
+            const auto more = filter.error().messages;
+            all.messages.insert(all.messages.end(), more.begin(), more.end());
+        }
+        co_return validation_failed(all);
+    }
+    if (filter->empty()) {
+        co_return shared_json_response(app.product_json().page(*page));
+    }
+    co_return json_response(http::status::ok, to_json_array(app.catalogue().list_products(*filter, *page)));
+}
+
+// GET /products/{id} : one product
+handler_result handle_get_product(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto product = app.catalogue().find_product(*id);
+    if (!product) {
+        co_return product_not_found(*id);
+    }
+    co_return json_response(http::status::ok, to_json(*product));
+}
+
+// GET /products/slug/{slug} : one product by its slug
+handler_result handle_get_product_by_slug(request_context& ctx, app_services& app) {
+    const std::string slug = path_slug(ctx);
+    const auto product = app.catalogue().find_product_by_slug(slug);
+    if (!product) {
+        co_return product_slug_not_found(slug);
+    }
+    co_return json_response(http::status::ok, to_json(*product));
+}
+
+// GET /products/{id}/related : every other product of its category, in id order
+handler_result handle_get_related_products(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto related = app.catalogue().related_products(*id);
+    if (!related) {
+        co_return product_not_found(*id);
+    }
+    co_return json_response(http::status::ok, to_json_array(*related));
+}
+
+// GET /products/slug/{slug}/related : the same, for the product with that slug
+handler_result handle_get_related_products_by_slug(request_context& ctx, app_services& app) {
+    const std::string slug = path_slug(ctx);
+    const auto product = app.catalogue().find_product_by_slug(slug);
+    if (!product) {
+        co_return product_slug_not_found(slug);
+    }
+    const auto related = app.catalogue().related_products(product->id);
+    if (!related) {
+        co_return product_slug_not_found(slug);  // deleted in between
+    }
+    co_return json_response(http::status::ok, to_json_array(*related));
+}
+
+// POST /products {title, price, description, categoryId, images} : 201 the new product
+handler_result handle_post_product(request_context& ctx, app_services& app) {
+    const auto input = body_input(ctx);
+    if (!input) {
+        co_return input.error();
+    }
+    const auto draft = core::read_product_draft(*input);
+    if (!draft) {
+        co_return validation_failed(draft.error());
+    }
+    const auto created = app.catalogue().create_product(*draft);
+    if (!created) {
+        if (created.error() == core::errc::conflict) {
+            co_return slug_conflict(draft->title);
+        }
+        co_return product_write_error(created.error(), 0, draft->category_id);
+    }
+    co_return json_response(http::status::created, to_json(*created));
+}
+
+// PUT /products/{id} {any subset of the fields} : the updated product
+handler_result handle_put_product(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto input = body_input(ctx);
+    if (!input) {
+        co_return input.error();
+    }
+    const auto patch = core::read_product_patch(*input);
+    if (!patch) {
+        co_return validation_failed(patch.error());
+    }
+    const auto updated = app.catalogue().update_product(*id, *patch);
+    if (!updated) {
+        if (updated.error() == core::errc::conflict) {
+            co_return slug_conflict(patch->title.value_or(""));
+        }
+        co_return product_write_error(updated.error(), *id, patch->category_id.value_or(0));
+    }
+    co_return json_response(http::status::ok, to_json(*updated));
+}
+
+// DELETE /products/{id} : true
+handler_result handle_delete_product(request_context& ctx, app_services& app) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    if (const auto removed = app.catalogue().delete_product(*id); !removed) {
+        co_return product_write_error(removed.error(), *id, 0);
+    }
+    co_return deleted();
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,57 @@
+#pragma once
+// Path, body and answer helpers shared by the /api/v1 handlers (private to server_lib).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <boost/url/decode_view.hpp>
+#include <boost/url/pct_string_view.hpp>
+
+#include "core/catalogue_rules.hpp"
+#include "core/input.hpp"
+#include "server/codec/request_body.hpp"
+#include "server/routing/error_responses.hpp"
+#include "server/routing/request_context.hpp"
+
+namespace storefront::server::store_params {
+
+// The segment captured as `name`, percent-decoded (the router checked the escapes when it parsed the target).
+[[nodiscard]] inline std::string decoded_param(const request_context& ctx, std::string_view name) {
+    const auto encoded = boost::urls::make_pct_string_view(ctx.param(name));
+    if (!encoded) {
+        return std::string(ctx.param(name));
+    }
+    std::string out;
+    for (const char c : boost::urls::decode_view(*encoded)) {
+        out += c;
+    }
+    return out;
+}
+
+// The integer {id} segment; the public service's 400 "Validation failed (numeric string is expected)"
+// for anything else (also ids beyond int64).
+[[nodiscard]] inline or_response<std::int64_t> path_id(const request_context& ctx) {
+    const auto id = core::parse_path_id(decoded_param(ctx, "id"));
+    if (!id) {
+        return http_error(http::status::bad_request, core::numeric_id_expected);
+    }
+    return *id;
+}
+
+// The {slug} segment, decoded.
+[[nodiscard]] inline std::string path_slug(const request_context& ctx) {
+    return decoded_param(ctx, "slug");
+}
+
+// The JSON or form body as core's input fields, or the 4xx to answer.
+[[nodiscard]] inline or_response<core::input_fields> body_input(const request_context& ctx) {
+    return decode_input(ctx.request[http::field::content_type], ctx.request.body());
+}
+
+// 200 `true`, as the public service answers a delete.
+[[nodiscard]] inline response deleted() {
+    return json_response(http::status::ok, "true");
+}
+
+}  // namespace storefront::server::store_params
