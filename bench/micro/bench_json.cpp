@@ -22,7 +22,7 @@ const storage::catalogue_store& catalogue() {
 std::vector<std::string> all_product_fragments() {
     std::vector<std::string> out;
     for (const auto& p : catalogue().list_products({}, {0, std::numeric_limits<std::size_t>::max() / 2})) {
-        out.push_back(server::to_json(p));
+        out.push_back(server::to_json(p, "http://127.0.0.1:8080"));
     }
     return out;
 }
@@ -32,7 +32,7 @@ void BM_products_page_from_structs(benchmark::State& state) {
     const auto products = catalogue().list_products({}, {0, 10});
     std::size_t bytes = 0;
     for (auto _ : state) {
-        const std::string body = server::to_json_array(products);
+        const std::string body = server::to_json_array(products, "http://127.0.0.1:8080");
         bytes += body.size();
         benchmark::DoNotOptimize(body.data());
     }

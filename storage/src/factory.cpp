@@ -9,6 +9,7 @@
 #include "location_csv.hpp"
 #include "location_generator.hpp"
 #include "memory_catalogue_store.hpp"
+#include "memory_file_store.hpp"
 #include "memory_location_store.hpp"
 #include "memory_order_store.hpp"
 #include "memory_pet_image_store.hpp"
@@ -38,6 +39,11 @@ std::unique_ptr<catalogue_store> make_catalogue_store(const storage_config& conf
 std::unique_ptr<user_store> make_user_store(const storage_config& config) {
     require_known_backend(config);
     return std::make_unique<memory_user_store>(detail::seed_user_credentials());
+}
+
+std::unique_ptr<file_store> make_file_store(const storage_config& config, std::size_t max_bytes) {
+    require_known_backend(config);
+    return std::make_unique<memory_file_store>(max_bytes);
 }
 
 std::unique_ptr<location_store> make_location_store(const storage_config& config) {

@@ -197,14 +197,16 @@ constexpr std::array<seed_product, 51> product_table{{
 constexpr std::int64_t shortened_slug_id = 42;
 constexpr std::string_view shortened_slug = "elegant-patent-leather-peep-toe-pumps";
 
-constexpr std::string_view image_base = "https://images.storefront.dev/";
+// storefront draws these pictures itself (GET /api/v1/images/...); stored as paths, so the public URL can
+// change without touching the data.
+constexpr std::string_view image_base = "/api/v1/images/";
 
 core::category make_category(const seed_category& row) {
     core::category c;
     c.id = row.id;
     c.name = std::string(row.name);
     c.slug = core::make_slug(row.name);
-    c.image = std::string(image_base) + "categories/" + c.slug + ".jpg";
+    c.image = std::string(image_base) + "categories/" + std::to_string(row.id) + ".png";
     c.created_at = seed_epoch_ms + (row.id - 1) * 1000;
     c.updated_at = c.created_at;
     c.seed = true;
@@ -242,8 +244,8 @@ std::vector<core::product> seed_products() {
         const int image_count = row.id % 3 == 0 ? 2 : 3;
         for (int i = 1; i <= image_count; ++i) {
             p.images.push_back(
-                std::string(image_base) + "products/" + std::to_string(row.id) + "-" + p.slug + "-" +
-                std::to_string(i) + ".jpg"
+                std::string(image_base) + "products/" + std::to_string(row.id) + "-" + std::to_string(i) +
+                ".png"
             );
         }
         p.created_at = seed_epoch_ms + 60'000 + (row.id - 1) * 1000;

@@ -39,7 +39,7 @@ std::vector<core::user_credentials> seed_user_credentials() {
         c.profile.email = std::string(row.email);
         c.profile.name = std::string(row.name);
         c.profile.role = std::string(row.role);
-        c.profile.avatar = "https://images.storefront.dev/avatars/" + std::to_string(row.id) + ".png";
+        c.profile.avatar = "/api/v1/images/avatars/" + std::to_string(row.id) + ".png";
         c.profile.created_at = seed_epoch_ms + (row.id - 1) * 1000;
         c.profile.updated_at = c.profile.created_at;
         c.profile.seed = true;

@@ -245,3 +245,25 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(seed_users_are_read_only, Backend, backends) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(file_writes)
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(files_get_unique_names_within_a_budget, Backend, backends) {
+    auto store = storage::make_file_store(Backend::config(), 10);
+    const auto first = store->add(".png", "cat.png", "image/png", "12345");
+    BOOST_TEST_REQUIRE(first.has_value());
+    const auto& name = (*first)->name;
+    BOOST_TEST(name.size() == 36u);
+    BOOST_TEST(name.substr(32) == ".png");
+    const auto second = store->add(".png", "cat.png", "image/png", "12345");
+    BOOST_TEST_REQUIRE(second.has_value());
+    BOOST_TEST((*second)->name != name);
+    BOOST_TEST((code_of(store->add(".gif", "x.gif", "image/gif", "1")) == errc::storage_full));
+    const auto found = store->find(name);
+    BOOST_TEST_REQUIRE(found.has_value());
+    BOOST_TEST((*found)->bytes == "12345");
+    BOOST_TEST((*found)->original_name == "cat.png");
+    BOOST_TEST((code_of(store->find("nope.png")) == errc::not_found));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -18,11 +18,11 @@ namespace storefront::server {
 namespace {
 
 template <class T>
-std::vector<std::string> serialise_each(const std::vector<T>& items) {
+std::vector<std::string> serialise_each(const std::vector<T>& items, std::string_view public_url) {
     std::vector<std::string> out;
     out.reserve(items.size());
     for (const auto& item : items) {
-        out.push_back(to_json(item));
+        out.push_back(to_json(item, public_url));
     }
     return out;
 }
@@ -45,28 +45,47 @@ core::pet_token_settings pet_token_settings_of(const server_config& config) {
     return settings;
 }
 
+// --public-url, or the listen address when none is given (a wildcard address is reached on loopback).
+std::string public_url_of(const server_config& config, std::uint16_t port) {
+    std::string url = config.public_url;
+    if (url.empty()) {
+        const bool wildcard = config.address == "0.0.0.0" || config.address == "::";
+        const std::string host = wildcard ? "127.0.0.1" : config.address;
+        const bool ipv6 = host.find(':') != std::string::npos;
+        url = "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+    }
+    while (!url.empty() && url.back() == '/') {
+        url.pop_back();
+    }
+    return url;
+}
+
 }  // namespace
 
 app_services::app_services(const server_config& config)
     : limits_(config.limits),
       write_policy_(config.write_policy),
+      address_(config.address),
+      public_url_(public_url_of(config, config.port)),
+      public_url_needs_port_(config.public_url.empty() && config.port == 0),
       routes_({&store_routes(), &petstore_routes()}),
       catalogue_(storage::make_catalogue_store(config.storage)),
       users_(storage::make_user_store(config.storage)),
       locations_(storage::make_location_store(config.storage)),
+      files_(storage::make_file_store(config.storage, config.limits.upload_budget)),
       tokens_(config.tokens),
       passwords_(config.limits.hash_threads, config.limits.hash_queue),
       product_json_(
           [this] { return catalogue_->revision(); },
-          [this] { return serialise_each(catalogue_->list_products({}, everything())); }
+          [this] { return serialise_each(catalogue_->list_products({}, everything()), public_url_); }
       ),
       category_json_(
           [this] { return catalogue_->revision(); },
-          [this] { return serialise_each(catalogue_->list_categories()); }
+          [this] { return serialise_each(catalogue_->list_categories(), public_url_); }
       ),
       user_json_(
           [this] { return users_->revision(); },
-          [this] { return serialise_each(users_->list_users(everything())); }
+          [this] { return serialise_each(users_->list_users(everything()), public_url_); }
       ),
       pets_(storage::make_pet_store(config.storage)),
       orders_(storage::make_order_store(config.storage)),
@@ -81,5 +100,18 @@ app_services::app_services(const server_config& config)
 }
 
 app_services::~app_services() = default;
+
+void app_services::listening_on(std::uint16_t port) {
+    if (!public_url_needs_port_) {
+        return;
+    }
+    server_config listening;
+    listening.address = address_;
+    public_url_ = public_url_of(listening, port);
+    public_url_needs_port_ = false;
+    product_json_.reset();
+    category_json_.reset();
+    user_json_.reset();
+}
 
 }  // namespace storefront::server

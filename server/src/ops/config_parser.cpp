@@ -75,6 +75,9 @@ po::options_description describe_options() {
             "bytes of uploaded pet images kept in memory")
         ("write-policy", po::value<std::string>()->default_value("open"),
             "who may write to /api/v1: open (anyone; seed rows read-only) or roles (admins write the catalogue)")
+        ("public-url", po::value<std::string>(), "base URL clients reach this service at, for image and file links "
+            "(default http://<address>:<port>)")
+        ("upload-budget", po::value<std::size_t>()->default_value(256 * 1024 * 1024), "bytes of uploads kept (507 beyond)")
         ("access-log", po::value<bool>()->default_value(true), "log one JSON line per request (true/false)");
     // clang-format on
     return d;
@@ -229,6 +232,14 @@ parsed_config parse_config(int argc, const char* const argv[]) {
             throw po::error("--write-policy must be open or roles");
         }
         c.write_policy = *policy;
+        if (vm.count("public-url")) {
+            c.public_url = vm["public-url"].as<std::string>();
+            const bool http = c.public_url.rfind("http://", 0) == 0 || c.public_url.rfind("https://", 0) == 0;
+            if (!http || c.public_url.find_first_of(" \t\r\n\"<>") != std::string::npos) {
+                throw po::error("--public-url must be an http:// or https:// URL");
+            }
+        }
+        c.limits.upload_budget = vm["upload-budget"].as<std::size_t>();
         parse_pet_options(vm, c);
         out.config = std::move(c);
     } catch (const std::exception& e) {

@@ -107,6 +107,7 @@ void http_server::start() {
         port_ = w->acceptor.local_endpoint().port();  // port 0: every later acceptor joins the chosen port
         workers_.push_back(std::move(w));
     }
+    app_.listening_on(port_);
     for (auto& w : workers_) {
         asio::co_spawn(w->io, accept_loop(*w, app_, config_), asio::detached);
         w->thread = std::thread([&io = w->io] { io.run(); });

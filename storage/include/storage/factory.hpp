@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "storage/catalogue_store.hpp"
+#include "storage/file_store.hpp"
 #include "storage/location_store.hpp"
 #include "storage/pet_store.hpp"
 #include "storage/storage_config.hpp"
@@ -14,6 +15,10 @@ namespace storefront::storage {
 
 [[nodiscard]] std::unique_ptr<catalogue_store> make_catalogue_store(const storage_config& config);
 [[nodiscard]] std::unique_ptr<user_store> make_user_store(const storage_config& config);
+// Uploaded files, at most `max_bytes` in total.
+[[nodiscard]] std::unique_ptr<file_store> make_file_store(
+    const storage_config& config, std::size_t max_bytes
+);
 [[nodiscard]] std::unique_ptr<location_store> make_location_store(const storage_config& config);
 
 // The pet store surface, with the public petstore's seed pets, orders and users (user1..user10).

@@ -3,15 +3,19 @@
 // response caches. Built once at start-up and shared by every I/O thread.
 
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "core/auth_tokens.hpp"
 #include "core/pet_auth.hpp"
 #include "server/app/password_worker.hpp"
 #include "server/app/pet_credentials.hpp"
+#include "server/app/placeholder_images.hpp"
 #include "server/app/response_cache.hpp"
 #include "server/ops/server_config.hpp"
 #include "server/routing/router.hpp"
 #include "storage/catalogue_store.hpp"
+#include "storage/file_store.hpp"
 #include "storage/location_store.hpp"
 #include "storage/pet_store.hpp"
 #include "storage/user_store.hpp"
@@ -26,10 +30,17 @@ class app_services {
     const router& routes() const { return routes_; }
     const limits_config& limits() const { return limits_; }
     core::write_policy write_policy() const { return write_policy_; }
+    // Where clients reach this service ("http://127.0.0.1:8080", no trailing slash): the base of image URLs.
+    std::string_view public_url() const { return public_url_; }
+    // Called by a listener once bound, before any request is served: a default public URL of a server
+    // started with port 0 gets the port the kernel chose.
+    void listening_on(std::uint16_t port);
 
     storage::catalogue_store& catalogue() { return *catalogue_; }
     storage::user_store& users() { return *users_; }
     storage::location_store& locations() { return *locations_; }
+    storage::file_store& files() { return *files_; }
+    placeholder_images& images() { return images_; }
     const core::auth_tokens& tokens() const { return tokens_; }
     password_worker& passwords() { return passwords_; }
     fragment_list& product_json() { return product_json_; }
@@ -47,10 +58,15 @@ class app_services {
   private:
     limits_config limits_;
     core::write_policy write_policy_;
+    std::string address_;
+    std::string public_url_;
+    bool public_url_needs_port_;
     router routes_;
     std::unique_ptr<storage::catalogue_store> catalogue_;
     std::unique_ptr<storage::user_store> users_;
     std::unique_ptr<storage::location_store> locations_;
+    std::unique_ptr<storage::file_store> files_;
+    placeholder_images images_;
     core::auth_tokens tokens_;
     password_worker passwords_;
     fragment_list product_json_;

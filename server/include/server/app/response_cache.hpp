@@ -43,6 +43,9 @@ class fragment_list {
     [[nodiscard]] std::shared_ptr<const std::string> page(const core::page_request& page);
     [[nodiscard]] std::shared_ptr<const std::string> all();
 
+    // Drops the snapshot so the next call rebuilds it (the serialisation itself changed, not the source).
+    void reset() { snapshot_.store(nullptr, std::memory_order_release); }
+
   private:
     std::function<std::uint64_t()> revision_;
     std::function<std::vector<std::string>()> load_;

@@ -16,16 +16,17 @@ namespace storefront::server {
 
 // Request limits and timeouts, with defaults modelled on nginx.
 struct limits_config {
-    std::size_t header_limit = 8 * 1024;         // bytes of request line + headers (431 beyond)
-    std::size_t max_header_fields = 100;         // header fields per request (431 beyond)
-    std::size_t body_limit = 1024 * 1024;        // bytes of any request body (413 beyond)
-    std::size_t form_body_limit = 64 * 1024;     // bytes of JSON and form bodies (413 beyond)
-    std::size_t upload_limit = 5 * 1024 * 1024;  // bytes of one uploaded file (413 beyond)
-    std::chrono::seconds header_timeout{10};     // to receive a whole header once its first byte came
-    std::chrono::seconds body_timeout{10};       // to receive a body, plus the time min_body_rate allows
-    std::size_t min_body_rate = 8 * 1024;        // bytes/second a body upload must at least average
-    std::chrono::seconds keepalive_timeout{60};  // idle time between requests on one connection
-    std::chrono::seconds write_timeout{30};      // per write of one response
+    std::size_t header_limit = 8 * 1024;            // bytes of request line + headers (431 beyond)
+    std::size_t max_header_fields = 100;            // header fields per request (431 beyond)
+    std::size_t body_limit = 1024 * 1024;           // bytes of any request body (413 beyond)
+    std::size_t form_body_limit = 64 * 1024;        // bytes of JSON and form bodies (413 beyond)
+    std::size_t upload_limit = 5 * 1024 * 1024;     // bytes of one uploaded file (413 beyond)
+    std::size_t upload_budget = 256 * 1024 * 1024;  // bytes of all uploaded files kept (507 beyond)
+    std::chrono::seconds header_timeout{10};        // to receive a whole header once its first byte came
+    std::chrono::seconds body_timeout{10};          // to receive a body, plus the time min_body_rate allows
+    std::size_t min_body_rate = 8 * 1024;           // bytes/second a body upload must at least average
+    std::chrono::seconds keepalive_timeout{60};     // idle time between requests on one connection
+    std::chrono::seconds write_timeout{30};         // per write of one response
     std::size_t max_requests_per_connection = 1000;
     std::size_t max_connections = 10000;        // open connections per process; beyond, accepting pauses
     std::chrono::seconds shutdown_timeout{10};  // in-flight requests get this long after SIGTERM
@@ -53,6 +54,7 @@ struct server_config {
     std::size_t threads = 1;    // I/O threads, one io_context and acceptor each
     bool access_log = true;     // one JSON line per request on stdout
     core::write_policy write_policy = core::write_policy::open;
+    std::string public_url;  // base of image and file URLs; empty: http://<address>:<port>
     bool secrets_generated = false;
     core::token_settings tokens;
     storage::storage_config storage;

@@ -102,7 +102,7 @@ handler_result handle_get_auth_profile(request_context& ctx, app_services& app) 
     if (!user) {
         co_return error_response(core::errc::invalid_token);  // the user is gone
     }
-    co_return json_response(http::status::ok, to_json(*user));
+    co_return json_response(http::status::ok, to_json(*user, app.public_url()));
 }
 
 }  // namespace storefront::server

@@ -74,7 +74,7 @@ handler_result handle_get_category(request_context& ctx, app_services& app) {
     if (!category) {
         co_return category_not_found(*id);
     }
-    co_return json_response(http::status::ok, to_json(*category));
+    co_return json_response(http::status::ok, to_json(*category, app.public_url()));
 }
 
 // GET /categories/slug/{slug} : one category by its slug
@@ -84,7 +84,7 @@ handler_result handle_get_category_by_slug(request_context& ctx, app_services& a
     if (!category) {
         co_return error_response(core::errc::not_found, "Category with slug \"" + slug + "\" not found");
     }
-    co_return json_response(http::status::ok, to_json(*category));
+    co_return json_response(http::status::ok, to_json(*category, app.public_url()));
 }
 
 // GET /categories/{id}/products?offset=&limit= : one page of the category's products
@@ -103,7 +103,7 @@ handler_result handle_get_category_products(request_context& ctx, app_services& 
     core::product_filter of_category;
     of_category.category_id = *id;
     co_return json_response(
-        http::status::ok, to_json_array(app.catalogue().list_products(of_category, *page))
+        http::status::ok, to_json_array(app.catalogue().list_products(of_category, *page), app.public_url())
     );
 }
 
@@ -121,7 +121,7 @@ handler_result handle_post_category(request_context& ctx, app_services& app) {
     if (!created) {
         co_return category_write_error(created.error(), 0, draft->name, app);
     }
-    co_return json_response(http::status::created, to_json(*created));
+    co_return json_response(http::status::created, to_json(*created, app.public_url()));
 }
 
 // PUT /categories/{id} {name?, image?} : the updated category (a new name gives a new slug)
@@ -142,7 +142,7 @@ handler_result handle_put_category(request_context& ctx, app_services& app) {
     if (!updated) {
         co_return category_write_error(updated.error(), *id, patch->name.value_or(""), app);
     }
-    co_return json_response(http::status::ok, to_json(*updated));
+    co_return json_response(http::status::ok, to_json(*updated, app.public_url()));
 }
 
 // DELETE /categories/{id} : true; 409 while products still belong to it

@@ -66,7 +66,9 @@ handler_result handle_get_products(request_context& ctx, app_services& app) {
     if (filter->empty()) {
         co_return shared_json_response(app.product_json().page(*page));
     }
-    co_return json_response(http::status::ok, to_json_array(app.catalogue().list_products(*filter, *page)));
+    co_return json_response(
+        http::status::ok, to_json_array(app.catalogue().list_products(*filter, *page), app.public_url())
+    );
 }
 
 // GET /products/{id} : one product
@@ -79,7 +81,7 @@ handler_result handle_get_product(request_context& ctx, app_services& app) {
     if (!product) {
         co_return product_not_found(*id);
     }
-    co_return json_response(http::status::ok, to_json(*product));
+    co_return json_response(http::status::ok, to_json(*product, app.public_url()));
 }
 
 // GET /products/slug/{slug} : one product by its slug
@@ -89,7 +91,7 @@ handler_result handle_get_product_by_slug(request_context& ctx, app_services& ap
     if (!product) {
         co_return product_slug_not_found(slug);
     }
-    co_return json_response(http::status::ok, to_json(*product));
+    co_return json_response(http::status::ok, to_json(*product, app.public_url()));
 }
 
 // GET /products/{id}/related : every other product of its category, in id order
@@ -102,7 +104,7 @@ handler_result handle_get_related_products(request_context& ctx, app_services& a
     if (!related) {
         co_return product_not_found(*id);
     }
-    co_return json_response(http::status::ok, to_json_array(*related));
+    co_return json_response(http::status::ok, to_json_array(*related, app.public_url()));
 }
 
 // GET /products/slug/{slug}/related : the same, for the product with that slug
@@ -116,7 +118,7 @@ handler_result handle_get_related_products_by_slug(request_context& ctx, app_ser
     if (!related) {
         co_return product_slug_not_found(slug);  // deleted in between
     }
-    co_return json_response(http::status::ok, to_json_array(*related));
+    co_return json_response(http::status::ok, to_json_array(*related, app.public_url()));
 }
 
 // POST /products {title, price, description, categoryId, images} : 201 the new product
@@ -136,7 +138,7 @@ handler_result handle_post_product(request_context& ctx, app_services& app) {
         }
         co_return product_write_error(created.error(), 0, draft->category_id);
     }
-    co_return json_response(http::status::created, to_json(*created));
+    co_return json_response(http::status::created, to_json(*created, app.public_url()));
 }
 
 // PUT /products/{id} {any subset of the fields} : the updated product
@@ -160,7 +162,7 @@ handler_result handle_put_product(request_context& ctx, app_services& app) {
         }
         co_return product_write_error(updated.error(), *id, patch->category_id.value_or(0));
     }
-    co_return json_response(http::status::ok, to_json(*updated));
+    co_return json_response(http::status::ok, to_json(*updated, app.public_url()));
 }
 
 // DELETE /products/{id} : true

@@ -68,7 +68,7 @@ handler_result handle_get_user(request_context& ctx, app_services& app) {
     if (!user) {
         co_return user_not_found(*id);
     }
-    co_return json_response(http::status::ok, to_json(*user));
+    co_return json_response(http::status::ok, to_json(*user, app.public_url()));
 }
 
 // POST /users {name, email, password, avatar, role?} : 201 the new user, who can log in at once
@@ -99,7 +99,7 @@ handler_result handle_post_user(request_context& ctx, app_services& app) {
     if (!created) {
         co_return user_write_error(created.error(), 0, {});
     }
-    co_return json_response(http::status::created, to_json(*created));
+    co_return json_response(http::status::created, to_json(*created, app.public_url()));
 }
 
 // PUT /users/{id} {any subset of name, email, password, avatar, role} : the updated user
@@ -137,7 +137,7 @@ handler_result handle_put_user(request_context& ctx, app_services& app) {
     if (!updated) {
         co_return user_write_error(updated.error(), *id, core::seed_user_update_message);
     }
-    co_return json_response(http::status::ok, to_json(*updated));
+    co_return json_response(http::status::ok, to_json(*updated, app.public_url()));
 }
 
 // DELETE /users/{id} : true

@@ -11,7 +11,15 @@ namespace storefront::server {
 
 namespace {
 
-void write_category(json_writer& w, const core::category& c) {
+// A stored URL as clients see it: storefront's own paths under the public URL, others as they are.
+std::string public_form(const std::string& url, std::string_view public_url) {
+    if (!url.empty() && url.front() == '/') {
+        return std::string(public_url) + url;
+    }
+    return url;
+}
+
+void write_category(json_writer& w, const core::category& c, std::string_view public_url) {
     w.begin_object()
         .key("id")
         .value(c.id)
@@ -20,7 +28,7 @@ void write_category(json_writer& w, const core::category& c) {
         .key("slug")
         .value(c.slug)
         .key("image")
-        .value(c.image)
+        .value(public_form(c.image, public_url))
         .key("creationAt")
         .value(iso8601_ms(c.created_at))
         .key("updatedAt")
@@ -50,14 +58,14 @@ void append_location(std::string& out, const core::location& l) {
 
 }  // namespace
 
-std::string to_json(const core::category& c) {
+std::string to_json(const core::category& c, std::string_view public_url) {
     std::string out;
     json_writer w(out);
-    write_category(w, c);
+    write_category(w, c, public_url);
     return out;
 }
 
-std::string to_json(const core::product& p) {
+std::string to_json(const core::product& p, std::string_view public_url) {
     std::string out;
     out.reserve(512);
     json_writer w(out);
@@ -73,10 +81,10 @@ std::string to_json(const core::product& p) {
         .key("description")
         .value(p.description)
         .key("category");
-    write_category(w, p.product_category);
+    write_category(w, p.product_category, public_url);
     w.key("images").begin_array();
     for (const auto& image : p.images) {
-        w.value(image);
+        w.value(public_form(image, public_url));
     }
     w.end_array()
         .key("creationAt")
@@ -87,7 +95,7 @@ std::string to_json(const core::product& p) {
     return out;
 }
 
-std::string to_json(const core::user& u) {
+std::string to_json(const core::user& u, std::string_view public_url) {
     std::string out;
     json_writer w(out);
     w.begin_object()
@@ -100,7 +108,7 @@ std::string to_json(const core::user& u) {
         .key("role")
         .value(u.role)
         .key("avatar")
-        .value(u.avatar)
+        .value(public_form(u.avatar, public_url))
         .key("creationAt")
         .value(iso8601_ms(u.created_at))
         .key("updatedAt")

@@ -37,6 +37,11 @@ handler_result handle_put_user(request_context& ctx, app_services& app);
 handler_result handle_delete_user(request_context& ctx, app_services& app);
 handler_result handle_post_users_is_available(request_context& ctx, app_services& app);
 
+// Uploads, uploaded files and drawn images (handlers_files.cpp)
+handler_result handle_post_file_upload(request_context& ctx, app_services& app);
+handler_result handle_get_file(request_context& ctx, app_services& app);
+handler_result handle_get_image(request_context& ctx, app_services& app);
+
 // Auth (handlers_auth.cpp) and locations (handlers_locations.cpp)
 handler_result handle_post_auth_login(request_context& ctx, app_services& app);
 handler_result handle_post_auth_refresh_token(request_context& ctx, app_services& app);
