@@ -186,4 +186,18 @@ result<pet_grant> pet_tokens::verify(std::string_view token, std::int64_t now) c
     return pet_grant{claims->subject, claims->scope};
 }
 
+std::optional<std::vector<std::string>> grant_scopes(
+    const std::optional<std::string>& requested, const std::vector<std::string>& client_scopes
+) {
+    std::vector<std::string> granted = requested ? split_scopes(*requested) : client_scopes;
+    const bool allowed =
+        !granted.empty() && std::all_of(granted.begin(), granted.end(), [&](const std::string& s) {
+            return std::find(client_scopes.begin(), client_scopes.end(), s) != client_scopes.end();
+        });
+    if (!allowed) {
+        return std::nullopt;
+    }
+    return granted;
+}
+
 }  // namespace storefront::core

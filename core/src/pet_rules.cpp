@@ -236,4 +236,16 @@ std::string_view sniff_image_type(std::string_view bytes) noexcept {
     return "application/octet-stream";
 }
 
+bool pet_upload_type_allowed(std::string_view media_type) noexcept {
+    return media_type.empty() || media_type == "application/octet-stream" || media_type == "image/png" ||
+           media_type == "image/jpeg" || media_type == "image/gif" || media_type == "image/webp";
+}
+
+std::string pet_image_media_type(std::string_view declared, std::string_view bytes) {
+    if (declared.empty() || declared == "application/octet-stream") {
+        return std::string(sniff_image_type(bytes));
+    }
+    return std::string(declared);
+}
+
 }  // namespace storefront::core

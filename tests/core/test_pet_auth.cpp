@@ -106,4 +106,16 @@ BOOST_AUTO_TEST_CASE(pet_tokens_round_trip_and_refusals) {
     BOOST_CHECK_THROW(pet_tokens({"x", std::chrono::seconds(0)}), std::invalid_argument);
 }
 
+BOOST_AUTO_TEST_CASE(scope_grants) {
+    const std::vector<std::string> client{"read:pets", "write:pets"};
+    BOOST_TEST(grant_scopes(std::nullopt, client).value() == client);
+    BOOST_TEST(
+        grant_scopes(std::string("read:pets"), client).value() == std::vector<std::string>{"read:pets"}
+    );
+    BOOST_TEST(!grant_scopes(std::string("admin"), client));
+    BOOST_TEST(!grant_scopes(std::string("read:pets admin"), client));
+    BOOST_TEST(!grant_scopes(std::string(""), client));
+    BOOST_TEST(!grant_scopes(std::nullopt, {}));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

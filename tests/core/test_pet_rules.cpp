@@ -123,4 +123,22 @@ BOOST_AUTO_TEST_CASE(image_types) {
     BOOST_TEST(sniff_image_type("hello"sv) == "application/octet-stream");
 }
 
+BOOST_AUTO_TEST_CASE(upload_types) {
+    for (const std::string ok :
+         {"", "application/octet-stream", "image/png", "image/jpeg", "image/gif", "image/webp"}) {
+        BOOST_TEST_CONTEXT(ok) {
+            BOOST_TEST(pet_upload_type_allowed(ok));
+        }
+    }
+    for (const std::string bad : {"text/html", "image/svg+xml", "application/json"}) {
+        BOOST_TEST_CONTEXT(bad) {
+            BOOST_TEST(!pet_upload_type_allowed(bad));
+        }
+    }
+    const std::string png = "\x89PNG\r\n\x1a\n0000";
+    BOOST_TEST(pet_image_media_type("", png) == "image/png");
+    BOOST_TEST(pet_image_media_type("application/octet-stream", png) == "image/png");
+    BOOST_TEST(pet_image_media_type("image/gif", png) == "image/gif");  // a declared image type wins
+}
+
 BOOST_AUTO_TEST_SUITE_END()

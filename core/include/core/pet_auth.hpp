@@ -40,6 +40,13 @@ struct pet_client {
 // Whether the space-separated `scopes` contains `wanted` exactly.
 [[nodiscard]] bool has_scope(std::string_view scopes, std::string_view wanted);
 
+// The scopes a client-credentials grant gives (RFC 6749 §3.3): every scope of the client when none is
+// asked for, else exactly the space-separated scopes asked for when the client holds each one; nullopt
+// otherwise (the token endpoint's invalid_scope).
+[[nodiscard]] std::optional<std::vector<std::string>> grant_scopes(
+    const std::optional<std::string>& requested, const std::vector<std::string>& client_scopes
+);
+
 // Decodes "Basic base64(id:secret)" (scheme case-insensitive; id and secret form-url-decoded as RFC 6749
 // §2.3.1 asks). nullopt for another scheme, bad base64 or no ':'.
 struct basic_credentials {

@@ -2,6 +2,8 @@
 // Pure rules of the pet store surface: enum names as the petstore schema spells them, the findByStatus and
 // findByTags filters, RFC 3339 date-times, usernames and the media type of uploaded images.
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +14,13 @@
 #include "core/validation.hpp"
 
 namespace storefront::core {
+
+// Bounds of our own on pet store bodies (the public petstore has none). Ids above 2^53 - 1 lose precision
+// in JavaScript clients; refusing them also keeps id assignment far from overflow.
+inline constexpr std::int64_t max_pet_id = 9'007'199'254'740'991;
+inline constexpr std::size_t max_pet_text = 1024;  // any single string field
+inline constexpr std::size_t max_pet_items = 100;  // photoUrls and tags entries
+inline constexpr std::int64_t max_order_quantity = 1'000'000;
 
 [[nodiscard]] std::string_view to_string(pet_status status) noexcept;
 [[nodiscard]] std::string_view to_string(order_status status) noexcept;
@@ -40,5 +49,13 @@ namespace storefront::core {
 // The media type of an uploaded image from its first bytes: image/png, image/jpeg, image/gif,
 // image/webp, else application/octet-stream.
 [[nodiscard]] std::string_view sniff_image_type(std::string_view bytes) noexcept;
+
+// Whether a pet image upload may declare `media_type` (lower-case, no parameters): none,
+// application/octet-stream, or one of the image types above.
+[[nodiscard]] bool pet_upload_type_allowed(std::string_view media_type) noexcept;
+
+// The type an uploaded pet image is served with: a declared image type wins; none or an octet-stream is
+// served as what its bytes are (sniff_image_type).
+[[nodiscard]] std::string pet_image_media_type(std::string_view declared, std::string_view bytes);
 
 }  // namespace storefront::core

@@ -16,15 +16,6 @@ namespace storefront::server {
 
 namespace {
 
-// Media types an upload may declare; anything else is 415.
-bool upload_type_ok(std::string_view media_type) {
-    return media_type.empty() || boost::algorithm::iequals(media_type, "application/octet-stream") ||
-           boost::algorithm::iequals(media_type, "image/png") ||
-           boost::algorithm::iequals(media_type, "image/jpeg") ||
-           boost::algorithm::iequals(media_type, "image/gif") ||
-           boost::algorithm::iequals(media_type, "image/webp");
-}
-
 response pet_not_found() {
     return pet_error(http::status::not_found, "Pet not found");
 }
@@ -158,7 +149,7 @@ handler_result handle_post_pet_upload_image(request_context& ctx, app_services& 
         co_return std::move(metadata).error();
     }
     const std::string declared = media_type_of(ctx.request[http::field::content_type]);
-    if (!upload_type_ok(declared)) {
+    if (!core::pet_upload_type_allowed(declared)) {
         co_return pet_error(
             http::status::unsupported_media_type,
             "Unsupported Media Type: send the image as application/octet-stream (or image/png, image/jpeg, "
@@ -173,11 +164,8 @@ handler_result handle_post_pet_upload_image(request_context& ctx, app_services& 
     if (!app.pets().find(pet_id)) {
         co_return pet_not_found();
     }
-    // A declared image type wins; an octet-stream is served as what its bytes say it is.
     core::pet_image image;
-    image.media_type = declared.empty() || boost::algorithm::iequals(declared, "application/octet-stream")
-                           ? std::string(core::sniff_image_type(bytes))
-                           : boost::algorithm::to_lower_copy(std::string(declared));
+    image.media_type = core::pet_image_media_type(declared, bytes);
     image.bytes = bytes;
     const auto image_id = app.pet_images().add(pet_id, std::move(image));
     if (!image_id) {

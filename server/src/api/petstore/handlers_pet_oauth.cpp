@@ -67,20 +67,15 @@ handler_result handle_post_pet_oauth_token(request_context& ctx, app_services& a
             http::status::bad_request, "unsupported_grant_type", "only client_credentials is supported"
         );
     }
-    // No scope asks for everything the client may have (RFC 6749 §3.3 lets the server pick a default).
-    std::vector<std::string> granted = scope ? core::split_scopes(*scope) : client->scopes;
-    const bool allowed =
-        !granted.empty() && std::all_of(granted.begin(), granted.end(), [&](const std::string& s) {
-            return std::find(client->scopes.begin(), client->scopes.end(), s) != client->scopes.end();
-        });
-    if (!allowed) {
+    const auto granted = core::grant_scopes(scope, client->scopes);
+    if (!granted) {
         co_return oauth_error(
             http::status::bad_request,
             "invalid_scope",
             "the client may request only: " + join_scopes(client->scopes)
         );
     }
-    const std::string granted_scope = join_scopes(granted);
+    const std::string granted_scope = join_scopes(*granted);
     const auto& tokens = app.pet_tokens();
     std::string out;
     json_writer w(out);

@@ -22,12 +22,10 @@ namespace json = boost::json;
 
 namespace {
 
-// Ids above 2^53 - 1 lose precision in JavaScript clients; refusing them also keeps id assignment far
-// from overflow.
-constexpr std::int64_t max_id = 9'007'199'254'740'991;
-constexpr std::size_t max_text = 1024;  // any single string field
-constexpr std::size_t max_items = 100;  // photoUrls and tags entries
-constexpr std::int64_t max_quantity = 1'000'000;
+using core::max_order_quantity;
+using core::max_pet_id;
+using core::max_pet_items;
+using core::max_pet_text;
 
 // Sets `path` ("a" or "a.b") in `object`; a second value for the same key turns it into an array.
 void set_form_value(json::object& object, std::string_view path, std::string_view value) {
@@ -130,8 +128,8 @@ class field_reader {
             return std::nullopt;
         }
         const auto& s = v->get_string();
-        if (s.size() > max_text) {
-            fail(name, "must be at most " + std::to_string(max_text) + " characters");
+        if (s.size() > max_pet_text) {
+            fail(name, "must be at most " + std::to_string(max_pet_text) + " characters");
             return std::nullopt;
         }
         return std::string(s.data(), s.size());
@@ -159,8 +157,8 @@ class field_reader {
             return std::nullopt;
         }
         if (v->is_array()) {
-            if (v->get_array().size() > max_items) {
-                fail(name, "must have at most " + std::to_string(max_items) + " items");
+            if (v->get_array().size() > max_pet_items) {
+                fail(name, "must have at most " + std::to_string(max_pet_items) + " items");
                 return std::nullopt;
             }
             return v->get_array();
@@ -193,7 +191,7 @@ std::optional<core::pet_category> read_category(field_reader& r) {
     }
     field_reader nested(v->get_object(), r.lenient(), r.errors(), r.field_name("category."));
     core::pet_category c;
-    c.id = nested.integer("id", 0, max_id);
+    c.id = nested.integer("id", 0, max_pet_id);
     c.name = nested.string("name");
     return c;
 }
@@ -217,7 +215,7 @@ std::vector<core::pet_tag> read_tags(field_reader& r) {
         }
         field_reader nested(item.get_object(), r.lenient(), r.errors(), r.field_name(where + "."));
         core::pet_tag t;
-        t.id = nested.integer("id", 0, max_id);
+        t.id = nested.integer("id", 0, max_pet_id);
         t.name = nested.string("name");
         tags.push_back(std::move(t));
     }
@@ -239,7 +237,7 @@ core::validated<pet_user_input> read_user_object(
 ) {
     field_reader r(object, lenient, errors, prefix);
     pet_user_input in;
-    in.profile.id = r.integer("id", 0, max_id).value_or(0);
+    in.profile.id = r.integer("id", 0, max_pet_id).value_or(0);
     if (r.required("username")) {
         if (auto name = r.string("username")) {
             if (core::valid_username(*name)) {
@@ -362,10 +360,10 @@ core::validated<core::pet> read_pet(const pet_document& doc, bool id_required) {
     core::pet p;
     if (id_required) {
         if (r.required("id")) {
-            p.id = r.integer("id", 1, max_id).value_or(0);
+            p.id = r.integer("id", 1, max_pet_id).value_or(0);
         }
     } else {
-        p.id = r.integer("id", 0, max_id).value_or(0);
+        p.id = r.integer("id", 0, max_pet_id).value_or(0);
     }
     p.category = read_category(r);
     if (r.required("name")) {
@@ -379,7 +377,7 @@ core::validated<core::pet> read_pet(const pet_document& doc, bool id_required) {
     if (r.required("photoUrls")) {
         if (auto urls = r.array("photoUrls")) {
             for (const auto& url : *urls) {
-                if (!url.is_string() || url.get_string().size() > max_text) {
+                if (!url.is_string() || url.get_string().size() > max_pet_text) {
                     r.fail("photoUrls", "must be an array of strings");
                     break;
                 }
@@ -408,12 +406,12 @@ core::validated<core::pet_order> read_order(const pet_document& doc) {
     }
     field_reader r(*object, doc.from_form, errors, "");
     core::pet_order o;
-    o.id = r.integer("id", 0, max_id).value_or(0);
+    o.id = r.integer("id", 0, max_pet_id).value_or(0);
     if (r.required("petId")) {
-        o.pet_id = r.integer("petId", 1, max_id).value_or(0);
+        o.pet_id = r.integer("petId", 1, max_pet_id).value_or(0);
     }
     if (r.required("quantity")) {
-        o.quantity = static_cast<std::int32_t>(r.integer("quantity", 1, max_quantity).value_or(0));
+        o.quantity = static_cast<std::int32_t>(r.integer("quantity", 1, max_order_quantity).value_or(0));
     }
     if (auto ship = r.string("shipDate")) {
         o.ship_date = core::parse_date_time(*ship);
