@@ -10,14 +10,28 @@ fragment_list::fragment_list(
 )
     : revision_(std::move(revision)), load_(std::move(load)) {}
 
+std::shared_ptr<const fragment_list::snapshot> fragment_list::loaded() const {
+    std::lock_guard lock(snapshot_mutex_);
+    return snapshot_;
+}
+
+void fragment_list::publish(std::shared_ptr<const snapshot> fresh) {
+    std::lock_guard lock(snapshot_mutex_);
+    snapshot_ = std::move(fresh);
+}
+
+void fragment_list::reset() {
+    publish(nullptr);
+}
+
 std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
-    auto snap = snapshot_.load(std::memory_order_acquire);
+    auto snap = loaded();
     const std::uint64_t revision = revision_();
     if (snap && snap->revision == revision) {
         return snap;
     }
     std::lock_guard lock(rebuild_);
-    snap = snapshot_.load(std::memory_order_acquire);
+    snap = loaded();
     if (snap && snap->revision == revision) {
         return snap;  // another thread rebuilt it while we waited
     }
@@ -33,7 +47,7 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
     }
     all += ']';
     fresh->all_items = std::make_shared<const std::string>(std::move(all));
-    snapshot_.store(fresh, std::memory_order_release);
+    publish(fresh);
     return fresh;
 }
 
@@ -41,8 +55,12 @@ std::shared_ptr<const std::string> fragment_list::page(const core::page_request&
     const auto snap = current();
     const auto range = core::page_slice(page, snap->items.size());
     // Keyed by the item range, so every offset past the end shares the one empty page.
-    auto& slot = snap->pages[(range.first * 131 + range.last) % page_slots];
-    auto cached = slot.load(std::memory_order_acquire);
+    const std::size_t slot = (range.first * 131 + range.last) % page_slots;
+    std::shared_ptr<const cached_page> cached;
+    {
+        std::lock_guard lock(snap->pages_mutex);
+        cached = snap->pages[slot];
+    }
     if (!cached || cached->first != range.first || cached->last != range.last) {
         auto fresh = std::make_shared<cached_page>();
         fresh->first = range.first;
@@ -62,7 +80,8 @@ std::shared_ptr<const std::string> fragment_list::page(const core::page_request&
         }
         out += ']';
         cached = std::move(fresh);
-        slot.store(cached, std::memory_order_release);  // a racing writer of another page simply wins
+        std::lock_guard lock(snap->pages_mutex);
+        snap->pages[slot] = cached;  // a racing writer of another page simply wins
     }
     // Aliasing: the bytes keep their cache entry (and nothing else) alive.
     return {cached, &cached->json};

@@ -4,7 +4,6 @@
 // recent pages so a repeated page is shared bytes with no per-request copy. Safe for concurrent readers.
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,7 +30,8 @@ class fragment_list {
         std::uint64_t revision = 0;
         std::vector<std::string> items;                // one JSON value per item, in id order
         std::shared_ptr<const std::string> all_items;  // the whole list as one JSON array
-        mutable std::array<std::atomic<std::shared_ptr<const cached_page>>, page_slots> pages;
+        mutable std::mutex pages_mutex;                // guards `pages` (held only to copy a pointer)
+        mutable std::array<std::shared_ptr<const cached_page>, page_slots> pages;
     };
     // `revision` reports the source's revision; `load` serialises every item of that revision.
     fragment_list(std::function<std::uint64_t()> revision, std::function<std::vector<std::string>()> load);
@@ -44,12 +44,19 @@ class fragment_list {
     [[nodiscard]] std::shared_ptr<const std::string> all();
 
     // Drops the snapshot so the next call rebuilds it (the serialisation itself changed, not the source).
-    void reset() { snapshot_.store(nullptr, std::memory_order_release); }
+    void reset();
 
   private:
     std::function<std::uint64_t()> revision_;
     std::function<std::vector<std::string>()> load_;
-    std::atomic<std::shared_ptr<const snapshot>> snapshot_;
+    [[nodiscard]] std::shared_ptr<const snapshot> loaded() const;
+    void publish(std::shared_ptr<const snapshot> fresh);
+
+    // A mutex, not std::atomic<std::shared_ptr>: libstdc++ 12's atomic load unlocks with relaxed order, a
+    // data race by the memory model that ThreadSanitizer reports once snapshots are replaced under load.
+    // The critical sections only copy a pointer.
+    mutable std::mutex snapshot_mutex_;
+    std::shared_ptr<const snapshot> snapshot_;
     std::mutex rebuild_;
 };
 
