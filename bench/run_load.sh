@@ -78,6 +78,7 @@ work=$(mktemp -d /tmp/storefront-load.XXXXXX)
 chmod 755 "$work"  # nginx workers run as an unprivileged user when started as root
 server_pid=""
 nginx_pid=""
+writer_pid=""
 stop_server() {
     if [[ -n $server_pid ]]; then
         kill -TERM "$server_pid" 2>/dev/null || true
@@ -93,6 +94,7 @@ stop_nginx() {
     fi
 }
 cleanup() {
+    if [[ -n $writer_pid ]]; then kill "$writer_pid" 2>/dev/null || true; fi
     stop_server
     stop_nginx
     rm -rf "$work"
@@ -224,6 +226,29 @@ bench_pair() {
     labels+=("$label")
 }
 
+# A client that keeps writing while a pair runs: creates a product, deletes it, again, so every read of
+# the products page meets a freshly invalidated cache (the worst case of the write path). Sets writer_pid.
+start_writer() {
+    local port=$1
+    : >"$work/writes"
+    (
+        while :; do
+            id=$(curl -s -X POST -H 'Content-Type: application/json' \
+                -d '{"title":"Bench Writer","price":1,"description":"d","categoryId":1,"images":["https://x.com/a.png"]}' \
+                "http://127.0.0.1:$port/api/v1/products" | sed -n 's/^{"id":\([0-9]*\).*/\1/p')
+            [[ -n $id ]] && curl -s -o /dev/null -X DELETE "http://127.0.0.1:$port/api/v1/products/$id" &&
+                echo >>"$work/writes"
+        done
+    ) &
+    writer_pid=$!
+}
+stop_writer() {
+    kill "$writer_pid" 2>/dev/null || true
+    wait "$writer_pid" 2>/dev/null || true
+    writer_pid=""
+    log "writer: $(wc -l <"$work/writes") create+delete pairs"
+}
+
 declare -A body_bytes
 labels=()
 mkdir -p "$work/static"
@@ -235,6 +260,8 @@ start_server
 rss_idle_default=$(rss_kib "$server_pid" VmRSS)
 save_body '/api/v1/products?offset=0&limit=10' products_0.json
 save_body '/api/v1/products?offset=40&limit=10' products_40.json
+save_body '/api/v1/products?title=classic&price_min=10&price_max=50&categoryId=1' products_filtered.json
+save_body '/api/v1/products/51' product_51.json
 save_body '/api/v1/categories' categories.json
 save_body '/api/v1/users?limit=10' users.json
 save_body '/api/v1/locations?size=5' random_default.json
@@ -248,6 +275,12 @@ wrk -t1 -c"$connections" -d1s "http://127.0.0.1:$nginx_port/products_0.json" >/d
 
 bench_pair 'products?offset=0&limit=10' '/api/v1/products?offset=0&limit=10' products_0.json
 bench_pair 'products?offset=40&limit=10' '/api/v1/products?offset=40&limit=10' products_40.json
+bench_pair 'products filtered (title+price range+category)' \
+    '/api/v1/products?title=classic&price_min=10&price_max=50&categoryId=1' products_filtered.json
+bench_pair 'products/51' '/api/v1/products/51' product_51.json
+start_writer "$server_port"
+bench_pair 'products?offset=0&limit=10 while a client writes' '/api/v1/products?offset=0&limit=10' products_0.json
+stop_writer
 bench_pair 'categories' '/api/v1/categories' categories.json
 bench_pair 'users?limit=10' '/api/v1/users?limit=10' users.json
 bench_pair 'locations?size=5 (random, default set)' '/api/v1/locations?size=5' random_default.json
