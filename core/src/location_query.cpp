@@ -56,7 +56,7 @@ std::optional<geo_point> parse_origin(std::string_view text, std::vector<std::st
 std::optional<double> parse_radius(std::string_view text, std::vector<std::string>& messages) {
     const std::optional<double> value = parse_decimal(text);
     if (!value) {
-        messages.emplace_back("radius must be a number");
+        messages.emplace_back("radius must be a number conforming to the specified constraints");
         return std::nullopt;
     }
     if (*value < 0.0) {

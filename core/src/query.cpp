@@ -111,7 +111,7 @@ std::optional<long long> bounded_integer_param(
     const std::optional<long long> value = parse_integer(text);
     if (!value) {
         if (!has_integer_syntax(text)) {
-            messages.push_back(prefix + " must be an integer number");
+            messages.push_back(prefix + " must be a number conforming to the specified constraints");
         } else if (text.front() == '-') {  // an integer beyond long long: still a bounds problem
             messages.push_back(prefix + " must not be less than " + std::to_string(min));
         } else {

@@ -96,14 +96,14 @@ BOOST_AUTO_TEST_CASE(pages_follow_offset_and_limit) {
 BOOST_AUTO_TEST_CASE(bad_page_parameters_are_400_with_every_problem) {
     const auto port = shared_server().port();
     const std::vector<std::pair<std::string, std::string>> table{
-        {"limit=abc", "limit must be an integer number"},
-        {"limit=1.5", "limit must be an integer number"},
-        {"limit=", "limit must be an integer number"},
+        {"limit=abc", "limit must be a number conforming to the specified constraints"},
+        {"limit=1.5", "limit must be a number conforming to the specified constraints"},
+        {"limit=", "limit must be a number conforming to the specified constraints"},
         {"limit=0", "limit must not be less than 1"},
         {"limit=-3", "limit must not be less than 1"},
         {"limit=101", "limit must not be greater than 100"},
         {"offset=-1", "offset must not be less than 0"},
-        {"offset=x", "offset must be an integer number"},
+        {"offset=x", "offset must be a number conforming to the specified constraints"},
         {"offset=1&offset=2", "offset must be given at most once"},
         {"limit=5&limit=5", "limit must be given at most once"},
     };

@@ -28,8 +28,9 @@ using query_params = std::vector<query_param>;
 [[nodiscard]] std::optional<double> parse_decimal(std::string_view text);
 
 // The value of `name` when it is given once and is an integer in [min, max]; otherwise nullopt, with each
-// problem appended to `messages` in class-validator wording ("limit must not be greater than 100", "… must
-// be an integer number", "… must be given at most once"). An absent parameter adds no message.
+// problem appended to `messages` in the public service's wording ("limit must not be greater than 100",
+// "limit must be a number conforming to the specified constraints" for a non-number, "… must be given at
+// most once"). An absent parameter adds no message.
 [[nodiscard]] std::optional<long long> bounded_integer_param(
     const query_params& params,
     std::string_view name,

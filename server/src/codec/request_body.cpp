@@ -242,26 +242,35 @@ std::string_view bearer_token(std::string_view authorization) {
     return token;
 }
 
-std::optional<core::query_params> parse_form(std::string_view body) {
-    // Parsed as the query of an origin-form target, which Boost.URL measures correctly. Bytes a query may
-    // not hold raw (`images[]=…` from curl, UTF-8 from scripts) are escaped first, as a browser would;
-    // a '%' stays, so a bad escape is still refused.
-    std::string target = "/?";
-    target.reserve(body.size() + 2);
+bool needs_uri_escape(char c) noexcept {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool allowed = (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') ||
+                         (byte >= '0' && byte <= '9') ||
+                         std::string_view("-._~!$&'()*+,;=:@/?%").find(c) != std::string_view::npos;
+    return !allowed || byte == 0;
+}
+
+std::string escape_raw_uri_bytes(std::string_view text) {
     constexpr std::string_view hex = "0123456789ABCDEF";
-    for (const char c : body) {
-        const auto byte = static_cast<unsigned char>(c);
-        const bool allowed = (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') ||
-                             (byte >= '0' && byte <= '9') ||
-                             std::string_view("-._~!$&'()*+,;=:@/?%").find(c) != std::string_view::npos;
-        if (allowed) {
-            target += c;
+    std::string out;
+    out.reserve(text.size() + 8);
+    for (const char c : text) {
+        if (needs_uri_escape(c)) {
+            const auto byte = static_cast<unsigned char>(c);
+            out += '%';
+            out += hex[byte >> 4];
+            out += hex[byte & 0x0F];
         } else {
-            target += '%';
-            target += hex[byte >> 4];
-            target += hex[byte & 0x0F];
+            out += c;
         }
     }
+    return out;
+}
+
+std::optional<core::query_params> parse_form(std::string_view body) {
+    // Parsed as the query of an origin-form target, which Boost.URL measures correctly. Bytes a query may
+    // not hold raw (`images[]=…` from curl, UTF-8 from scripts) are escaped first, as a browser would.
+    const std::string target = "/?" + escape_raw_uri_bytes(body);
     const auto url = boost::urls::parse_origin_form(target);
     if (!url) {
         return std::nullopt;

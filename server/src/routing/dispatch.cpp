@@ -3,12 +3,14 @@
 
 #include "server/routing/dispatch.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <string>
 
 #include <boost/url/parse.hpp>
 
 #include "server/app/app_services.hpp"
+#include "server/codec/request_body.hpp"
 #include "server/ops/log.hpp"
 #include "server/routing/access.hpp"
 #include "server/routing/error_responses.hpp"
@@ -60,12 +62,19 @@ std::size_t declared_length(const http::request_header<>& head) {
 boost::asio::awaitable<or_response<routed_request>> admit_request(
     const http::request_header<>& head, app_services& app
 ) {
-    const auto target = boost::urls::parse_origin_form(head.target());
+    routed_request routed;
+    // Beast has already refused control characters, spaces and NUL; what else a browser sends raw is
+    // escaped here so Boost.URL (strict RFC 3986) sees what the client meant. A bad '%' escape stays a 400.
+    std::string_view raw_target = head.target();
+    if (std::any_of(raw_target.begin(), raw_target.end(), needs_uri_escape)) {
+        routed.escaped_target = std::make_unique<const std::string>(escape_raw_uri_bytes(raw_target));
+        raw_target = *routed.escaped_target;
+    }
+    const auto target = boost::urls::parse_origin_form(raw_target);
     const std::string_view method = head.method_string();
     if (!target) {
         co_return http_error(http::status::bad_request, "Malformed request target");
     }
-    routed_request routed;
     routed.path = target->encoded_path();
     if (routed.path.size() > 1 && routed.path.back() == '/') {
         routed.path.remove_suffix(1);  // "/api/v1/products/" is "/api/v1/products"

@@ -47,6 +47,13 @@ class body_fields {
     std::string_view content_type, std::string_view body
 );
 
+// Whether `c` may not appear raw in a URI (RFC 3986): anything but unreserved, sub-delims, ':', '@', '/',
+// '?' and '%' ('%' stays, so a bad escape is still refused by the parser).
+[[nodiscard]] bool needs_uri_escape(char c) noexcept;
+
+// `text` with every such byte percent-encoded, as a browser sends it: `[`, `|`, `{`, raw UTF-8, …
+[[nodiscard]] std::string escape_raw_uri_bytes(std::string_view text);
+
 // The decoded name/value pairs of an application/x-www-form-urlencoded body, in order ('+' is a space);
 // nullopt when it is not a valid query string. Use this rather than Boost.URL's parse_query(), which in
 // 1.81 measures its input with strlen (found by fuzzing).

@@ -4,6 +4,8 @@
 // exception into a logged 500. 404, 405, 401 and 413 therefore cost no body read.
 
 #include <cstddef>
+#include <memory>
+#include <string>
 #include <string_view>
 
 #include <boost/asio/awaitable.hpp>
@@ -20,6 +22,9 @@ class app_services;
 
 // A request whose head was admitted: its route and what the head told us. Views point into the head.
 struct routed_request {
+    // The target with the bytes browsers send raw (`|`, `[`, UTF-8, …) percent-encoded, when there were any;
+    // on the heap so that `path` and the captured segments stay valid when this moves.
+    std::unique_ptr<const std::string> escaped_target;
     route_match match;
     std::string_view path;  // without query and trailing slash
     core::query_params query;
