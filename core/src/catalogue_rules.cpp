@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/email.hpp"
+#include "core/text.hpp"
 
 namespace storefront::core {
 
@@ -17,10 +18,6 @@ using kind = input_value::kind;
 
 bool is_ascii_alnum(char c) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-char ascii_lower(char c) noexcept {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
 // Code points in valid UTF-8 text; nullopt for invalid UTF-8 (overlong forms, surrogates, > U+10FFFF).
@@ -341,8 +338,7 @@ bool is_url(std::string_view text) noexcept {
     std::string_view rest = text;
     const std::size_t scheme_end = rest.find("://");
     if (scheme_end != std::string_view::npos) {
-        std::string scheme(rest.substr(0, scheme_end));
-        std::transform(scheme.begin(), scheme.end(), scheme.begin(), ascii_lower);
+        const std::string scheme = ascii_lower(rest.substr(0, scheme_end));
         if (scheme != "http" && scheme != "https") {
             return false;
         }

@@ -6,28 +6,18 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.hpp"
+
 namespace storefront::core {
 
 namespace {
 
 constexpr std::size_t max_part_header_bytes = 8 * 1024;
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
-        return static_cast<char>(std::tolower(c));
-    });
-    return out;
-}
+using core::trim_spaces;
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-        text.remove_suffix(1);
-    }
-    return text;
+std::string lower(std::string_view text) {
+    return ascii_lower(text);
 }
 
 // Reads `name=value` parameters after the first ';' of a header value; quoted values may escape with '\'.
@@ -47,7 +37,7 @@ bool read_parameters(std::string_view value, OnParam on_param) {
         if (eq == std::string_view::npos) {
             return false;
         }
-        const std::string key = lower(trim(value.substr(i, eq - i)));
+        const std::string key = lower(trim_spaces(value.substr(i, eq - i)));
         std::size_t j = eq + 1;
         std::string param;
         if (j < value.size() && value[j] == '"') {
@@ -75,7 +65,7 @@ bool read_parameters(std::string_view value, OnParam on_param) {
             }
         } else {
             const std::size_t end = std::min(value.find(';', j), value.size());
-            param = std::string(trim(value.substr(j, end - j)));
+            param = std::string(trim_spaces(value.substr(j, end - j)));
             j = end;
         }
         on_param(key, std::move(param));
@@ -104,9 +94,9 @@ bool read_part_headers(std::string_view headers, multipart_part& part) {
             return false;
         }
         const std::string name = lower(line.substr(0, colon));
-        const std::string_view value = trim(line.substr(colon + 1));
+        const std::string_view value = trim_spaces(line.substr(colon + 1));
         if (name == "content-disposition") {
-            if (lower(trim(value.substr(0, value.find(';')))) != "form-data") {
+            if (lower(trim_spaces(value.substr(0, value.find(';')))) != "form-data") {
                 return false;
             }
             const bool ok = read_parameters(value, [&](const std::string& key, std::string v) {
@@ -130,7 +120,7 @@ bool read_part_headers(std::string_view headers, multipart_part& part) {
 }  // namespace
 
 std::optional<std::string> multipart_boundary(std::string_view content_type) {
-    if (lower(trim(content_type.substr(0, content_type.find(';')))) != "multipart/form-data") {
+    if (lower(trim_spaces(content_type.substr(0, content_type.find(';')))) != "multipart/form-data") {
         return std::nullopt;
     }
     std::optional<std::string> boundary;

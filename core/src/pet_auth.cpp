@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "core/base64url.hpp"
+#include "core/text.hpp"
 
 namespace storefront::core {
 
@@ -16,16 +17,6 @@ namespace {
 
 constexpr std::string_view access_type = "access";
 constexpr std::array<std::string_view, 2> known_scopes{scope_read_pets, scope_write_pets};
-
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
 
 int hex_value(char c) {
     if (c >= '0' && c <= '9') {
@@ -71,7 +62,7 @@ validated<std::vector<pet_client>> parse_pet_clients(std::string_view spec) {
     std::string_view rest = spec;
     while (!rest.empty()) {
         const auto comma = rest.find(',');
-        const std::string_view entry = trim(rest.substr(0, comma));
+        const std::string_view entry = trim_spaces(rest.substr(0, comma));
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
         if (entry.empty()) {
             continue;
@@ -84,7 +75,7 @@ validated<std::vector<pet_client>> parse_pet_clients(std::string_view spec) {
                  "` must be written id:secret:scopes"}};
         }
         pet_client client;
-        client.id = std::string(trim(entry.substr(0, first)));
+        client.id = std::string(trim_spaces(entry.substr(0, first)));
         client.secret = std::string(entry.substr(first + 1, second - first - 1));
         client.scopes = split_scopes(entry.substr(second + 1));
         if (client.id.empty() || client.secret.empty()) {
@@ -133,7 +124,7 @@ bool has_scope(std::string_view scopes, std::string_view wanted) {
 }
 
 std::optional<basic_credentials> parse_basic_authorization(std::string_view header) {
-    header = trim(header);
+    header = trim_spaces(header);
     constexpr std::string_view scheme = "basic";
     if (header.size() <= scheme.size() || header[scheme.size()] != ' ') {
         return std::nullopt;
@@ -143,7 +134,7 @@ std::optional<basic_credentials> parse_basic_authorization(std::string_view head
             return std::nullopt;
         }
     }
-    const auto decoded = base64_decode(trim(header.substr(scheme.size())));
+    const auto decoded = base64_decode(trim_spaces(header.substr(scheme.size())));
     if (!decoded) {
         return std::nullopt;
     }

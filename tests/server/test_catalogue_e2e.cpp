@@ -4,28 +4,13 @@
 #include <boost/test/unit_test.hpp>
 
 #include "http_client.hpp"
+#include "json_helpers.hpp"
 #include "test_server.hpp"
 
 namespace json = boost::json;
 using namespace storefront::test;
 
 namespace {
-
-std::vector<std::int64_t> ids_of(const json::value& list) {
-    std::vector<std::int64_t> ids;
-    for (const auto& item : list.as_array()) {
-        ids.push_back(item.at("id").as_int64());
-    }
-    return ids;
-}
-
-std::vector<std::int64_t> range(std::int64_t first, std::int64_t last) {
-    std::vector<std::int64_t> out;
-    for (auto i = first; i <= last; ++i) {
-        out.push_back(i);
-    }
-    return out;
-}
 
 void check_validation_error(const http_reply& reply, const std::string& expected_message) {
     BOOST_TEST(reply.status == 400u);

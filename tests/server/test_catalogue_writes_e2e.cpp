@@ -12,6 +12,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "http_client.hpp"
+#include "json_helpers.hpp"
 #include "test_server.hpp"
 
 namespace json = boost::json;
@@ -78,14 +79,6 @@ std::string user_body(const std::string& email, const std::string& role = "") {
     return R"({"name":"New","email":")" + email +
            R"(","password":"secret123","avatar":"https://x.com/a.png")" +
            (role.empty() ? "" : R"(,"role":")" + role + "\"") + "}";
-}
-
-std::vector<std::int64_t> ids_of(const json::value& list) {
-    std::vector<std::int64_t> ids;
-    for (const auto& item : list.as_array()) {
-        ids.push_back(item.at("id").as_int64());
-    }
-    return ids;
 }
 
 }  // namespace

@@ -109,13 +109,9 @@ handler_result handle_get_category_products(request_context& ctx, app_services& 
 
 // POST /categories {name, image} : 201 the new category
 handler_result handle_post_category(request_context& ctx, app_services& app) {
-    const auto input = body_input(ctx);
-    if (!input) {
-        co_return input.error();
-    }
-    const auto draft = core::read_category_draft(*input);
+    const auto draft = validated_body(ctx, core::read_category_draft);
     if (!draft) {
-        co_return validation_failed(draft.error());
+        co_return draft.error();
     }
     const auto created = app.catalogue().create_category(*draft);
     if (!created) {
@@ -130,13 +126,9 @@ handler_result handle_put_category(request_context& ctx, app_services& app) {
     if (!id) {
         co_return id.error();
     }
-    const auto input = body_input(ctx);
-    if (!input) {
-        co_return input.error();
-    }
-    const auto patch = core::read_category_patch(*input);
+    const auto patch = validated_body(ctx, core::read_category_patch);
     if (!patch) {
-        co_return validation_failed(patch.error());
+        co_return patch.error();
     }
     const auto updated = app.catalogue().update_category(*id, *patch);
     if (!updated) {

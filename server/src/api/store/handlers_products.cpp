@@ -123,13 +123,9 @@ handler_result handle_get_related_products_by_slug(request_context& ctx, app_ser
 
 // POST /products {title, price, description, categoryId, images} : 201 the new product
 handler_result handle_post_product(request_context& ctx, app_services& app) {
-    const auto input = body_input(ctx);
-    if (!input) {
-        co_return input.error();
-    }
-    const auto draft = core::read_product_draft(*input);
+    const auto draft = validated_body(ctx, core::read_product_draft);
     if (!draft) {
-        co_return validation_failed(draft.error());
+        co_return draft.error();
     }
     const auto created = app.catalogue().create_product(*draft);
     if (!created) {
@@ -147,13 +143,9 @@ handler_result handle_put_product(request_context& ctx, app_services& app) {
     if (!id) {
         co_return id.error();
     }
-    const auto input = body_input(ctx);
-    if (!input) {
-        co_return input.error();
-    }
-    const auto patch = core::read_product_patch(*input);
+    const auto patch = validated_body(ctx, core::read_product_patch);
     if (!patch) {
-        co_return validation_failed(patch.error());
+        co_return patch.error();
     }
     const auto updated = app.catalogue().update_product(*id, *patch);
     if (!updated) {

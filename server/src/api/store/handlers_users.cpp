@@ -73,13 +73,9 @@ handler_result handle_get_user(request_context& ctx, app_services& app) {
 
 // POST /users {name, email, password, avatar, role?} : 201 the new user, who can log in at once
 handler_result handle_post_user(request_context& ctx, app_services& app) {
-    const auto input = body_input(ctx);
-    if (!input) {
-        co_return input.error();
-    }
-    const auto registration = core::read_user_registration(*input);
+    const auto registration = validated_body(ctx, core::read_user_registration);
     if (!registration) {
-        co_return validation_failed(registration.error());
+        co_return registration.error();
     }
     if (auto allowed = core::may_register(app.write_policy(), ctx.actor, registration->role); !allowed) {
         co_return error_response(allowed.error());
@@ -111,13 +107,9 @@ handler_result handle_put_user(request_context& ctx, app_services& app) {
     if (is_seed_user(app, *id)) {
         co_return error_response(core::errc::seed_user_read_only, core::seed_user_update_message);
     }
-    const auto input = body_input(ctx);
-    if (!input) {
-        co_return input.error();
-    }
-    const auto update = core::read_user_update(*input);
+    const auto update = validated_body(ctx, core::read_user_update);
     if (!update) {
-        co_return validation_failed(update.error());
+        co_return update.error();
     }
     const bool changes_role = update->role.has_value();
     if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, changes_role); !allowed) {

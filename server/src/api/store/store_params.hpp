@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include <boost/url/decode_view.hpp>
 #include <boost/url/pct_string_view.hpp>
@@ -44,9 +46,20 @@ namespace storefront::server::store_params {
     return decoded_param(ctx, "slug");
 }
 
-// The JSON or form body as core's input fields, or the 4xx to answer.
-[[nodiscard]] inline or_response<core::input_fields> body_input(const request_context& ctx) {
-    return decode_input(ctx.request[http::field::content_type], ctx.request.body());
+// The JSON or form body read by `rule` (one of core's read_* functions): the value, or the 4xx to answer
+// (415 media type, 400 malformed body, 400 with every validation problem).
+template <class Rule>
+[[nodiscard]] auto validated_body(const request_context& ctx, Rule rule)
+    -> or_response<typename std::invoke_result_t<Rule, const core::input_fields&>::value_type> {
+    const auto input = decode_input(ctx.request[http::field::content_type], ctx.request.body());
+    if (!input) {
+        return input.error();
+    }
+    auto value = rule(*input);
+    if (!value) {
+        return validation_failed(value.error());
+    }
+    return std::move(*value);
 }
 
 // 200 `true`, as the public service answers a delete.
