@@ -26,7 +26,7 @@ packages=(
     build-essential cmake pkg-config
     libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
     libboost-program-options1.81-dev libboost-test1.81-dev
-    libssl-dev libsodium-dev libgd-dev
+    libssl-dev libsodium-dev libgd-dev libsqlite3-dev
 )
 [ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3)
 

@@ -1,4 +1,5 @@
-// The store factory: picks the adapter for storage_config::backend ("memory" only so far) and fills it
+// The store factory: picks the adapter for storage_config::backend ("memory"; "sqlite:PATH" for the
+// catalogue so far) and fills it
 // with the seed catalogue, the seed users, the configured or generated locations and the pet store seed.
 
 #include "storage/factory.hpp"
@@ -19,6 +20,7 @@
 #include "seed_catalogue.hpp"
 #include "seed_pets.hpp"
 #include "seed_users.hpp"
+#include "sqlite_catalogue_store.hpp"
 
 namespace storefront::storage {
 namespace {
@@ -32,6 +34,12 @@ void require_known_backend(const storage_config& config) {
 }  // namespace
 
 std::unique_ptr<catalogue_store> make_catalogue_store(const storage_config& config) {
+    constexpr std::string_view sqlite_prefix = "sqlite:";
+    if (config.backend.rfind(sqlite_prefix, 0) == 0) {
+        return std::make_unique<sqlite_catalogue_store>(
+            config.backend.substr(sqlite_prefix.size()), detail::seed_categories(), detail::seed_products()
+        );
+    }
     require_known_backend(config);
     return std::make_unique<memory_catalogue_store>(detail::seed_categories(), detail::seed_products());
 }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <string>
@@ -13,6 +15,8 @@
 
 #include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
+
+#include <unistd.h>
 
 #include "core/errc.hpp"
 #include "storage/factory.hpp"
@@ -26,7 +30,29 @@ namespace {
 struct memory_backend {
     static storage::storage_config config() { return {}; }
 };
+// A fresh database file per store (removed when the test binary exits).
+struct sqlite_backend {
+    static storage::storage_config config() {
+        static const std::filesystem::path dir = [] {
+            auto d =
+                std::filesystem::temp_directory_path() / ("storefront-sqlite-" + std::to_string(::getpid()));
+            std::filesystem::create_directories(d);
+            std::atexit([] {
+                std::filesystem::remove_all(
+                    std::filesystem::temp_directory_path() /
+                    ("storefront-sqlite-" + std::to_string(::getpid()))
+                );
+            });
+            return d;
+        }();
+        static int counter = 0;
+        storage::storage_config c;
+        c.backend = "sqlite:" + (dir / ("store-" + std::to_string(++counter) + ".db")).string();
+        return c;
+    }
+};
 using backends = boost::mpl::list<memory_backend>;
+using catalogue_backends = boost::mpl::list<memory_backend, sqlite_backend>;
 
 template <class T>
 errc code_of(const core::result<T>& r) {
@@ -49,7 +75,9 @@ std::vector<std::int64_t> ids_of(const std::vector<core::product>& products) {
 
 BOOST_AUTO_TEST_SUITE(catalogue_writes)
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(created_products_get_ids_slugs_and_their_category, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    created_products_get_ids_slugs_and_their_category, Backend, catalogue_backends
+) {
     auto store = storage::make_catalogue_store(Backend::config());
     const auto before = store->revision();
     const auto created = store->create_product(mug());
@@ -68,7 +96,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(created_products_get_ids_slugs_and_their_category,
     BOOST_TEST(store->count_products({}) == 52u);  // refused writes change nothing
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(unknown_ids_and_slugs_are_not_found, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(unknown_ids_and_slugs_are_not_found, Backend, catalogue_backends) {
     auto store = storage::make_catalogue_store(Backend::config());
     BOOST_TEST((code_of(store->find_product(999)) == errc::not_found));
     BOOST_TEST((code_of(store->find_product_by_slug("nope")) == errc::not_found));
@@ -80,7 +108,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(unknown_ids_and_slugs_are_not_found, Backend, back
     BOOST_TEST((code_of(store->delete_category(999)) == errc::not_found));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(related_products_share_the_category, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(related_products_share_the_category, Backend, catalogue_backends) {
     auto store = storage::make_catalogue_store(Backend::config());
     const auto related = store->related_products(2);
     BOOST_TEST_REQUIRE(related.has_value());
@@ -91,7 +119,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(related_products_share_the_category, Backend, back
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(partial_updates_change_only_given_fields, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(partial_updates_change_only_given_fields, Backend, catalogue_backends) {
     auto store = storage::make_catalogue_store(Backend::config());
     const auto created = store->create_product(mug());
     BOOST_TEST_REQUIRE(created.has_value());
@@ -116,7 +144,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(partial_updates_change_only_given_fields, Backend,
     BOOST_TEST(store->find_product(created->id)->title == "Red Mug");
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(seed_rows_are_read_only, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(seed_rows_are_read_only, Backend, catalogue_backends) {
     auto store = storage::make_catalogue_store(Backend::config());
     core::product_patch patch;
     patch.price = 1;
@@ -129,7 +157,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(seed_rows_are_read_only, Backend, backends) {
     BOOST_TEST(store->find_product(1)->price == 44.0);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(categories_and_their_products_change_together, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(categories_and_their_products_change_together, Backend, catalogue_backends) {
     auto store = storage::make_catalogue_store(Backend::config());
     const auto toys = store->create_category({"Toys", "https://x.com/toys.png"});
     BOOST_TEST_REQUIRE(toys.has_value());
@@ -153,7 +181,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(categories_and_their_products_change_together, Bac
     BOOST_TEST(store->list_categories().size() == 5u);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(filters_page_in_id_order, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(filters_page_in_id_order, Backend, catalogue_backends) {
     auto store = storage::make_catalogue_store(Backend::config());
     core::product_filter filter;
     filter.price_min = 50;
@@ -169,7 +197,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(filters_page_in_id_order, Backend, backends) {
     BOOST_TEST(store->list_products(filter, {10, 10}).empty());
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(concurrent_writers_get_distinct_ids, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(concurrent_writers_get_distinct_ids, Backend, catalogue_backends) {
     auto store = storage::make_catalogue_store(Backend::config());
     constexpr int threads = 4;
     constexpr int per_thread = 50;

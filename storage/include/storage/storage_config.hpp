@@ -10,7 +10,7 @@
 namespace storefront::storage {
 
 struct storage_config {
-    std::string backend = "memory";                      // only "memory" so far
+    std::string backend = "memory";  // "memory"; "sqlite:PATH" so far only for the catalogue (issue 9)
     std::optional<std::filesystem::path> location_file;  // CSV: id,name,description,latitude,longitude
     std::size_t generated_locations = 100'000;           // used when no location file is given
     std::uint64_t location_seed = 0x5EED'2026;           // fixed: the default set is the same on every start
