@@ -14,6 +14,7 @@
 #include "server/ops/log.hpp"
 #include "server/routing/access.hpp"
 #include "server/routing/error_responses.hpp"
+#include "storage/storage_error.hpp"
 
 namespace storefront::server {
 
@@ -118,6 +119,16 @@ boost::asio::awaitable<response> run_handler(
         std::move(routed.actor)};
     try {
         co_return co_await routed.match.matched->handler(ctx, app);
+    } catch (const storage::storage_unavailable& e) {
+        // A backend that is down or slow: 503 with Retry-After, in the surface's own error style.
+        log_event(
+            "warning",
+            "storage_unavailable",
+            {field("operation", routed.match.matched->operation), field("what", e.what())}
+        );
+        const bool petstore = routed.match.table && routed.match.table->errors == error_style::petstore;
+        co_return petstore ? pet_error_response(core::errc::storage_unavailable)
+                           : error_response(core::errc::storage_unavailable);
     } catch (const std::exception& e) {
         log_event(
             "error",

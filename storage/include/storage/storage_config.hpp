@@ -10,7 +10,9 @@
 namespace storefront::storage {
 
 struct storage_config {
-    std::string backend = "memory";  // "memory"; "sqlite:PATH" so far only for the catalogue (issue 9)
+    // "memory", "sqlite:PATH" or a libpq connection string ("postgresql://…", "postgres://…").
+    std::string backend = "memory";
+    std::size_t pool_size = 4;  // connections of a PostgreSQL backend (--storage-pool)
     std::optional<std::filesystem::path> location_file;  // CSV: id,name,description,latitude,longitude
     std::size_t generated_locations = 100'000;           // used when no location file is given
     std::uint64_t location_seed = 0x5EED'2026;           // fixed: the default set is the same on every start
