@@ -84,6 +84,7 @@ int main(int argc, char* argv[]) {
              field("port", static_cast<long long>(server.port())),
              field("threads", static_cast<long long>(config.threads)),
              field("locations", static_cast<long long>(app.locations().location_count())),
+             field("storage", storefront::storage::redacted(config.storage.backend)),
              field("url", "http://" + config.address + ":" + std::to_string(server.port()) + "/api/v1")}
         );
         int received = 0;

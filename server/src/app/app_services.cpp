@@ -75,6 +75,12 @@ app_services::app_services(const server_config& config)
       files_(storage::make_file_store(config.storage, config.limits.upload_budget)),
       tokens_(config.tokens),
       passwords_(config.limits.hash_threads, config.limits.hash_queue),
+      storage_calls_(
+          storage::kind_of(config.storage.backend) == storage::backend_kind::memory
+              ? 0
+              : config.limits.storage_threads,
+          config.limits.storage_queue
+      ),
       product_json_(
           [this] { return catalogue_->revision(); },
           [this] { return serialise_each(catalogue_->list_products({}, everything()), public_url_); }
@@ -100,6 +106,22 @@ app_services::app_services(const server_config& config)
 }
 
 app_services::~app_services() = default;
+
+boost::asio::awaitable<std::shared_ptr<const std::string>> app_services::cached_page(
+    fragment_list& list, core::page_request page
+) {
+    if (list.stale()) {
+        co_return co_await storage([&] { return list.page(page); });
+    }
+    co_return list.page(page);
+}
+
+boost::asio::awaitable<std::shared_ptr<const std::string>> app_services::cached_all(fragment_list& list) {
+    if (list.stale()) {
+        co_return co_await storage([&] { return list.all(); });
+    }
+    co_return list.all();
+}
 
 void app_services::listening_on(std::uint16_t port) {
     if (!public_url_needs_port_) {

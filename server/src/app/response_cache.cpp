@@ -24,6 +24,11 @@ void fragment_list::reset() {
     publish(nullptr);
 }
 
+bool fragment_list::stale() const {
+    const auto snap = loaded();
+    return !snap || snap->revision != revision_();
+}
+
 std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
     auto snap = loaded();
     const std::uint64_t revision = revision_();

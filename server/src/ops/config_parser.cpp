@@ -46,6 +46,13 @@ po::options_description describe_options() {
         ("refresh-secret", po::value<std::string>(), "HMAC secret of refresh tokens (random if unset)")
         ("access-ttl", po::value<long long>()->default_value(20LL * 24 * 3600), "access token lifetime, seconds")
         ("refresh-ttl", po::value<long long>()->default_value(10LL * 3600), "refresh token lifetime, seconds")
+        ("storage", po::value<std::string>()->default_value("sqlite:storefront.db"),
+            "where data lives: sqlite:PATH (durable, one instance), postgresql://… (a libpq connection string "
+            "shared by several instances) or memory (lost at exit; tests)")
+        ("storage-pool", po::value<std::size_t>()->default_value(4), "database connections (PostgreSQL) / readers (SQLite)")
+        ("storage-threads", po::value<std::size_t>()->default_value(4), "threads running blocking storage calls")
+        ("storage-queue", po::value<std::size_t>()->default_value(256), "storage calls waiting beyond which 503 is answered")
+        ("reset-data", "restore the seed data in --storage (every write is lost), then exit")
         ("location-file", po::value<std::string>(), "CSV file id,name,description,latitude,longitude to serve")
         ("generated-locations", po::value<std::size_t>()->default_value(100000),
             "size of the generated default location set (without --location-file)")
@@ -207,6 +214,14 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         }
         c.tokens.access_lifetime = positive_seconds(vm, "access-ttl");
         c.tokens.refresh_lifetime = positive_seconds(vm, "refresh-ttl");
+        c.storage.backend = vm["storage"].as<std::string>();
+        if (!storage::kind_of(c.storage.backend)) {
+            throw po::error("--storage must be memory, sqlite:PATH or a postgresql:// connection string");
+        }
+        c.storage.pool_size = std::max<std::size_t>(1, vm["storage-pool"].as<std::size_t>());
+        c.limits.storage_threads = std::max<std::size_t>(1, vm["storage-threads"].as<std::size_t>());
+        c.limits.storage_queue = std::max<std::size_t>(1, vm["storage-queue"].as<std::size_t>());
+        c.reset_data = vm.count("reset-data") != 0;
         if (vm.count("location-file")) {
             c.storage.location_file = vm["location-file"].as<std::string>();
         }

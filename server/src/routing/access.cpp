@@ -15,49 +15,48 @@ namespace {
 
 // The user a valid /api/v1 access token names (with their current role); errc::invalid_token otherwise,
 // also when the user has been deleted since.
-core::result<core::actor> store_caller(const http::request_header<>& head, app_services& app) {
+boost::asio::awaitable<core::result<core::actor>> store_caller(
+    const http::request_header<>& head, app_services& app
+) {
     const auto token = bearer_token(head[http::field::authorization]);
     if (token.empty()) {
-        return core::errc::invalid_token;
+        co_return core::errc::invalid_token;
     }
     const auto user_id = app.tokens().verify_access(token, core::unix_now());
     if (!user_id) {
-        return user_id.error();
+        co_return user_id.error();
     }
-    const auto user = app.users().find_user(*user_id);
+    const auto user = co_await app.storage([&] { return app.users().find_user(*user_id); });
     if (!user) {
-        return core::errc::invalid_token;
+        co_return core::errc::invalid_token;
     }
-    return core::actor{user->id, user->role};
+    co_return core::actor{user->id, user->role};
 }
 
 // The owner of a valid access token when one is sent; anonymous otherwise (a stale token in a client's
 // storage must not break calls that do not need it).
-core::actor optional_caller(const http::request_header<>& head, app_services& app) {
-    auto caller = store_caller(head, app);
-    return caller ? *caller : core::actor{};
+boost::asio::awaitable<core::actor> optional_caller(const http::request_header<>& head, app_services& app) {
+    auto caller = co_await store_caller(head, app);
+    co_return caller ? *caller : core::actor{};
 }
 
-or_response<core::actor> store_access(
+boost::asio::awaitable<or_response<core::actor>> store_access(
     access_rule rule, const http::request_header<>& head, app_services& app
 ) {
-    if (rule == access_rule::optional_bearer) {
-        return optional_caller(head, app);
-    }
     const bool open_writes = app.write_policy() == core::write_policy::open;
-    if (open_writes && rule != access_rule::bearer) {
-        return optional_caller(head, app);
+    if (rule == access_rule::optional_bearer || (open_writes && rule != access_rule::bearer)) {
+        co_return co_await optional_caller(head, app);
     }
-    auto caller = store_caller(head, app);
+    auto caller = co_await store_caller(head, app);
     if (!caller) {
-        return error_response(caller.error());
+        co_return error_response(caller.error());
     }
     if (rule == access_rule::catalogue_write) {
         if (auto allowed = core::may_write_catalogue(app.write_policy(), *caller); !allowed) {
-            return error_response(allowed.error());
+            co_return error_response(allowed.error());
         }
     }
-    return *caller;
+    co_return *caller;
 }
 
 or_response<core::actor> pet_access(access_rule rule, const http::request_header<>& head, app_services& app) {
@@ -100,7 +99,7 @@ boost::asio::awaitable<or_response<core::actor>> check_access(
         case access_rule::optional_bearer:
         case access_rule::catalogue_write:
         case access_rule::account_write:
-            co_return store_access(rule, head, app);
+            co_return co_await store_access(rule, head, app);
         case access_rule::pet_api_key:
         case access_rule::pet_read:
         case access_rule::pet_write:

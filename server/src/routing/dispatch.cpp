@@ -58,6 +58,27 @@ std::size_t declared_length(const http::request_header<>& head) {
     return n;
 }
 
+// 503 with Retry-After, in the surface's error style, for a storage backend that is down or too busy to
+// take the call (the request changed nothing).
+response storage_trouble(const route_match& match, core::errc code, std::string_view why) {
+    log_event("warning", "storage_unavailable", {field("operation", match.matched->operation), field("what", why)});
+    const bool petstore = match.table && match.table->errors == error_style::petstore;
+    return petstore ? pet_error_response(code) : error_response(code);
+}
+
+// check_access, with a storage failure in a token's user lookup answered as such.
+boost::asio::awaitable<or_response<core::actor>> guarded_access(
+    const route_match& match, const http::request_header<>& head, app_services& app
+) {
+    try {
+        co_return co_await check_access(match.matched->access, head, app);
+    } catch (const storage::storage_unavailable& e) {
+        co_return storage_trouble(match, core::errc::storage_unavailable, e.what());
+    } catch (const offload_rejected& e) {
+        co_return storage_trouble(match, core::errc::busy, e.what());
+    }
+}
+
 }  // namespace
 
 boost::asio::awaitable<or_response<routed_request>> admit_request(
@@ -93,7 +114,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
             break;
     }
     const route& r = *routed.match.matched;
-    auto caller = co_await check_access(r.access, head, app);
+    auto caller = co_await guarded_access(routed.match, head, app);
     if (!caller) {
         co_return std::move(caller).error();
     }
@@ -120,15 +141,9 @@ boost::asio::awaitable<response> run_handler(
     try {
         co_return co_await routed.match.matched->handler(ctx, app);
     } catch (const storage::storage_unavailable& e) {
-        // A backend that is down or slow: 503 with Retry-After, in the surface's own error style.
-        log_event(
-            "warning",
-            "storage_unavailable",
-            {field("operation", routed.match.matched->operation), field("what", e.what())}
-        );
-        const bool petstore = routed.match.table && routed.match.table->errors == error_style::petstore;
-        co_return petstore ? pet_error_response(core::errc::storage_unavailable)
-                           : error_response(core::errc::storage_unavailable);
+        co_return storage_trouble(routed.match, core::errc::storage_unavailable, e.what());
+    } catch (const offload_rejected& e) {
+        co_return storage_trouble(routed.match, core::errc::busy, e.what());
     } catch (const std::exception& e) {
         log_event(
             "error",

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace storefront::storage {
 
@@ -17,5 +18,14 @@ struct storage_config {
     std::size_t generated_locations = 100'000;           // used when no location file is given
     std::uint64_t location_seed = 0x5EED'2026;           // fixed: the default set is the same on every start
 };
+
+enum class backend_kind { memory, sqlite, postgresql };
+
+// The kind of `backend` ("memory", "sqlite:PATH" with a non-empty path, "postgresql://…", "postgres://…" or a
+// libpq "key=value …" string); nullopt when it is none of these.
+[[nodiscard]] std::optional<backend_kind> kind_of(std::string_view backend);
+
+// `backend` fit for a log line: a PostgreSQL connection string loses its user, password and parameters.
+[[nodiscard]] std::string redacted(std::string_view backend);
 
 }  // namespace storefront::storage

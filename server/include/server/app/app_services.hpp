@@ -8,6 +8,7 @@
 
 #include "core/auth_tokens.hpp"
 #include "core/pet_auth.hpp"
+#include "server/app/blocking_offload.hpp"
 #include "server/app/password_worker.hpp"
 #include "server/app/pet_credentials.hpp"
 #include "server/app/placeholder_images.hpp"
@@ -43,6 +44,19 @@ class app_services {
     placeholder_images& images() { return images_; }
     const core::auth_tokens& tokens() const { return tokens_; }
     password_worker& passwords() { return passwords_; }
+
+    // Runs `call` (which uses the stores) where it may block: on the storage pool for SQLite and
+    // PostgreSQL, inline for the memory backend. Throws offload_rejected when the pool's queue is full.
+    template <class Call>
+    boost::asio::awaitable<std::invoke_result_t<Call&>> storage(Call call) {
+        return storage_calls_.run(std::move(call));
+    }
+    // A page of a cached list: served from memory; rebuilt through storage() when the store moved on.
+    [[nodiscard]] boost::asio::awaitable<std::shared_ptr<const std::string>> cached_page(
+        fragment_list& list, core::page_request page
+    );
+    [[nodiscard]] boost::asio::awaitable<std::shared_ptr<const std::string>> cached_all(fragment_list& list);
+    [[nodiscard]] const blocking_offload& storage_calls() const { return storage_calls_; }
     fragment_list& product_json() { return product_json_; }
     fragment_list& category_json() { return category_json_; }
     fragment_list& user_json() { return user_json_; }
@@ -69,6 +83,7 @@ class app_services {
     placeholder_images images_;
     core::auth_tokens tokens_;
     password_worker passwords_;
+    blocking_offload storage_calls_;
     fragment_list product_json_;
     fragment_list category_json_;
     fragment_list user_json_;

@@ -2,13 +2,13 @@
 // Runs Argon2id verification and hashing off the I/O threads on a small thread pool, with a bounded queue so
 // a flood of logins cannot pile up unbounded memory. The awaiting coroutine resumes on its own executor.
 
-#include <atomic>
 #include <cstddef>
 #include <optional>
 #include <string>
 
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/thread_pool.hpp>
+
+#include "server/app/blocking_offload.hpp"
 
 namespace storefront::server {
 
@@ -27,14 +27,12 @@ class password_worker {
 
     void stop();
 
-  private:
-    // Runs `job` on the pool if the queue has room (nullopt otherwise); resumes on the caller's executor.
-    template <class Result, class Job>
-    boost::asio::awaitable<std::optional<Result>> run_bounded(Job job);
+    [[nodiscard]] std::size_t queued() const { return pool_.queued(); }
+    [[nodiscard]] std::size_t rejected() const { return pool_.rejected(); }
 
-    boost::asio::thread_pool pool_;
-    std::size_t max_queued_;
-    std::atomic<std::size_t> queued_{0};
+  private:
+    blocking_offload
+        pool_;  // its own threads: logins must not wait behind slow storage calls, nor the reverse
 };
 
 }  // namespace storefront::server

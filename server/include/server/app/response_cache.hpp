@@ -36,6 +36,10 @@ class fragment_list {
     // `revision` reports the source's revision; `load` serialises every item of that revision.
     fragment_list(std::function<std::uint64_t()> revision, std::function<std::vector<std::string>()> load);
 
+    // True when the next current() rebuilds (the source moved on, or nothing is loaded yet): callers whose
+    // source blocks run that call off the I/O threads.
+    [[nodiscard]] bool stale() const;
+
     // The current snapshot, rebuilt first if the source moved on.
     [[nodiscard]] std::shared_ptr<const snapshot> current();
 

@@ -32,6 +32,8 @@ struct limits_config {
     std::chrono::seconds shutdown_timeout{10};  // in-flight requests get this long after SIGTERM
     std::size_t hash_threads = 2;               // Argon2id workers (each ~19 MiB while hashing)
     std::size_t hash_queue = 64;                // waiting Argon2id jobs beyond this get 503
+    std::size_t storage_threads = 4;            // threads running blocking storage calls (SQLite, libpq)
+    std::size_t storage_queue = 256;            // storage calls waiting or running beyond this get 503
 };
 
 // The pet store surface (/api/v3): its API keys, OAuth clients, bearer tokens and optional own listener.
@@ -56,6 +58,7 @@ struct server_config {
     core::write_policy write_policy = core::write_policy::open;
     std::string public_url;  // base of image and file URLs; empty: http://<address>:<port>
     bool secrets_generated = false;
+    bool reset_data = false;  // --reset-data: restore the seed data in the storage, then exit
     core::token_settings tokens;
     storage::storage_config storage;
     limits_config limits;

@@ -32,7 +32,8 @@ handler_result handle_post_pet(request_context& ctx, app_services& app) {
     if (!pet) {
         co_return pet_validation_failed(pet.error());
     }
-    co_return json_response(http::status::ok, to_json(app.pets().add(std::move(*pet))));
+    const auto stored = co_await app.storage([&] { return app.pets().add(std::move(*pet)); });
+    co_return json_response(http::status::ok, to_json(stored));
 }
 
 // PUT /pet {Pet with id} (bearer write:pets) : replaces an existing pet
@@ -45,7 +46,7 @@ handler_result handle_put_pet(request_context& ctx, app_services& app) {
     if (!pet) {
         co_return pet_validation_failed(pet.error());
     }
-    const auto stored = app.pets().replace(*pet);
+    const auto stored = co_await app.storage([&] { return app.pets().replace(*pet); });
     if (!stored) {
         co_return pet_not_found();
     }
@@ -58,7 +59,8 @@ handler_result handle_get_pet_find_by_status(request_context& ctx, app_services&
     if (!statuses) {
         co_return pet_validation_failed(statuses.error());
     }
-    co_return json_response(http::status::ok, to_json(app.pets().find_by_status(*statuses)));
+    const auto found = co_await app.storage([&] { return app.pets().find_by_status(*statuses); });
+    co_return json_response(http::status::ok, to_json(found));
 }
 
 // GET /pet/findByTags?tags=tag1,tag2 (repeatable) : pets with any of the tags, id order
@@ -67,7 +69,8 @@ handler_result handle_get_pet_find_by_tags(request_context& ctx, app_services& a
     if (!tags) {
         co_return pet_validation_failed(tags.error());
     }
-    co_return json_response(http::status::ok, to_json(app.pets().find_by_tags(*tags)));
+    const auto found = co_await app.storage([&] { return app.pets().find_by_tags(*tags); });
+    co_return json_response(http::status::ok, to_json(found));
 }
 
 // GET /pet/{petId} (api_key or bearer read:pets) : one pet
@@ -76,7 +79,7 @@ handler_result handle_get_pet(request_context& ctx, app_services& app) {
     if (!id) {
         co_return std::move(id).error();
     }
-    const auto pet = app.pets().find(*id);
+    const auto pet = co_await app.storage([&] { return app.pets().find(*id); });
     if (!pet) {
         co_return pet_not_found();
     }
@@ -116,7 +119,9 @@ handler_result handle_post_pet_by_id(request_context& ctx, app_services& app) {
     if (!problems.messages.empty()) {
         co_return pet_validation_failed(problems);
     }
-    const auto updated = app.pets().update_name_status(*id, std::move(new_name), new_status);
+    const auto updated = co_await app.storage([&] {
+        return app.pets().update_name_status(*id, std::move(new_name), new_status);
+    });
     if (!updated) {
         co_return pet_not_found();
     }
@@ -130,10 +135,10 @@ handler_result handle_delete_pet(request_context& ctx, app_services& app) {
         co_return std::move(id).error();
     }
     const std::int64_t pet_id = (*id);
-    if (!app.pets().remove(pet_id)) {
+    if (!co_await app.storage([&] { return app.pets().remove(pet_id); })) {
         co_return pet_not_found();
     }
-    app.pet_images().remove_for_pet(pet_id);
+    co_await app.storage([&] { return app.pet_images().remove_for_pet(pet_id); });
     co_return pet_params::json_string_response("Pet deleted");
 }
 
@@ -161,20 +166,23 @@ handler_result handle_post_pet_upload_image(request_context& ctx, app_services& 
         co_return pet_error(http::status::bad_request, "No file uploaded: the request body is empty");
     }
     const std::int64_t pet_id = (*id);
-    if (!app.pets().find(pet_id)) {
+    if (!co_await app.storage([&] { return app.pets().find(pet_id); })) {
         co_return pet_not_found();
     }
     core::pet_image image;
     image.media_type = core::pet_image_media_type(declared, bytes);
     image.bytes = bytes;
-    const auto image_id = app.pet_images().add(pet_id, std::move(image));
+    const auto image_id =
+        co_await app.storage([&] { return app.pet_images().add(pet_id, std::move(image)); });
     if (!image_id) {
         co_return pet_error_response(image_id.error());
     }
     std::string url = "/api/v3/pet/" + std::to_string(pet_id) + "/images/" + std::to_string(*image_id);
-    const auto updated = app.pets().add_photo_url(pet_id, std::move(url));
+    const auto updated =
+        co_await app.storage([&] { return app.pets().add_photo_url(pet_id, std::move(url)); });
     if (!updated) {
-        app.pet_images().remove_for_pet(pet_id);  // the pet was deleted meanwhile
+        co_await app.storage([&] { return app.pet_images().remove_for_pet(pet_id); }
+        );  // the pet was deleted meanwhile
         co_return pet_not_found();
     }
     co_return json_response(http::status::ok, to_json(*updated));
@@ -190,7 +198,7 @@ handler_result handle_get_pet_image(request_context& ctx, app_services& app) {
     if (!image_id) {
         co_return std::move(image_id).error();
     }
-    auto image = app.pet_images().find(*pet_id, *image_id);
+    auto image = co_await app.storage([&] { return app.pet_images().find(*pet_id, *image_id); });
     if (!image) {
         co_return pet_error(http::status::not_found, "Image not found");
     }

@@ -23,7 +23,8 @@ handler_result handle_get_store_inventory(request_context& ctx, app_services& ap
     std::string out;
     json_writer w(out);
     w.begin_object();
-    for (const auto& [status, quantity] : app.orders().inventory()) {
+    const auto inventory = co_await app.storage([&] { return app.orders().inventory(); });
+    for (const auto& [status, quantity] : inventory) {
         w.key(core::to_string(status)).value(quantity);
     }
     w.end_object();
@@ -40,13 +41,14 @@ handler_result handle_post_store_order(request_context& ctx, app_services& app) 
     if (!order) {
         co_return pet_validation_failed(order.error());
     }
-    if (!app.pets().find(order->pet_id)) {
+    if (!co_await app.storage([&] { return app.pets().find(order->pet_id); })) {
         co_return pet_error(
             http::status::bad_request,
             "petId " + std::to_string(order->pet_id) + " does not refer to an existing pet"
         );
     }
-    co_return json_response(http::status::ok, to_json(app.orders().add(std::move(*order))));
+    const auto stored = co_await app.storage([&] { return app.orders().add(std::move(*order)); });
+    co_return json_response(http::status::ok, to_json(stored));
 }
 
 // GET /store/order/{orderId} : one order
@@ -55,7 +57,7 @@ handler_result handle_get_store_order(request_context& ctx, app_services& app) {
     if (!id) {
         co_return std::move(id).error();
     }
-    const auto order = app.orders().find(*id);
+    const auto order = co_await app.storage([&] { return app.orders().find(*id); });
     if (!order) {
         co_return order_not_found();
     }
@@ -68,7 +70,7 @@ handler_result handle_delete_store_order(request_context& ctx, app_services& app
     if (!id) {
         co_return std::move(id).error();
     }
-    if (!app.orders().remove(*id)) {
+    if (!co_await app.storage([&] { return app.orders().remove(*id); })) {
         co_return order_not_found();
     }
     co_return pet_params::json_string_response("Order deleted");

@@ -89,7 +89,8 @@ handler_result handle_post_pet_user(request_context& ctx, app_services& app) {
     if (!hashed) {
         co_return pet_error_response(core::errc::busy);
     }
-    co_return json_response(http::status::ok, to_json(app.pet_users().add(std::move(user))));
+    const auto stored = co_await app.storage([&] { return app.pet_users().add(std::move(user)); });
+    co_return json_response(http::status::ok, to_json(stored));
 }
 
 // POST /user/createWithList [User, ...] (JSON) : creates every user; all or none are stored
@@ -113,7 +114,8 @@ handler_result handle_post_pet_user_create_with_list(request_context& ctx, app_s
     }
     std::vector<core::pet_user> stored;
     for (auto& user : users) {
-        stored.push_back(app.pet_users().add(std::move(user)));
+        auto added = co_await app.storage([&] { return app.pet_users().add(std::move(user)); });
+        stored.push_back(std::move(added));
     }
     co_return json_response(http::status::ok, to_json(stored));
 }
@@ -130,7 +132,7 @@ handler_result handle_get_pet_user_login(request_context& ctx, app_services& app
     if (!name || !secret || name->empty() || secret->empty()) {
         co_return invalid_login();
     }
-    const auto user = app.pet_users().find(*name);
+    const auto user = co_await app.storage([&] { return app.pet_users().find(*name); });
     // Unknown users (and users without a password) still cost one verify, so timing reveals nothing.
     std::string password_text = std::move(*secret);
     std::string stored_hash = user ? user->password_hash : std::string();
@@ -159,7 +161,7 @@ handler_result handle_get_pet_user(request_context& ctx, app_services& app) {
     if (!username) {
         co_return std::move(username).error();
     }
-    const auto user = app.pet_users().find(*username);
+    const auto user = co_await app.storage([&] { return app.pet_users().find(*username); });
     if (!user) {
         co_return user_not_found();
     }
@@ -181,7 +183,7 @@ handler_result handle_put_pet_user(request_context& ctx, app_services& app) {
         co_return pet_validation_failed(input.error());
     }
     const std::string& current = (*username);
-    const auto existing = app.pet_users().find(current);
+    const auto existing = co_await app.storage([&] { return app.pet_users().find(current); });
     if (!existing) {
         co_return user_not_found();
     }
@@ -191,7 +193,8 @@ handler_result handle_put_pet_user(request_context& ctx, app_services& app) {
         co_return pet_error_response(core::errc::busy);
     }
     const std::string new_name = user.profile.username;
-    const auto stored = app.pet_users().replace(current, std::move(user));
+    const auto stored =
+        co_await app.storage([&] { return app.pet_users().replace(current, std::move(user)); });
     if (!stored) {
         if (stored.error() == core::errc::not_found) {
             co_return user_not_found();
@@ -210,7 +213,7 @@ handler_result handle_delete_pet_user(request_context& ctx, app_services& app) {
     if (!username) {
         co_return std::move(username).error();
     }
-    if (!app.pet_users().remove(*username)) {
+    if (!co_await app.storage([&] { return app.pet_users().remove(*username); })) {
         co_return user_not_found();
     }
     co_return pet_params::json_string_response("User deleted");

@@ -44,7 +44,7 @@ handler_result handle_post_auth_login(request_context& ctx, app_services& app) {
     const auto email = core::normalize_email(*email_text);
     std::optional<core::user_credentials> credentials;
     if (email) {
-        if (auto found = app.users().find_credentials(*email)) {
+        if (auto found = co_await app.storage([&] { return app.users().find_credentials(*email); })) {
             credentials = std::move(*found);
         }
     }
@@ -82,7 +82,7 @@ handler_result handle_post_auth_refresh_token(request_context& ctx, app_services
     if (!user_id) {
         co_return error_response(user_id.error());
     }
-    if (!app.users().find_user(*user_id)) {
+    if (!co_await app.storage([&] { return app.users().find_user(*user_id); })) {
         co_return error_response(core::errc::invalid_refresh_token);  // the user is gone
     }
     co_return token_pair_response(app.tokens().issue(*user_id, core::unix_now()));
@@ -98,7 +98,7 @@ handler_result handle_get_auth_profile(request_context& ctx, app_services& app) 
     if (!user_id) {
         co_return error_response(user_id.error());
     }
-    const auto user = app.users().find_user(*user_id);
+    const auto user = co_await app.storage([&] { return app.users().find_user(*user_id); });
     if (!user) {
         co_return error_response(core::errc::invalid_token);  // the user is gone
     }

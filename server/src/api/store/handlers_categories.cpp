@@ -23,30 +23,31 @@ response category_not_found(std::int64_t id) {
 }
 
 // The answer to a refused category write, with the text that names what went wrong.
-response category_write_error(
+handler_result category_write_error(
     boost::system::error_code ec, std::int64_t id, std::string_view name, app_services& app
 ) {
     switch (static_cast<core::errc>(ec.value())) {
         case core::errc::not_found:
-            return category_not_found(id);
+            co_return category_not_found(id);
         case core::errc::seed_read_only:
-            return error_response(ec, core::seed_category_message);
+            co_return error_response(ec, core::seed_category_message);
         case core::errc::conflict:
-            return error_response(
+            co_return error_response(
                 ec, "A category with slug \"" + core::make_slug(name) + "\" already exists"
             );
         case core::errc::in_use: {
             core::product_filter of_category;
             of_category.category_id = id;
-            const std::size_t count = app.catalogue().count_products(of_category);
-            return error_response(
+            const std::size_t count =
+                co_await app.storage([&] { return app.catalogue().count_products(of_category); });
+            co_return error_response(
                 ec,
                 "Category " + std::to_string(id) + " still has " + std::to_string(count) +
                     (count == 1 ? " product" : " products")
             );
         }
         default:
-            return error_response(ec);
+            co_return error_response(ec);
     }
 }
 
@@ -55,13 +56,13 @@ response category_write_error(
 // GET /categories?offset=&limit= : every category, or one page when offset or limit is given
 handler_result handle_get_categories(request_context& ctx, app_services& app) {
     if (core::count_of(ctx.query, "offset") == 0 && core::count_of(ctx.query, "limit") == 0) {
-        co_return shared_json_response(app.category_json().all());
+        co_return shared_json_response(co_await app.cached_all(app.category_json()));
     }
     const auto page = core::parse_page(ctx.query);
     if (!page) {
         co_return validation_failed(page.error());
     }
-    co_return shared_json_response(app.category_json().page(*page));
+    co_return shared_json_response(co_await app.cached_page(app.category_json(), *page));
 }
 
 // GET /categories/{id} : one category
@@ -70,7 +71,7 @@ handler_result handle_get_category(request_context& ctx, app_services& app) {
     if (!id) {
         co_return id.error();
     }
-    const auto category = app.catalogue().find_category(*id);
+    const auto category = co_await app.storage([&] { return app.catalogue().find_category(*id); });
     if (!category) {
         co_return category_not_found(*id);
     }
@@ -80,7 +81,7 @@ handler_result handle_get_category(request_context& ctx, app_services& app) {
 // GET /categories/slug/{slug} : one category by its slug
 handler_result handle_get_category_by_slug(request_context& ctx, app_services& app) {
     const std::string slug = path_slug(ctx);
-    const auto category = app.catalogue().find_category_by_slug(slug);
+    const auto category = co_await app.storage([&] { return app.catalogue().find_category_by_slug(slug); });
     if (!category) {
         co_return error_response(core::errc::not_found, "Category with slug \"" + slug + "\" not found");
     }
@@ -97,14 +98,14 @@ handler_result handle_get_category_products(request_context& ctx, app_services& 
     if (!page) {
         co_return validation_failed(page.error());
     }
-    if (!app.catalogue().find_category(*id)) {
+    if (!co_await app.storage([&] { return app.catalogue().find_category(*id); })) {
         co_return category_not_found(*id);
     }
     core::product_filter of_category;
     of_category.category_id = *id;
-    co_return json_response(
-        http::status::ok, to_json_array(app.catalogue().list_products(of_category, *page), app.public_url())
-    );
+    const auto listed =
+        co_await app.storage([&] { return app.catalogue().list_products(of_category, *page); });
+    co_return json_response(http::status::ok, to_json_array(listed, app.public_url()));
 }
 
 // POST /categories {name, image} : 201 the new category
@@ -113,9 +114,9 @@ handler_result handle_post_category(request_context& ctx, app_services& app) {
     if (!draft) {
         co_return draft.error();
     }
-    const auto created = app.catalogue().create_category(*draft);
+    const auto created = co_await app.storage([&] { return app.catalogue().create_category(*draft); });
     if (!created) {
-        co_return category_write_error(created.error(), 0, draft->name, app);
+        co_return co_await category_write_error(created.error(), 0, draft->name, app);
     }
     co_return json_response(http::status::created, to_json(*created, app.public_url()));
 }
@@ -130,9 +131,9 @@ handler_result handle_put_category(request_context& ctx, app_services& app) {
     if (!patch) {
         co_return patch.error();
     }
-    const auto updated = app.catalogue().update_category(*id, *patch);
+    const auto updated = co_await app.storage([&] { return app.catalogue().update_category(*id, *patch); });
     if (!updated) {
-        co_return category_write_error(updated.error(), *id, patch->name.value_or(""), app);
+        co_return co_await category_write_error(updated.error(), *id, patch->name.value_or(""), app);
     }
     co_return json_response(http::status::ok, to_json(*updated, app.public_url()));
 }
@@ -143,8 +144,9 @@ handler_result handle_delete_category(request_context& ctx, app_services& app) {
     if (!id) {
         co_return id.error();
     }
-    if (const auto removed = app.catalogue().delete_category(*id); !removed) {
-        co_return category_write_error(removed.error(), *id, "", app);
+    if (const auto removed = co_await app.storage([&] { return app.catalogue().delete_category(*id); });
+        !removed) {
+        co_return co_await category_write_error(removed.error(), *id, "", app);
     }
     co_return deleted();
 }

@@ -117,12 +117,14 @@ handler_result handle_post_file_upload(request_context& ctx, app_services& app) 
             http::status::unsupported_media_type, "Only PNG, JPEG, GIF and WebP images can be uploaded"
         );
     }
-    auto stored = app.files().add(
-        std::string(extension_of(media_type)),
-        *file->filename,
-        std::string(media_type),
-        std::string(file->body)
-    );
+    auto stored = co_await app.storage([&] {
+        return app.files().add(
+            std::string(extension_of(media_type)),
+            *file->filename,
+            std::string(media_type),
+            std::string(file->body)
+        );
+    });
     if (!stored) {
         co_return error_response(stored.error(), "Upload storage is full");
     }
@@ -142,7 +144,7 @@ handler_result handle_post_file_upload(request_context& ctx, app_services& app) 
 
 // GET /files/{filename} : an uploaded file with its sniffed media type
 handler_result handle_get_file(request_context& ctx, app_services& app) {
-    const auto found = app.files().find(decoded_param(ctx, "filename"));
+    const auto found = co_await app.storage([&] { return app.files().find(decoded_param(ctx, "filename")); });
     if (!found) {
         co_return error_response(core::errc::not_found, "File not found");
     }
@@ -165,7 +167,7 @@ handler_result handle_get_image(request_context& ctx, app_services& app) {
     }
     placeholder_spec spec;
     if (kind == "products") {
-        const auto product = app.catalogue().find_product(name->id);
+        const auto product = co_await app.storage([&] { return app.catalogue().find_product(name->id); });
         if (!product) {
             co_return image_not_found();
         }
@@ -173,14 +175,14 @@ handler_result handle_get_image(request_context& ctx, app_services& app) {
         spec.subtitle = product->product_category.name;
         spec.rgb = shade(placeholder_images::category_colour(product->product_category.id), name->number);
     } else if (kind == "categories" && name->number == 1) {
-        const auto category = app.catalogue().find_category(name->id);
+        const auto category = co_await app.storage([&] { return app.catalogue().find_category(name->id); });
         if (!category) {
             co_return image_not_found();
         }
         spec.title = category->name;
         spec.rgb = placeholder_images::category_colour(category->id);
     } else if (kind == "avatars" && name->number == 1) {
-        const auto user = app.users().find_user(name->id);
+        const auto user = co_await app.storage([&] { return app.users().find_user(name->id); });
         if (!user) {
             co_return image_not_found();
         }

@@ -64,11 +64,10 @@ handler_result handle_get_products(request_context& ctx, app_services& app) {
         co_return validation_failed(all);
     }
     if (filter->empty()) {
-        co_return shared_json_response(app.product_json().page(*page));
+        co_return shared_json_response(co_await app.cached_page(app.product_json(), *page));
     }
-    co_return json_response(
-        http::status::ok, to_json_array(app.catalogue().list_products(*filter, *page), app.public_url())
-    );
+    const auto listed = co_await app.storage([&] { return app.catalogue().list_products(*filter, *page); });
+    co_return json_response(http::status::ok, to_json_array(listed, app.public_url()));
 }
 
 // GET /products/{id} : one product
@@ -77,7 +76,7 @@ handler_result handle_get_product(request_context& ctx, app_services& app) {
     if (!id) {
         co_return id.error();
     }
-    const auto product = app.catalogue().find_product(*id);
+    const auto product = co_await app.storage([&] { return app.catalogue().find_product(*id); });
     if (!product) {
         co_return product_not_found(*id);
     }
@@ -87,7 +86,7 @@ handler_result handle_get_product(request_context& ctx, app_services& app) {
 // GET /products/slug/{slug} : one product by its slug
 handler_result handle_get_product_by_slug(request_context& ctx, app_services& app) {
     const std::string slug = path_slug(ctx);
-    const auto product = app.catalogue().find_product_by_slug(slug);
+    const auto product = co_await app.storage([&] { return app.catalogue().find_product_by_slug(slug); });
     if (!product) {
         co_return product_slug_not_found(slug);
     }
@@ -100,7 +99,7 @@ handler_result handle_get_related_products(request_context& ctx, app_services& a
     if (!id) {
         co_return id.error();
     }
-    const auto related = app.catalogue().related_products(*id);
+    const auto related = co_await app.storage([&] { return app.catalogue().related_products(*id); });
     if (!related) {
         co_return product_not_found(*id);
     }
@@ -110,11 +109,11 @@ handler_result handle_get_related_products(request_context& ctx, app_services& a
 // GET /products/slug/{slug}/related : the same, for the product with that slug
 handler_result handle_get_related_products_by_slug(request_context& ctx, app_services& app) {
     const std::string slug = path_slug(ctx);
-    const auto product = app.catalogue().find_product_by_slug(slug);
+    const auto product = co_await app.storage([&] { return app.catalogue().find_product_by_slug(slug); });
     if (!product) {
         co_return product_slug_not_found(slug);
     }
-    const auto related = app.catalogue().related_products(product->id);
+    const auto related = co_await app.storage([&] { return app.catalogue().related_products(product->id); });
     if (!related) {
         co_return product_slug_not_found(slug);  // deleted in between
     }
@@ -127,7 +126,7 @@ handler_result handle_post_product(request_context& ctx, app_services& app) {
     if (!draft) {
         co_return draft.error();
     }
-    const auto created = app.catalogue().create_product(*draft);
+    const auto created = co_await app.storage([&] { return app.catalogue().create_product(*draft); });
     if (!created) {
         if (created.error() == core::errc::conflict) {
             co_return slug_conflict(draft->title);
@@ -147,7 +146,7 @@ handler_result handle_put_product(request_context& ctx, app_services& app) {
     if (!patch) {
         co_return patch.error();
     }
-    const auto updated = app.catalogue().update_product(*id, *patch);
+    const auto updated = co_await app.storage([&] { return app.catalogue().update_product(*id, *patch); });
     if (!updated) {
         if (updated.error() == core::errc::conflict) {
             co_return slug_conflict(patch->title.value_or(""));
@@ -163,7 +162,8 @@ handler_result handle_delete_product(request_context& ctx, app_services& app) {
     if (!id) {
         co_return id.error();
     }
-    if (const auto removed = app.catalogue().delete_product(*id); !removed) {
+    if (const auto removed = co_await app.storage([&] { return app.catalogue().delete_product(*id); });
+        !removed) {
         co_return product_write_error(removed.error(), *id, 0);
     }
     co_return deleted();

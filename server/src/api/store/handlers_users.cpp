@@ -42,9 +42,9 @@ response user_write_error(boost::system::error_code ec, std::int64_t id, std::st
 }
 
 // The public service refuses changes to its demo users before it looks at anything else.
-bool is_seed_user(app_services& app, std::int64_t id) {
-    const auto user = app.users().find_user(id);
-    return user && user->seed;
+boost::asio::awaitable<bool> is_seed_user(app_services& app, std::int64_t id) {
+    const auto user = co_await app.storage([&] { return app.users().find_user(id); });
+    co_return user && user->seed;
 }
 
 }  // namespace
@@ -55,7 +55,7 @@ handler_result handle_get_users(request_context& ctx, app_services& app) {
     if (!page) {
         co_return validation_failed(page.error());
     }
-    co_return shared_json_response(app.user_json().page(*page));
+    co_return shared_json_response(co_await app.cached_page(app.user_json(), *page));
 }
 
 // GET /users/{id} : one user's public profile (never a password)
@@ -64,7 +64,7 @@ handler_result handle_get_user(request_context& ctx, app_services& app) {
     if (!id) {
         co_return id.error();
     }
-    const auto user = app.users().find_user(*id);
+    const auto user = co_await app.storage([&] { return app.users().find_user(*id); });
     if (!user) {
         co_return user_not_found(*id);
     }
@@ -80,7 +80,8 @@ handler_result handle_post_user(request_context& ctx, app_services& app) {
     if (auto allowed = core::may_register(app.write_policy(), ctx.actor, registration->role); !allowed) {
         co_return error_response(allowed.error());
     }
-    if (app.users().email_taken(registration->email)) {
+    const bool taken = co_await app.storage([&] { return app.users().email_taken(registration->email); });
+    if (taken) {
         co_return email_taken();  // before spending a hash on it
     }
     std::string password = registration->password;  // a named local: GCC bug 99576 (see handlers_auth)
@@ -91,7 +92,7 @@ handler_result handle_post_user(request_context& ctx, app_services& app) {
     }
     const core::user_draft draft{
         registration->email, registration->name, *hash, registration->avatar, registration->role};
-    const auto created = app.users().create_user(draft);
+    const auto created = co_await app.storage([&] { return app.users().create_user(draft); });
     if (!created) {
         co_return user_write_error(created.error(), 0, {});
     }
@@ -104,7 +105,7 @@ handler_result handle_put_user(request_context& ctx, app_services& app) {
     if (!id) {
         co_return id.error();
     }
-    if (is_seed_user(app, *id)) {
+    if (co_await is_seed_user(app, *id)) {
         co_return error_response(core::errc::seed_user_read_only, core::seed_user_update_message);
     }
     const auto update = validated_body(ctx, core::read_user_update);
@@ -125,7 +126,7 @@ handler_result handle_put_user(request_context& ctx, app_services& app) {
         }
         patch.password_hash = *hash;
     }
-    const auto updated = app.users().update_user(*id, patch);
+    const auto updated = co_await app.storage([&] { return app.users().update_user(*id, patch); });
     if (!updated) {
         co_return user_write_error(updated.error(), *id, core::seed_user_update_message);
     }
@@ -138,13 +139,13 @@ handler_result handle_delete_user(request_context& ctx, app_services& app) {
     if (!id) {
         co_return id.error();
     }
-    if (is_seed_user(app, *id)) {
+    if (co_await is_seed_user(app, *id)) {
         co_return error_response(core::errc::seed_user_read_only, core::seed_user_delete_message);
     }
     if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, false); !allowed) {
         co_return error_response(allowed.error());
     }
-    if (const auto removed = app.users().delete_user(*id); !removed) {
+    if (const auto removed = co_await app.storage([&] { return app.users().delete_user(*id); }); !removed) {
         co_return user_write_error(removed.error(), *id, core::seed_user_delete_message);
     }
     co_return deleted();
@@ -169,7 +170,8 @@ handler_result handle_post_users_is_available(request_context& ctx, app_services
     if (!problems.messages.empty()) {
         co_return validation_failed(problems);
     }
-    const bool available = !app.users().email_taken(*email);
+    const bool taken = co_await app.storage([&] { return app.users().email_taken(*email); });
+    const bool available = !taken;
     co_return json_response(
         http::status::ok, available ? R"({"isAvailable":true})" : R"({"isAvailable":false})"
     );

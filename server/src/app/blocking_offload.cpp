@@ -1,0 +1,23 @@
+// The bounded offload pool's lifetime; the call path is a template in the header.
+
+#include "server/app/blocking_offload.hpp"
+
+namespace storefront::server {
+
+blocking_offload::blocking_offload(std::size_t threads, std::size_t max_queued) : max_queued_(max_queued) {
+    if (threads > 0) {
+        pool_.emplace(threads);
+    }
+}
+
+blocking_offload::~blocking_offload() {
+    stop();
+}
+
+void blocking_offload::stop() {
+    if (pool_) {
+        pool_->join();
+    }
+}
+
+}  // namespace storefront::server
