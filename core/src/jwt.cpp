@@ -120,6 +120,12 @@ std::string jwt_codec::sign(const token_claims& claims) const {
     if (!claims.scope.empty()) {
         append_member(payload, "scope", write_json_string(claims.scope));
     }
+    if (!claims.session.empty()) {
+        append_member(payload, "sid", write_json_string(claims.session));
+    }
+    if (claims.generation >= 0) {
+        append_member(payload, "gen", std::to_string(claims.generation));
+    }
     append_member(payload, "iat", std::to_string(claims.issued_at));
     append_member(payload, "exp", std::to_string(claims.expires_at));
     payload += '}';
@@ -222,6 +228,20 @@ result<token_claims> jwt_codec::verify(
             return errc::invalid_token;
         }
         claims.scope = *scope;
+    }
+    if (payload->contains("sid")) {
+        const std::string* session = get_string(*payload, "sid");
+        if (session == nullptr) {
+            return errc::invalid_token;
+        }
+        claims.session = *session;
+    }
+    if (payload->contains("gen")) {
+        const std::int64_t* generation = get_int(*payload, "gen");
+        if (generation == nullptr || *generation < 0) {
+            return errc::invalid_token;
+        }
+        claims.generation = *generation;
     }
     return claims;
 }

@@ -16,6 +16,7 @@
 #include "memory_pet_image_store.hpp"
 #include "memory_pet_store.hpp"
 #include "memory_pet_user_store.hpp"
+#include "memory_session_store.hpp"
 #include "memory_user_store.hpp"
 #include "seed_catalogue.hpp"
 #include "seed_pets.hpp"
@@ -52,6 +53,11 @@ std::unique_ptr<user_store> make_user_store(const storage_config& config) {
 std::unique_ptr<file_store> make_file_store(const storage_config& config, std::size_t max_bytes) {
     require_known_backend(config);
     return std::make_unique<memory_file_store>(max_bytes);
+}
+
+std::unique_ptr<session_store> make_session_store(const storage_config& config) {
+    require_known_backend(config);
+    return std::make_unique<memory_session_store>();
 }
 
 std::unique_ptr<location_store> make_location_store(const storage_config& config) {

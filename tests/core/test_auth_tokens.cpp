@@ -51,8 +51,28 @@ BOOST_FIXTURE_TEST_CASE(round_trip, tokens_fixture) {
     BOOST_TEST(*access == 42);
     const auto refresh = tokens.verify_refresh(pair.refresh_token, now);
     BOOST_TEST_REQUIRE(refresh.has_value());
-    BOOST_TEST(*refresh == 42);
+    BOOST_TEST(refresh->user_id == 42);
+    BOOST_TEST(refresh->session.id.empty());
     BOOST_TEST(pair.access_token != pair.refresh_token);
+}
+
+BOOST_FIXTURE_TEST_CASE(tokens_name_their_refresh_family_and_generation, tokens_fixture) {
+    const token_pair in_family = tokens.issue(42, now, {"4f2a9c", 3});
+    const auto refresh = tokens.verify_refresh(in_family.refresh_token, now);
+    BOOST_TEST_REQUIRE(refresh.has_value());
+    BOOST_TEST(refresh->user_id == 42);
+    BOOST_TEST(refresh->session.id == "4f2a9c");
+    BOOST_TEST(refresh->session.generation == 3);
+    const auto access = tokens.verify_access_claims(in_family.access_token, now);
+    BOOST_TEST_REQUIRE(access.has_value());
+    BOOST_TEST(access->user_id == 42);
+    BOOST_TEST(access->session == "4f2a9c");
+    // A family or generation cannot be changed without the secret: a re-signed token with another
+    // generation fails verification.
+    token_claims forged = claims_with("42", true, "refresh", "storefront-store");
+    forged.session = "4f2a9c";
+    forged.generation = 4;
+    BOOST_TEST(!tokens.verify_refresh(jwt_codec("some-other-secret-0123456789").sign(forged), now));
 }
 
 BOOST_FIXTURE_TEST_CASE(kinds_do_not_mix, tokens_fixture) {

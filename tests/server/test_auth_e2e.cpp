@@ -154,7 +154,9 @@ BOOST_AUTO_TEST_CASE(bad_refresh_tokens_are_401_invalid) {
     check_invalid_refresh(post_json(port, path, body(forge(test_refresh_secret, "refresh", 1, -1))));
     check_invalid_refresh(post_json(port, path, body(forge(test_access_secret, "refresh", 1, 3600))));
     check_invalid_refresh(post_json(port, path, body(forge(test_refresh_secret, "refresh", 999, 3600))));
-    BOOST_TEST(post_json(port, path, body(forge(test_refresh_secret, "refresh", 1, 3600))).status == 201u);
+    // Well signed but from no login: it names no refresh family, so it refreshes nothing.
+    check_invalid_refresh(post_json(port, path, body(forge(test_refresh_secret, "refresh", 1, 3600))));
+    BOOST_TEST(post_json(port, path, body(pair.refresh)).status == 201u);  // the login's own token does
 
     const auto missing = post_json(port, path, "{}");
     BOOST_TEST(missing.status == 400u);
@@ -166,6 +168,59 @@ BOOST_AUTO_TEST_CASE(bad_refresh_tokens_are_401_invalid) {
     BOOST_TEST(
         not_string.json().at("message").as_array().at(0).as_string() == "refreshToken must be a string"
     );
+}
+
+// Each refresh spends its token and returns a new pair; replaying a spent token (as a thief would, or a
+// client racing itself) revokes the whole login, so the thief's and the victim's tokens both stop working.
+BOOST_AUTO_TEST_CASE(refresh_tokens_rotate_and_a_replay_revokes_the_login) {
+    const auto port = shared_server().port();
+    const std::string path = "/api/v1/auth/refresh-token";
+    const auto refresh = [&](const std::string& token) {
+        return post_json(port, path, R"({"refreshToken":")" + token + "\"}");
+    };
+    const auto first = login(port, "john@mail.com", "changeme");
+    const auto second = refresh(first.refresh);
+    BOOST_TEST_REQUIRE(second.status == 201u);
+    const std::string second_refresh(second.json().at("refresh_token").as_string());
+    BOOST_TEST(second_refresh != first.refresh);
+    const auto third = refresh(second_refresh);
+    BOOST_TEST_REQUIRE(third.status == 201u);
+    const std::string third_refresh(third.json().at("refresh_token").as_string());
+
+    check_invalid_refresh(refresh(first.refresh));  // replay of a spent token...
+    check_invalid_refresh(refresh(third_refresh));  // ...revoked the newest one too
+    // Access tokens are stateless: the one issued with the revoked family still reads the profile.
+    BOOST_TEST(
+        profile(port, "Bearer " + std::string(third.json().at("access_token").as_string())).status == 200u
+    );
+
+    // Another login is another family, untouched by that revocation.
+    const auto other = login(port, "john@mail.com", "changeme");
+    BOOST_TEST(refresh(other.refresh).status == 201u);
+}
+
+BOOST_AUTO_TEST_CASE(logout_revokes_the_login_refresh_tokens_only) {
+    const auto port = shared_server().port();
+    const std::string path = "/api/v1/auth/refresh-token";
+    const auto refresh = [&](const std::string& token) {
+        return post_json(port, path, R"({"refreshToken":")" + token + "\"}");
+    };
+    const auto kept = login(port, "maria@mail.com", "12345");
+    const auto leaving = login(port, "maria@mail.com", "12345");
+    const auto logout = [&](const std::string& authorization) {
+        return send_request(
+            port,
+            {.method = "POST", .target = "/api/v1/auth/logout", .headers = {{"Authorization", authorization}}}
+        );
+    };
+    const auto out = logout("Bearer " + leaving.access);
+    BOOST_TEST_REQUIRE(out.status == 200u, out.body);
+    BOOST_TEST(out.json().at("loggedOut").as_bool());
+    check_invalid_refresh(refresh(leaving.refresh));
+    BOOST_TEST(refresh(kept.refresh).status == 201u);  // the other login (another device) stays
+    BOOST_TEST(logout("Bearer " + leaving.access).json().at("loggedOut").as_bool() == false);  // already out
+    check_unauthorized(logout(""));
+    check_unauthorized(logout("Bearer " + leaving.refresh));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

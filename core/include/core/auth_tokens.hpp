@@ -26,17 +26,40 @@ struct token_pair {
 
 inline constexpr std::string_view store_audience = "storefront-store";
 
+// A login's refresh family: every refresh moves it one generation on, and only the token of the current
+// generation refreshes (an older one is a replay: the family is revoked). Kept by storage::session_store.
+struct session_ref {
+    std::string id;  // empty: a token pair outside any family (its refresh token refreshes nothing)
+    std::int64_t generation = 0;
+};
+
+struct access_claims {
+    std::int64_t user_id = 0;
+    std::string session;  // the family of the login that issued it (empty for none)
+};
+
+struct refresh_claims {
+    std::int64_t user_id = 0;
+    session_ref session;
+};
+
 class auth_tokens {
   public:
     explicit auth_tokens(const token_settings& settings);
 
-    [[nodiscard]] token_pair issue(std::int64_t user_id, std::int64_t now) const;
+    // Both tokens name `session`; the refresh token also its generation.
+    [[nodiscard]] token_pair issue(std::int64_t user_id, std::int64_t now, const session_ref& session = {})
+        const;
 
     // The user id of a valid access token; errc::invalid_token otherwise.
     [[nodiscard]] result<std::int64_t> verify_access(std::string_view token, std::int64_t now) const;
+    // The same, with the session the token belongs to.
+    [[nodiscard]] result<access_claims> verify_access_claims(std::string_view token, std::int64_t now) const;
 
-    // The user id of a valid refresh token; errc::invalid_refresh_token otherwise.
-    [[nodiscard]] result<std::int64_t> verify_refresh(std::string_view token, std::int64_t now) const;
+    // The user and session of a valid refresh token; errc::invalid_refresh_token otherwise.
+    [[nodiscard]] result<refresh_claims> verify_refresh(std::string_view token, std::int64_t now) const;
+
+    [[nodiscard]] std::chrono::seconds refresh_lifetime() const { return refresh_lifetime_; }
 
   private:
     jwt_codec access_;
@@ -44,5 +67,8 @@ class auth_tokens {
     std::chrono::seconds access_lifetime_;
     std::chrono::seconds refresh_lifetime_;
 };
+
+// 128 random bits as 32 hex digits (OpenSSL's CSPRNG): the id of a new refresh family.
+[[nodiscard]] std::string random_session_id();
 
 }  // namespace storefront::core

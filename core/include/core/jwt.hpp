@@ -17,6 +17,8 @@ struct token_claims {
     std::string type;               // "typ" claim: "access", "refresh", ... (empty = absent)
     std::string audience;           // "aud" (empty = absent)
     std::string scope;              // "scope", space-separated (empty = absent)
+    std::string session;            // "sid": the refresh family a store token belongs to (empty = absent)
+    std::int64_t generation = -1;   // "gen": a refresh token's place in its family (-1 = absent)
     std::int64_t issued_at = 0;     // "iat", seconds since the epoch
     std::int64_t expires_at = 0;    // "exp", seconds since the epoch
 };

@@ -73,6 +73,7 @@ app_services::app_services(const server_config& config)
       users_(storage::make_user_store(config.storage)),
       locations_(storage::make_location_store(config.storage)),
       files_(storage::make_file_store(config.storage, config.limits.upload_budget)),
+      sessions_(storage::make_session_store(config.storage)),
       tokens_(config.tokens),
       passwords_(config.limits.hash_threads, config.limits.hash_queue),
       storage_calls_(

@@ -8,6 +8,7 @@
 #include "storage/file_store.hpp"
 #include "storage/location_store.hpp"
 #include "storage/pet_store.hpp"
+#include "storage/session_store.hpp"
 #include "storage/storage_config.hpp"
 #include "storage/user_store.hpp"
 
@@ -20,6 +21,8 @@ namespace storefront::storage {
     const storage_config& config, std::size_t max_bytes
 );
 [[nodiscard]] std::unique_ptr<location_store> make_location_store(const storage_config& config);
+// Refresh-token families (logins), shared by every instance on the same database.
+[[nodiscard]] std::unique_ptr<session_store> make_session_store(const storage_config& config);
 
 // The pet store surface, with the public petstore's seed pets, orders and users (user1..user10).
 [[nodiscard]] std::unique_ptr<pet_store> make_pet_store(const storage_config& config);

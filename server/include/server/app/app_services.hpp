@@ -19,6 +19,7 @@
 #include "storage/file_store.hpp"
 #include "storage/location_store.hpp"
 #include "storage/pet_store.hpp"
+#include "storage/session_store.hpp"
 #include "storage/user_store.hpp"
 
 namespace storefront::server {
@@ -41,6 +42,7 @@ class app_services {
     storage::user_store& users() { return *users_; }
     storage::location_store& locations() { return *locations_; }
     storage::file_store& files() { return *files_; }
+    storage::session_store& sessions() { return *sessions_; }
     placeholder_images& images() { return images_; }
     const core::auth_tokens& tokens() const { return tokens_; }
     password_worker& passwords() { return passwords_; }
@@ -80,6 +82,7 @@ class app_services {
     std::unique_ptr<storage::user_store> users_;
     std::unique_ptr<storage::location_store> locations_;
     std::unique_ptr<storage::file_store> files_;
+    std::unique_ptr<storage::session_store> sessions_;
     placeholder_images images_;
     core::auth_tokens tokens_;
     password_worker passwords_;

@@ -61,7 +61,17 @@ handler_result handle_post_auth_login(request_context& ctx, app_services& app) {
     if (!*match || !credentials) {
         co_return error_response(core::errc::invalid_credentials);
     }
-    co_return token_pair_response(app.tokens().issue(credentials->profile.id, core::unix_now()));
+    // Each login starts a refresh family, so a stolen refresh token can be detected and revoked.
+    const std::int64_t now = core::unix_now();
+    const std::int64_t user_id = credentials->profile.id;
+    const core::session_ref session{core::random_session_id(), 0};
+    const auto started = co_await app.storage([&] {
+        return app.sessions().start(session.id, user_id, now + app.tokens().refresh_lifetime().count(), now);
+    });
+    if (!started) {
+        co_return error_response(started.error());
+    }
+    co_return token_pair_response(app.tokens().issue(user_id, now, session));
 }
 
 // POST /auth/refresh-token {refreshToken} : a new token pair for a valid refresh token (201)
@@ -78,14 +88,47 @@ handler_result handle_post_auth_refresh_token(request_context& ctx, app_services
     if (!token) {
         co_return validation_failed({{not_string_message("refreshToken")}});
     }
-    const auto user_id = app.tokens().verify_refresh(*token, core::unix_now());
-    if (!user_id) {
-        co_return error_response(user_id.error());
+    const std::int64_t now = core::unix_now();
+    const auto claims = app.tokens().verify_refresh(*token, now);
+    if (!claims) {
+        co_return error_response(claims.error());
     }
-    if (!co_await app.storage([&] { return app.users().find_user(*user_id); })) {
+    if (claims->session.id.empty()) {
+        co_return error_response(core::errc::invalid_refresh_token);  // not from a login's family
+    }
+    if (!co_await app.storage([&] { return app.users().find_user(claims->user_id); })) {
         co_return error_response(core::errc::invalid_refresh_token);  // the user is gone
     }
-    co_return token_pair_response(app.tokens().issue(*user_id, core::unix_now()));
+    // Rotation: this token is spent; presenting it (or any older one) again revokes the family.
+    const auto generation = co_await app.storage([&] {
+        return app.sessions().rotate(
+            claims->session.id, claims->session.generation, now + app.tokens().refresh_lifetime().count(), now
+        );
+    });
+    if (!generation) {
+        co_return error_response(generation.error());
+    }
+    co_return token_pair_response(app.tokens().issue(claims->user_id, now, {claims->session.id, *generation})
+    );
+}
+
+// POST /auth/logout (Authorization: Bearer) : revokes the refresh family of the caller's login, so no
+// refresh token of that login works again (access tokens stay valid until they expire: they are stateless)
+handler_result handle_post_auth_logout(request_context& ctx, app_services& app) {
+    const auto claims = app.tokens().verify_access_claims(
+        bearer_token(ctx.request[http::field::authorization]), core::unix_now()
+    );
+    if (!claims) {
+        co_return error_response(claims.error());
+    }
+    bool revoked = false;
+    if (!claims->session.empty()) {
+        revoked =
+            co_await app.storage([&] { return app.sessions().revoke(claims->session, claims->user_id); });
+    }
+    std::string out;
+    json_writer(out).begin_object().key("loggedOut").value(revoked).end_object();
+    co_return json_response(http::status::ok, std::move(out));
 }
 
 // GET /auth/profile (Authorization: Bearer) : the token owner's public profile

@@ -44,6 +44,7 @@ constexpr std::array routes{
     route{verb::post,   "/api/v1/auth/login",                    &handle_post_auth_login,              open,            json_or_form, "login"},
     route{verb::post,   "/api/v1/auth/refresh-token",            &handle_post_auth_refresh_token,      open,            json_or_form, "refreshToken"},
     route{verb::get,    "/api/v1/auth/profile",                  &handle_get_auth_profile,             bearer,          none,         "getProfile"},
+    route{verb::post,   "/api/v1/auth/logout",                   &handle_post_auth_logout,             bearer,          none,         "logout"},
     route{verb::get,    "/api/v1/locations",                     &handle_get_locations,                open,            none,         "getLocations"},
 };
 // clang-format on

@@ -46,6 +46,7 @@ handler_result handle_get_image(request_context& ctx, app_services& app);
 handler_result handle_post_auth_login(request_context& ctx, app_services& app);
 handler_result handle_post_auth_refresh_token(request_context& ctx, app_services& app);
 handler_result handle_get_auth_profile(request_context& ctx, app_services& app);
+handler_result handle_post_auth_logout(request_context& ctx, app_services& app);
 handler_result handle_get_locations(request_context& ctx, app_services& app);
 
 }  // namespace storefront::server
