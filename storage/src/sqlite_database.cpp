@@ -112,4 +112,22 @@ sqlite_database::read_lease sqlite_database::reader() const {
     return read_lease(*this, std::move(db));
 }
 
+void seed_once(
+    sqlite_database& db, std::string_view aggregate, const std::function<void(sqlite_db&)>& write
+) {
+    auto w = db.writer();
+    sqlite_db::transaction tx(*w);
+    auto marker = w->prepare("SELECT 1 FROM meta WHERE key = 'seeded:' || ?1");
+    marker.bind(1, aggregate);
+    if (marker.step() == sqlite_statement::step_result::row) {
+        return;
+    }
+    marker.reset();
+    write(*w);
+    auto mark = w->prepare("INSERT INTO meta (key) VALUES ('seeded:' || ?1)");
+    mark.bind(1, aggregate);
+    (void)mark.step();
+    tx.commit();
+}
+
 }  // namespace storefront::storage::detail

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -79,20 +80,6 @@ class sqlite_database {
 // Runs `write` in one IMMEDIATE transaction unless the file already holds the seed of `aggregate`; then
 // marks it seeded, so the seed is written once per file, never again at a later start (even when every
 // seeded row was deleted since).
-void seed_once(sqlite_database& db, std::string_view aggregate, const auto& write) {
-    auto w = db.writer();
-    sqlite_db::transaction tx(*w);
-    auto marker = w->prepare("SELECT 1 FROM meta WHERE key = 'seeded:' || ?1");
-    marker.bind(1, aggregate);
-    if (marker.step() == sqlite_statement::step_result::row) {
-        return;
-    }
-    marker.reset();
-    write(*w);
-    auto mark = w->prepare("INSERT INTO meta (key) VALUES ('seeded:' || ?1)");
-    mark.bind(1, aggregate);
-    (void)mark.step();
-    tx.commit();
-}
+void seed_once(sqlite_database& db, std::string_view aggregate, const std::function<void(sqlite_db&)>& write);
 
 }  // namespace storefront::storage::detail
