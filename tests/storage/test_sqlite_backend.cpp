@@ -199,14 +199,14 @@ BOOST_AUTO_TEST_CASE(reset_to_seed_restores_the_seed_of_every_aggregate) {
         w = write_every_aggregate(stores);
     }
     storage::reset_to_seed(config);
-    const all_stores after(config);
+    all_stores after(config);
     expect_the_seed(after);
     BOOST_TEST(!after.catalogue->find_product(w.product_id));
     BOOST_TEST(!after.files->find(w.file_name));
     BOOST_TEST(!after.images->find(1, w.image_id));
     // And stores that were open during the reset see it, with a new catalogue revision for their caches.
     const auto before = after.catalogue->revision();
-    (void)write_every_aggregate(const_cast<all_stores&>(after));
+    (void)write_every_aggregate(after);
     storage::reset_to_seed(config);
     expect_the_seed(after);
     BOOST_TEST(after.catalogue->revision() > before + 1);
