@@ -11,6 +11,7 @@
 #include "server/ops/config_parser.hpp"
 #include "server/ops/log.hpp"
 #include "server/transport/http_server.hpp"
+#include "storage/factory.hpp"
 
 int main(int argc, char* argv[]) {
     using namespace storefront::server;
@@ -55,6 +56,15 @@ int main(int argc, char* argv[]) {
                     "set --pet-api-keys and --pet-clients for any other use"
                 )}
             );
+        }
+        if (config.reset_data) {
+            storefront::storage::reset_to_seed(config.storage);
+            log_event(
+                "info",
+                "data_reset",
+                {field("storage", storefront::storage::redacted(config.storage.backend))}
+            );
+            return 0;
         }
         app_services app(config);
         http_server server(config, app);

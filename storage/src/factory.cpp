@@ -1,9 +1,9 @@
-// The store factory: picks the adapter for storage_config::backend ("memory"; "sqlite:PATH" for the
-// catalogue so far) and fills it
+// The store factory: picks the adapter for storage_config::backend ("memory" or "sqlite:PATH") and fills it
 // with the seed catalogue, the seed users, the configured or generated locations and the pet store seed.
 
 #include "storage/factory.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -22,9 +22,36 @@
 #include "seed_pets.hpp"
 #include "seed_users.hpp"
 #include "sqlite_catalogue_store.hpp"
+#include "sqlite_file_store.hpp"
+#include "sqlite_order_store.hpp"
+#include "sqlite_pet_image_store.hpp"
+#include "sqlite_pet_store.hpp"
+#include "sqlite_pet_user_store.hpp"
+#include "sqlite_seed.hpp"
+#include "sqlite_session_store.hpp"
+#include "sqlite_user_store.hpp"
 
 namespace storefront::storage {
 namespace {
+
+// The PATH of "sqlite:PATH"; nullopt for any other backend.
+std::optional<std::string> sqlite_path(const storage_config& config) {
+    constexpr std::string_view prefix = "sqlite:";
+    if (config.backend.rfind(prefix, 0) != 0) {
+        return std::nullopt;
+    }
+    std::string path = config.backend.substr(prefix.size());
+    if (path.empty()) {
+        throw std::invalid_argument("sqlite backend without a path: " + config.backend);
+    }
+    return path;
+}
+
+std::shared_ptr<detail::sqlite_database> sqlite_database_for(
+    const std::string& path, const storage_config& config
+) {
+    return detail::sqlite_database::open(path, config);
+}
 
 void require_known_backend(const storage_config& config) {
     if (config.backend != "memory") {
@@ -35,10 +62,9 @@ void require_known_backend(const storage_config& config) {
 }  // namespace
 
 std::unique_ptr<catalogue_store> make_catalogue_store(const storage_config& config) {
-    constexpr std::string_view sqlite_prefix = "sqlite:";
-    if (config.backend.rfind(sqlite_prefix, 0) == 0) {
+    if (const auto path = sqlite_path(config)) {
         return std::make_unique<sqlite_catalogue_store>(
-            config.backend.substr(sqlite_prefix.size()), detail::seed_categories(), detail::seed_products()
+            sqlite_database_for(*path, config), detail::seed_categories(), detail::seed_products()
         );
     }
     require_known_backend(config);
@@ -46,22 +72,36 @@ std::unique_ptr<catalogue_store> make_catalogue_store(const storage_config& conf
 }
 
 std::unique_ptr<user_store> make_user_store(const storage_config& config) {
+    if (const auto path = sqlite_path(config)) {
+        return std::make_unique<sqlite_user_store>(
+            sqlite_database_for(*path, config), detail::seed_user_credentials
+        );
+    }
     require_known_backend(config);
     return std::make_unique<memory_user_store>(detail::seed_user_credentials());
 }
 
 std::unique_ptr<file_store> make_file_store(const storage_config& config, std::size_t max_bytes) {
+    if (const auto path = sqlite_path(config)) {
+        return std::make_unique<sqlite_file_store>(sqlite_database_for(*path, config), max_bytes);
+    }
     require_known_backend(config);
     return std::make_unique<memory_file_store>(max_bytes);
 }
 
 std::unique_ptr<session_store> make_session_store(const storage_config& config) {
+    if (const auto path = sqlite_path(config)) {
+        return std::make_unique<sqlite_session_store>(sqlite_database_for(*path, config));
+    }
     require_known_backend(config);
     return std::make_unique<memory_session_store>();
 }
 
+// Locations are read-only and generated or read from CSV, so they stay in memory for every backend.
 std::unique_ptr<location_store> make_location_store(const storage_config& config) {
-    require_known_backend(config);
+    if (!sqlite_path(config)) {
+        require_known_backend(config);
+    }
     if (config.location_file) {
         return std::make_unique<memory_location_store>(detail::load_location_csv(*config.location_file));
     }
@@ -71,23 +111,47 @@ std::unique_ptr<location_store> make_location_store(const storage_config& config
 }
 
 std::unique_ptr<pet_store> make_pet_store(const storage_config& config) {
+    if (const auto path = sqlite_path(config)) {
+        return std::make_unique<sqlite_pet_store>(sqlite_database_for(*path, config), detail::seed_pets());
+    }
     require_known_backend(config);
     return std::make_unique<memory_pet_store>(detail::seed_pets());
 }
 
 std::unique_ptr<order_store> make_order_store(const storage_config& config) {
+    if (const auto path = sqlite_path(config)) {
+        return std::make_unique<sqlite_order_store>(
+            sqlite_database_for(*path, config), detail::seed_orders()
+        );
+    }
     require_known_backend(config);
     return std::make_unique<memory_order_store>(detail::seed_orders());
 }
 
 std::unique_ptr<pet_user_store> make_pet_user_store(const storage_config& config) {
+    if (const auto path = sqlite_path(config)) {
+        return std::make_unique<sqlite_pet_user_store>(
+            sqlite_database_for(*path, config), detail::seed_pet_users
+        );
+    }
     require_known_backend(config);
     return std::make_unique<memory_pet_user_store>(detail::seed_pet_users());
 }
 
 std::unique_ptr<pet_image_store> make_pet_image_store(const storage_config& config, std::size_t max_bytes) {
+    if (const auto path = sqlite_path(config)) {
+        return std::make_unique<sqlite_pet_image_store>(sqlite_database_for(*path, config), max_bytes);
+    }
     require_known_backend(config);
     return std::make_unique<memory_pet_image_store>(max_bytes);
+}
+
+void reset_to_seed(const storage_config& config) {
+    if (const auto path = sqlite_path(config)) {
+        detail::sqlite_reset_to_seed(*path, config);
+        return;
+    }
+    require_known_backend(config);  // memory: every start is already the seed
 }
 
 }  // namespace storefront::storage

@@ -4,29 +4,11 @@
 #include "memory_file_store.hpp"
 
 #include <mutex>
-#include <random>
 
 #include "clock.hpp"
+#include "random_name.hpp"
 
 namespace storefront::storage {
-
-namespace {
-
-std::string random_name() {
-    static thread_local std::random_device entropy;  // /dev/urandom on Linux
-    constexpr char hex[] = "0123456789abcdef";
-    std::string name;
-    for (int word = 0; word < 4; ++word) {
-        std::uint32_t bits = entropy();
-        for (int i = 0; i < 8; ++i) {
-            name += hex[bits & 0xF];
-            bits >>= 4;
-        }
-    }
-    return name;
-}
-
-}  // namespace
 
 memory_file_store::memory_file_store(std::size_t max_bytes) : max_bytes_(max_bytes) {}
 
@@ -43,7 +25,7 @@ core::result<std::shared_ptr<const stored_file>> memory_file_store::add(
         return core::errc::storage_full;
     }
     do {
-        file->name = random_name() + extension;
+        file->name = detail::random_name() + extension;
     } while (files_.contains(file->name));
     used_bytes_ += file->bytes.size();
     files_.emplace(file->name, file);

@@ -1,35 +1,23 @@
-// sqlite_catalogue_store: schema, seed-once, filtered pages in SQL, and writes as single transactions whose
-// constraint violations (UNIQUE slug, FOREIGN KEY category) become errc values.
+// sqlite_catalogue_store: seed-once, filtered pages in SQL, and writes as single transactions whose checks
+// run inside them and whose constraint violations (UNIQUE slug, FOREIGN KEY category) become errc values.
 
 #include "sqlite_catalogue_store.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "clock.hpp"
 #include "core/slug.hpp"
+#include "sqlite_seed.hpp"
 
 namespace storefront::storage {
 
 namespace {
 
+using detail::sqlite_db;
 using detail::sqlite_statement;
 using step = sqlite_statement::step_result;
-
-constexpr std::string_view schema = R"sql(
-CREATE TABLE IF NOT EXISTS categories (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL, slug TEXT NOT NULL UNIQUE, image TEXT NOT NULL,
-    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, seed INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS products (
-    id INTEGER PRIMARY KEY, title TEXT NOT NULL, slug TEXT NOT NULL UNIQUE, price REAL NOT NULL,
-    description TEXT NOT NULL, category_id INTEGER NOT NULL REFERENCES categories(id),
-    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, seed INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX IF NOT EXISTS products_by_category ON products(category_id);
-CREATE TABLE IF NOT EXISTS product_images (
-    product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE, position INTEGER NOT NULL,
-    url TEXT NOT NULL, PRIMARY KEY (product_id, position));
-CREATE TABLE IF NOT EXISTS catalogue_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-INSERT OR IGNORE INTO catalogue_meta (key, value) VALUES ('revision', 1);
-)sql";
 
 // Products with their category and their images in order (joined with the unit separator, which no URL
 // holds).
@@ -99,24 +87,85 @@ std::string slug_for(std::string_view text, std::string_view kind, std::int64_t 
     return slug.empty() ? std::string(kind) + "-" + std::to_string(id) : slug;
 }
 
-}  // namespace
+// The slug after a patch: a new text (title, name) gives a new slug, else the current one stays.
+std::string slug_after(
+    const std::optional<std::string>& new_text, std::string_view kind, std::int64_t id, std::string current
+) {
+    return new_text ? slug_for(*new_text, kind, id) : std::move(current);
+}
 
-sqlite_catalogue_store::sqlite_catalogue_store(
-    const std::string& path, std::vector<core::category> categories, std::vector<core::product> products
-)
-    : db_(path) {
-    db_.exec(schema);
-    auto count = db_.prepare("SELECT count(*) FROM categories");
-    if (count.step() == step::row && count.int64(0) == 0) {
-        seed(categories, products);
+// Runs an INSERT or UPDATE that may move a slug: a UNIQUE violation means the slug is taken.
+core::result<void> write_slugged(sqlite_statement& s) {
+    if (s.step() == step::constraint) {
+        return core::errc::conflict;
+    }
+    return {};
+}
+
+template <class Bind>
+std::vector<core::product> products_where(sqlite_db& db, std::string_view where, Bind&& bind) {
+    auto s = db.prepare(std::string(product_select) + std::string(where));
+    bind(s);
+    std::vector<core::product> out;
+    while (s.step() == step::row) {
+        out.push_back(product_at(s));
+    }
+    return out;
+}
+
+template <class Bind>
+std::vector<core::category> categories_where(sqlite_db& db, std::string_view where, Bind&& bind) {
+    auto s = db.prepare(std::string(category_select) + std::string(where));
+    bind(s);
+    std::vector<core::category> out;
+    while (s.step() == step::row) {
+        out.push_back(category_at(s, 0));
+    }
+    return out;
+}
+
+template <class T>
+core::result<T> first_or_not_found(std::vector<T> found) {
+    if (found.empty()) {
+        return core::errc::not_found;
+    }
+    return std::move(found.front());
+}
+
+core::result<core::product> product_by_id(sqlite_db& db, std::int64_t id) {
+    return first_or_not_found(products_where(db, "WHERE p.id = ?1", [&](auto& s) { s.bind(1, id); }));
+}
+
+core::result<core::category> category_by_id(sqlite_db& db, std::int64_t id) {
+    return first_or_not_found(categories_where(db, "WHERE id = ?1", [&](auto& s) { s.bind(1, id); }));
+}
+
+std::int64_t next_id_of(sqlite_db& db, std::string_view table) {
+    auto next = db.prepare("SELECT coalesce(max(id), 0) + 1 FROM " + std::string(table));
+    (void)next.step();
+    return next.int64(0);
+}
+
+void write_images(sqlite_db& db, std::int64_t product_id, const std::vector<std::string>& images) {
+    auto clear = db.prepare("DELETE FROM product_images WHERE product_id = ?1");
+    clear.bind(1, product_id);
+    (void)clear.step();
+    auto insert = db.prepare("INSERT INTO product_images (product_id, position, url) VALUES (?1, ?2, ?3)");
+    for (std::size_t i = 0; i < images.size(); ++i) {
+        insert.bind(1, product_id).bind(2, static_cast<std::int64_t>(i)).bind(3, std::string_view(images[i]));
+        (void)insert.step();
+        insert.reset();
     }
 }
 
-void sqlite_catalogue_store::seed(
-    const std::vector<core::category>& categories, const std::vector<core::product>& products
+}  // namespace
+
+namespace detail {
+
+void write_catalogue_seed(
+    sqlite_db& db, const std::vector<core::category>& categories, const std::vector<core::product>& products
 ) {
-    detail::sqlite_db::transaction tx(db_);
-    auto insert_category = db_.prepare(
+    auto insert_category = db.prepare(
         "INSERT INTO categories (id, name, slug, image, created_at, updated_at, seed) VALUES "
         "(?1,?2,?3,?4,?5,?6,?7)"
     );
@@ -127,76 +176,53 @@ void sqlite_catalogue_store::seed(
         (void)insert_category.step();
         insert_category.reset();
     }
-    auto insert_product = db_.prepare(
+    auto insert_product = db.prepare(
         "INSERT INTO products (id, title, slug, price, description, category_id, created_at, updated_at, "
-        "seed) "
-        "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
+        "seed) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
     );
     for (const auto& p : products) {
         insert_product.bind(1, p.id).bind(2, std::string_view(p.title)).bind(3, std::string_view(p.slug));
-        insert_product.bind(4, p.price)
-            .bind(5, std::string_view(p.description))
-            .bind(6, p.product_category.id);
-        insert_product.bind(7, p.created_at).bind(8, p.updated_at).bind(9, static_cast<std::int64_t>(p.seed));
+        insert_product.bind(4, p.price).bind(5, std::string_view(p.description));
+        insert_product.bind(6, p.product_category.id).bind(7, p.created_at).bind(8, p.updated_at);
+        insert_product.bind(9, static_cast<std::int64_t>(p.seed));
         (void)insert_product.step();
         insert_product.reset();
-        write_images(p.id, p.images);
+        write_images(db, p.id, p.images);
     }
+}
+
+}  // namespace detail
+
+sqlite_catalogue_store::sqlite_catalogue_store(
+    std::shared_ptr<detail::sqlite_database> db,
+    const std::vector<core::category>& categories,
+    const std::vector<core::product>& products
+)
+    : db_(std::move(db)) {
+    detail::seed_once(*db_, "catalogue", [&](sqlite_db& w) {
+        detail::write_catalogue_seed(w, categories, products);
+    });
+}
+
+void sqlite_catalogue_store::committed(sqlite_db::transaction& tx) {
     tx.commit();
-}
-
-void sqlite_catalogue_store::write_images(std::int64_t product_id, const std::vector<std::string>& images) {
-    auto clear = db_.prepare("DELETE FROM product_images WHERE product_id = ?1");
-    clear.bind(1, product_id);
-    (void)clear.step();
-    auto insert = db_.prepare("INSERT INTO product_images (product_id, position, url) VALUES (?1, ?2, ?3)");
-    for (std::size_t i = 0; i < images.size(); ++i) {
-        insert.bind(1, product_id).bind(2, static_cast<std::int64_t>(i)).bind(3, std::string_view(images[i]));
-        (void)insert.step();
-        insert.reset();
-    }
-}
-
-void sqlite_catalogue_store::bump_revision() {
-    db_.exec("UPDATE catalogue_meta SET value = value + 1 WHERE key = 'revision'");
-}
-
-std::vector<core::product> sqlite_catalogue_store::query_products(std::string_view where, auto&& bind) const {
-    std::lock_guard lock(mutex_);
-    auto s = db_.prepare(std::string(product_select) + std::string(where));
-    bind(s);
-    std::vector<core::product> out;
-    while (s.step() == step::row) {
-        out.push_back(product_at(s));
-    }
-    return out;
-}
-
-std::vector<core::category> sqlite_catalogue_store::query_categories(std::string_view where, auto&& bind)
-    const {
-    std::lock_guard lock(mutex_);
-    auto s = db_.prepare(std::string(category_select) + std::string(where));
-    bind(s);
-    std::vector<core::category> out;
-    while (s.step() == step::row) {
-        out.push_back(category_at(s, 0));
-    }
-    return out;
+    db_->catalogue_revision.fetch_add(1, std::memory_order_acq_rel);
 }
 
 std::vector<core::product> sqlite_catalogue_store::list_products(
     const core::product_filter& filter, const core::page_request& page
 ) const {
-    return query_products(std::string(filter_where) + "ORDER BY p.id LIMIT ?7 OFFSET ?8", [&](auto& s) {
+    auto r = db_->reader();
+    return products_where(*r, std::string(filter_where) + "ORDER BY p.id LIMIT ?7 OFFSET ?8", [&](auto& s) {
         bind_filter(s, filter);
         s.bind(7, static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)));
-        s.bind(8, static_cast<std::int64_t>(page.offset));
+        s.bind(8, static_cast<std::int64_t>(std::min<std::size_t>(page.offset, INT64_MAX)));
     });
 }
 
 std::size_t sqlite_catalogue_store::count_products(const core::product_filter& filter) const {
-    std::lock_guard lock(mutex_);
-    auto s = db_.prepare(
+    auto r = db_->reader();
+    auto s = r->prepare(
         "SELECT count(*) FROM products p JOIN categories c ON c.id = p.category_id " +
         std::string(filter_where)
     );
@@ -205,221 +231,182 @@ std::size_t sqlite_catalogue_store::count_products(const core::product_filter& f
 }
 
 core::result<core::product> sqlite_catalogue_store::find_product(std::int64_t id) const {
-    auto found = query_products("WHERE p.id = ?1", [&](auto& s) { s.bind(1, id); });
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
+    auto r = db_->reader();
+    return product_by_id(*r, id);
 }
 
 core::result<core::product> sqlite_catalogue_store::find_product_by_slug(std::string_view slug) const {
-    auto found = query_products("WHERE p.slug = ?1", [&](auto& s) { s.bind(1, slug); });
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
+    auto r = db_->reader();
+    return first_or_not_found(products_where(*r, "WHERE p.slug = ?1", [&](auto& s) { s.bind(1, slug); }));
 }
 
 core::result<std::vector<core::product>> sqlite_catalogue_store::related_products(std::int64_t id) const {
-    const auto product = find_product(id);
+    auto r = db_->reader();
+    // The product and its relatives from one snapshot, so a concurrent move cannot mix two states.
+    sqlite_db::read_transaction snapshot(*r);
+    const auto product = product_by_id(*r, id);
     if (!product) {
         return product.error();
     }
-    return query_products("WHERE p.category_id = ?1 AND p.id <> ?2 ORDER BY p.id", [&](auto& s) {
+    return products_where(*r, "WHERE p.category_id = ?1 AND p.id <> ?2 ORDER BY p.id", [&](auto& s) {
         s.bind(1, product->product_category.id).bind(2, id);
     });
 }
 
 std::vector<core::category> sqlite_catalogue_store::list_categories() const {
-    return query_categories("ORDER BY id", [](auto&) {});
+    auto r = db_->reader();
+    return categories_where(*r, "ORDER BY id", [](auto&) {});
 }
 
 core::result<core::category> sqlite_catalogue_store::find_category(std::int64_t id) const {
-    auto found = query_categories("WHERE id = ?1", [&](auto& s) { s.bind(1, id); });
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
+    auto r = db_->reader();
+    return category_by_id(*r, id);
 }
 
 core::result<core::category> sqlite_catalogue_store::find_category_by_slug(std::string_view slug) const {
-    auto found = query_categories("WHERE slug = ?1", [&](auto& s) { s.bind(1, slug); });
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
+    auto r = db_->reader();
+    return first_or_not_found(categories_where(*r, "WHERE slug = ?1", [&](auto& s) { s.bind(1, slug); }));
 }
 
 core::result<core::product> sqlite_catalogue_store::create_product(const core::product_draft& draft) {
-    std::int64_t id = 0;
-    {
-        std::lock_guard lock(mutex_);
-        detail::sqlite_db::transaction tx(db_);
-        auto category = db_.prepare("SELECT 1 FROM categories WHERE id = ?1");
-        category.bind(1, draft.category_id);
-        if (category.step() != step::row) {
-            return core::errc::invalid_reference;
-        }
-        auto next = db_.prepare("SELECT coalesce(max(id), 0) + 1 FROM products");
-        (void)next.step();
-        id = next.int64(0);
-        const auto now = detail::now_ms();
-        auto insert = db_.prepare(
-            "INSERT INTO products (id, title, slug, price, description, category_id, created_at, updated_at) "
-            "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
-        );
-        insert.bind(1, id).bind(2, std::string_view(draft.title));
-        insert.bind(3, std::string_view(slug_for(draft.title, "product", id))).bind(4, draft.price);
-        insert.bind(5, std::string_view(draft.description)).bind(6, draft.category_id).bind(7, now);
-        if (insert.step() == step::constraint) {
-            return core::errc::conflict;  // the slug is taken
-        }
-        write_images(id, draft.images);
-        bump_revision();
-        tx.commit();
+    auto w = db_->writer();
+    sqlite_db::transaction tx(*w);
+    if (!category_by_id(*w, draft.category_id)) {
+        return core::errc::invalid_reference;
     }
-    return find_product(id);
+    const std::int64_t id = next_id_of(*w, "products");
+    auto insert = w->prepare(
+        "INSERT INTO products (id, title, slug, price, description, category_id, created_at, updated_at) "
+        "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
+    );
+    insert.bind(1, id).bind(2, std::string_view(draft.title));
+    insert.bind(3, std::string_view(slug_for(draft.title, "product", id))).bind(4, draft.price);
+    insert.bind(5, std::string_view(draft.description)).bind(6, draft.category_id).bind(7, detail::now_ms());
+    if (auto written = write_slugged(insert); !written) {
+        return written.error();
+    }
+    write_images(*w, id, draft.images);
+    auto created = product_by_id(*w, id);
+    committed(tx);
+    return created;
 }
 
 core::result<core::product> sqlite_catalogue_store::update_product(
     std::int64_t id, const core::product_patch& patch
 ) {
-    const auto current = find_product(id);
+    auto w = db_->writer();
+    sqlite_db::transaction tx(*w);
+    auto current = product_by_id(*w, id);
     if (!current) {
         return current.error();
     }
     if (current->seed) {
         return core::errc::seed_read_only;
     }
-    {
-        std::lock_guard lock(mutex_);
-        detail::sqlite_db::transaction tx(db_);
-        if (patch.category_id) {
-            auto category = db_.prepare("SELECT 1 FROM categories WHERE id = ?1");
-            category.bind(1, *patch.category_id);
-            if (category.step() != step::row) {
-                return core::errc::invalid_reference;
-            }
-        }
-        auto update = db_.prepare(
-            "UPDATE products SET title = ?2, slug = ?3, price = ?4, description = ?5, category_id = ?6, "
-            "updated_at = ?7 WHERE id = ?1 AND seed = 0"
-        );
-        const std::string title = patch.title.value_or(current->title);
-        update.bind(1, id).bind(2, std::string_view(title));
-        update.bind(3, std::string_view(patch.title ? slug_for(title, "product", id) : current->slug));
-        update.bind(4, patch.price.value_or(current->price));
-        update.bind(5, std::string_view(patch.description ? *patch.description : current->description));
-        update.bind(6, patch.category_id.value_or(current->product_category.id)).bind(7, detail::now_ms());
-        if (update.step() == step::constraint) {
-            return core::errc::conflict;
-        }
-        if (patch.images) {
-            write_images(id, *patch.images);
-        }
-        bump_revision();
-        tx.commit();
+    if (patch.category_id && !category_by_id(*w, *patch.category_id)) {
+        return core::errc::invalid_reference;
     }
-    return find_product(id);
+    auto update = w->prepare(
+        "UPDATE products SET title = ?2, slug = ?3, price = ?4, description = ?5, category_id = ?6, "
+        "updated_at = ?7 WHERE id = ?1"
+    );
+    update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current->title)));
+    update.bind(3, std::string_view(slug_after(patch.title, "product", id, current->slug)));
+    update.bind(4, patch.price.value_or(current->price));
+    update.bind(5, std::string_view(patch.description ? *patch.description : current->description));
+    update.bind(6, patch.category_id.value_or(current->product_category.id)).bind(7, detail::now_ms());
+    if (auto written = write_slugged(update); !written) {
+        return written.error();
+    }
+    if (patch.images) {
+        write_images(*w, id, *patch.images);
+    }
+    auto updated = product_by_id(*w, id);
+    committed(tx);
+    return updated;
 }
 
 core::result<void> sqlite_catalogue_store::delete_product(std::int64_t id) {
-    const auto current = find_product(id);
+    auto w = db_->writer();
+    sqlite_db::transaction tx(*w);
+    const auto current = product_by_id(*w, id);
     if (!current) {
         return current.error();
     }
     if (current->seed) {
         return core::errc::seed_read_only;
     }
-    std::lock_guard lock(mutex_);
-    detail::sqlite_db::transaction tx(db_);
-    auto remove = db_.prepare("DELETE FROM products WHERE id = ?1 AND seed = 0");
+    auto remove = w->prepare("DELETE FROM products WHERE id = ?1");
     remove.bind(1, id);
     (void)remove.step();
-    bump_revision();
-    tx.commit();
+    committed(tx);
     return {};
 }
 
 core::result<core::category> sqlite_catalogue_store::create_category(const core::category_draft& draft) {
-    std::int64_t id = 0;
-    {
-        std::lock_guard lock(mutex_);
-        detail::sqlite_db::transaction tx(db_);
-        auto next = db_.prepare("SELECT coalesce(max(id), 0) + 1 FROM categories");
-        (void)next.step();
-        id = next.int64(0);
-        auto insert = db_.prepare(
-            "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES "
-            "(?1,?2,?3,?4,?5,?5)"
-        );
-        insert.bind(1, id).bind(2, std::string_view(draft.name));
-        insert.bind(3, std::string_view(slug_for(draft.name, "category", id)));
-        insert.bind(4, std::string_view(draft.image)).bind(5, detail::now_ms());
-        if (insert.step() == step::constraint) {
-            return core::errc::conflict;
-        }
-        bump_revision();
-        tx.commit();
+    auto w = db_->writer();
+    sqlite_db::transaction tx(*w);
+    const std::int64_t id = next_id_of(*w, "categories");
+    auto insert = w->prepare(
+        "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES (?1,?2,?3,?4,?5,?5)"
+    );
+    insert.bind(1, id).bind(2, std::string_view(draft.name));
+    insert.bind(3, std::string_view(slug_for(draft.name, "category", id)));
+    insert.bind(4, std::string_view(draft.image)).bind(5, detail::now_ms());
+    if (auto written = write_slugged(insert); !written) {
+        return written.error();
     }
-    return find_category(id);
+    auto created = category_by_id(*w, id);
+    committed(tx);
+    return created;
 }
 
 core::result<core::category> sqlite_catalogue_store::update_category(
     std::int64_t id, const core::category_patch& patch
 ) {
-    const auto current = find_category(id);
+    auto w = db_->writer();
+    sqlite_db::transaction tx(*w);
+    auto current = category_by_id(*w, id);
     if (!current) {
         return current.error();
     }
     if (current->seed) {
         return core::errc::seed_read_only;
     }
-    {
-        std::lock_guard lock(mutex_);
-        detail::sqlite_db::transaction tx(db_);
-        auto update = db_.prepare(
-            "UPDATE categories SET name = ?2, slug = ?3, image = ?4, updated_at = ?5 WHERE id = ?1 AND seed "
-            "= 0"
-        );
-        const std::string name = patch.name.value_or(current->name);
-        update.bind(1, id).bind(2, std::string_view(name));
-        update.bind(3, std::string_view(patch.name ? slug_for(name, "category", id) : current->slug));
-        update.bind(4, std::string_view(patch.image ? *patch.image : current->image))
-            .bind(5, detail::now_ms());
-        if (update.step() == step::constraint) {
-            return core::errc::conflict;
-        }
-        bump_revision();
-        tx.commit();
+    auto update =
+        w->prepare("UPDATE categories SET name = ?2, slug = ?3, image = ?4, updated_at = ?5 WHERE id = ?1");
+    update.bind(1, id).bind(2, std::string_view(patch.name.value_or(current->name)));
+    update.bind(3, std::string_view(slug_after(patch.name, "category", id, current->slug)));
+    update.bind(4, std::string_view(patch.image ? *patch.image : current->image)).bind(5, detail::now_ms());
+    if (auto written = write_slugged(update); !written) {
+        return written.error();
     }
-    return find_category(id);
+    auto updated = category_by_id(*w, id);
+    committed(tx);
+    return updated;
 }
 
 core::result<void> sqlite_catalogue_store::delete_category(std::int64_t id) {
-    const auto current = find_category(id);
+    auto w = db_->writer();
+    sqlite_db::transaction tx(*w);
+    const auto current = category_by_id(*w, id);
     if (!current) {
         return current.error();
     }
     if (current->seed) {
         return core::errc::seed_read_only;
     }
-    std::lock_guard lock(mutex_);
-    detail::sqlite_db::transaction tx(db_);
-    auto remove = db_.prepare("DELETE FROM categories WHERE id = ?1 AND seed = 0");
+    auto remove = w->prepare("DELETE FROM categories WHERE id = ?1");
     remove.bind(1, id);
     if (remove.step() == step::constraint) {
         return core::errc::in_use;  // products still reference it (foreign key)
     }
-    bump_revision();
-    tx.commit();
+    committed(tx);
     return {};
 }
 
 std::uint64_t sqlite_catalogue_store::revision() const {
-    std::lock_guard lock(mutex_);
-    auto s = db_.prepare("SELECT value FROM catalogue_meta WHERE key = 'revision'");
-    return s.step() == step::row ? static_cast<std::uint64_t>(s.int64(0)) : 0;
+    return db_->catalogue_revision.load(std::memory_order_acquire);
 }
 
 }  // namespace storefront::storage

@@ -1,25 +1,25 @@
 #pragma once
 // catalogue_store on SQLite: categories, products and their ordered images in tables with UNIQUE slugs and a
-// foreign key from products to categories; every write is one IMMEDIATE transaction that also bumps the
-// revision row, so a reader that sees the new revision sees the change. Blocking: callers run it through
-// the offload pool, never on an I/O thread.
+// foreign key from products to categories. Every write is one IMMEDIATE transaction on the shared write
+// connection, checks included; reads use the read pool. Blocking: callers run it through the offload pool,
+// never on an I/O thread.
 
 #include <cstdint>
-#include <mutex>
-#include <string>
+#include <memory>
 #include <vector>
 
-#include "sqlite_db.hpp"
+#include "sqlite_database.hpp"
 #include "storage/catalogue_store.hpp"
 
 namespace storefront::storage {
 
 class sqlite_catalogue_store final : public catalogue_store {
   public:
-    // Opens (creating) the database at `path`; an empty catalogue gets `categories` and `products` (the
-    // seed) once, never again at a later start.
+    // Writes `categories` and `products` (the seed) the first time this file gets a catalogue, never again.
     sqlite_catalogue_store(
-        const std::string& path, std::vector<core::category> categories, std::vector<core::product> products
+        std::shared_ptr<detail::sqlite_database> db,
+        const std::vector<core::category>& categories,
+        const std::vector<core::product>& products
     );
 
     [[nodiscard]] std::vector<core::product> list_products(
@@ -47,16 +47,9 @@ class sqlite_catalogue_store final : public catalogue_store {
     [[nodiscard]] std::uint64_t revision() const override;
 
   private:
-    [[nodiscard]] std::vector<core::product> query_products(std::string_view where, auto&& bind) const;
-    [[nodiscard]] std::vector<core::category> query_categories(std::string_view where, auto&& bind) const;
-    void write_images(std::int64_t product_id, const std::vector<std::string>& images);
-    void bump_revision();
-    void seed(const std::vector<core::category>& categories, const std::vector<core::product>& products);
+    void committed(detail::sqlite_db::transaction& tx);
 
-    // One connection per store; SQLite serialises writers anyway, and this keeps statements simple.
-    // (Readers in parallel come with a small pool of read connections later.)
-    mutable std::mutex mutex_;
-    mutable detail::sqlite_db db_;
+    std::shared_ptr<detail::sqlite_database> db_;
 };
 
 }  // namespace storefront::storage

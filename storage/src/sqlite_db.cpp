@@ -4,12 +4,38 @@
 
 #include <sqlite3.h>
 
+#include "storage/storage_error.hpp"
+
 namespace storefront::storage::detail {
 
 namespace {
 
+// Codes that say the database cannot answer now (the server answers 503), as opposed to a bug.
+bool unavailable(int code) {
+    switch (code & 0xFF) {
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED:
+        case SQLITE_IOERR:
+        case SQLITE_FULL:
+        case SQLITE_CANTOPEN:
+        case SQLITE_READONLY:
+        case SQLITE_PROTOCOL:
+        case SQLITE_NOMEM:
+            return true;
+        default:
+            return false;
+    }
+}
+
+[[noreturn]] void throw_for(int code, const std::string& message) {
+    if (unavailable(code)) {
+        throw storage_unavailable("sqlite: " + message);
+    }
+    throw sqlite_error(message, code);
+}
+
 [[noreturn]] void fail(sqlite3* db, int code, std::string_view what) {
-    throw sqlite_error(std::string(what) + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(code)), code);
+    throw_for(code, std::string(what) + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(code)));
 }
 
 void check(sqlite3* db, int code, std::string_view what) {
@@ -90,23 +116,36 @@ std::string sqlite_statement::text(int column) const {
                 : std::string();
 }
 
+bool sqlite_statement::is_null(int column) const {
+    return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
 std::string sqlite_statement::blob(int column) const {
     const auto* data = static_cast<const char*>(sqlite3_column_blob(stmt_, column));
     return data ? std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
                 : std::string();
 }
 
-sqlite_db::sqlite_db(const std::string& path) {
+sqlite_db::sqlite_db(const std::string& path, std::chrono::milliseconds busy_timeout, bool read_only) {
     const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
     const int code = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
     if (code != SQLITE_OK) {
         std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(code);
         sqlite3_close(db_);
-        throw sqlite_error("cannot open " + path + ": " + message, code);
+        db_ = nullptr;
+        throw_for(code, "cannot open " + path + ": " + message);
     }
-    sqlite3_busy_timeout(db_, 5000);
-    // An acknowledged write survives kill -9 and power loss: WAL with a full sync at every commit.
-    exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
+    sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout.count()));
+    try {
+        // An acknowledged write survives kill -9 and power loss: WAL with a full sync at every commit.
+        exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
+        if (read_only) {
+            exec("PRAGMA query_only=ON;");
+        }
+    } catch (...) {
+        sqlite3_close(db_);
+        throw;
+    }
 }
 
 sqlite_db::~sqlite_db() {
@@ -120,12 +159,16 @@ void sqlite_db::exec(std::string_view sql) {
     if (code != SQLITE_OK) {
         std::string message = error ? error : sqlite3_errstr(code);
         sqlite3_free(error);
-        throw sqlite_error("exec: " + message, code);
+        throw_for(code, "exec: " + message);
     }
 }
 
 std::int64_t sqlite_db::last_insert_id() const {
     return sqlite3_last_insert_rowid(db_);
+}
+
+std::int64_t sqlite_db::changes() const {
+    return sqlite3_changes64(db_);
 }
 
 sqlite_db::transaction::transaction(sqlite_db& db) : db_(db) {
@@ -144,6 +187,17 @@ sqlite_db::transaction::~transaction() {
 void sqlite_db::transaction::commit() {
     db_.exec("COMMIT");
     done_ = true;
+}
+
+sqlite_db::read_transaction::read_transaction(sqlite_db& db) : db_(db) {
+    db_.exec("BEGIN");
+}
+
+sqlite_db::read_transaction::~read_transaction() {
+    try {
+        db_.exec("ROLLBACK");
+    } catch (...) {  // a read-only transaction has nothing to lose
+    }
 }
 
 }  // namespace storefront::storage::detail

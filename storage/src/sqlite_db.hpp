@@ -1,9 +1,11 @@
 #pragma once
 // A small RAII layer over the SQLite C API (Debian libsqlite3-dev) for the sqlite_* adapters: one connection
 // opened with the durability settings issue 9 asks for, prepared statements with typed binds and columns,
-// and transactions that roll back unless committed. Errors throw sqlite_error (a broken invariant or an
-// unreachable file); expected outcomes (a UNIQUE violation) are reported by step() to the adapter.
+// and transactions that roll back unless committed. A backend that cannot answer (busy past the timeout, I/O
+// error, full disk, unopenable file) throws storage_unavailable; other failures (a broken invariant such as
+// bad SQL) throw sqlite_error; expected outcomes (a UNIQUE violation) are reported by step() to the adapter.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -49,6 +51,7 @@ class sqlite_statement {
     [[nodiscard]] double real(int column) const;
     [[nodiscard]] std::string text(int column) const;
     [[nodiscard]] std::string blob(int column) const;
+    [[nodiscard]] bool is_null(int column) const;
 
   private:
     sqlite3* db_;
@@ -57,8 +60,9 @@ class sqlite_statement {
 
 class sqlite_db {
   public:
-    // Opens (creating) `path` with WAL, synchronous=FULL, foreign keys on and a busy timeout.
-    explicit sqlite_db(const std::string& path);
+    // Opens (creating) `path` with WAL, synchronous=FULL, foreign keys on and `busy_timeout`; a `read_only`
+    // connection refuses writes (PRAGMA query_only), so a reader can never take the write lock by mistake.
+    sqlite_db(const std::string& path, std::chrono::milliseconds busy_timeout, bool read_only = false);
     ~sqlite_db();
     sqlite_db(const sqlite_db&) = delete;
     sqlite_db& operator=(const sqlite_db&) = delete;
@@ -66,17 +70,32 @@ class sqlite_db {
     void exec(std::string_view sql);  // statements without results (schema, pragmas)
     [[nodiscard]] sqlite_statement prepare(std::string_view sql) { return sqlite_statement(db_, sql); }
     [[nodiscard]] std::int64_t last_insert_id() const;
+    [[nodiscard]] std::int64_t changes() const;  // rows the last INSERT, UPDATE or DELETE touched
 
     // BEGIN IMMEDIATE … COMMIT; the destructor rolls back a transaction that was not committed.
     class transaction {
       public:
         explicit transaction(sqlite_db& db);
         ~transaction();
+        transaction(const transaction&) = delete;
+        transaction& operator=(const transaction&) = delete;
         void commit();
 
       private:
         sqlite_db& db_;
         bool done_ = false;
+    };
+
+    // BEGIN (deferred) … ROLLBACK: several reads from one snapshot of the file.
+    class read_transaction {
+      public:
+        explicit read_transaction(sqlite_db& db);
+        ~read_transaction();
+        read_transaction(const read_transaction&) = delete;
+        read_transaction& operator=(const read_transaction&) = delete;
+
+      private:
+        sqlite_db& db_;
     };
 
   private:

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <set>
 #include <string>
@@ -16,8 +14,7 @@
 #include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <unistd.h>
-
+#include "backends.hpp"
 #include "core/errc.hpp"
 #include "storage/factory.hpp"
 
@@ -27,31 +24,9 @@ using core::errc;
 
 namespace {
 
-struct memory_backend {
-    static storage::storage_config config() { return {}; }
-};
-// A fresh database file per store (removed when the test binary exits).
-struct sqlite_backend {
-    static storage::storage_config config() {
-        static const std::filesystem::path dir = [] {
-            auto d =
-                std::filesystem::temp_directory_path() / ("storefront-sqlite-" + std::to_string(::getpid()));
-            std::filesystem::create_directories(d);
-            std::atexit([] {
-                std::filesystem::remove_all(
-                    std::filesystem::temp_directory_path() /
-                    ("storefront-sqlite-" + std::to_string(::getpid()))
-                );
-            });
-            return d;
-        }();
-        static int counter = 0;
-        storage::storage_config c;
-        c.backend = "sqlite:" + (dir / ("store-" + std::to_string(++counter) + ".db")).string();
-        return c;
-    }
-};
-using backends = boost::mpl::list<memory_backend>;
+using storefront::test::memory_backend;
+using storefront::test::sqlite_backend;
+using backends = boost::mpl::list<memory_backend, sqlite_backend>;
 using catalogue_backends = boost::mpl::list<memory_backend, sqlite_backend>;
 
 template <class T>

@@ -12,6 +12,7 @@
 #include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "backends.hpp"
 #include "core/email.hpp"
 #include "core/geo.hpp"
 #include "core/password.hpp"
@@ -24,19 +25,25 @@ namespace core = storefront::core;
 
 namespace {
 
-struct memory_backend {
-    static storage::storage_config config() { return {}; }
-    // Built once per test run: hashing the seed passwords and generating 100,000 locations is not free.
-    static const storage::user_store& users() {
-        static const auto store = storage::make_user_store(config());
-        return *store;
-    }
-    static const storage::location_store& locations() {
-        static const auto store = storage::make_location_store(config());
-        return *store;
-    }
-};
-using backends = boost::mpl::list<memory_backend>;
+using storefront::test::memory_backend;
+using storefront::test::sqlite_backend;
+using user_backends = boost::mpl::list<memory_backend, sqlite_backend>;
+// Locations are generated or read from CSV into memory for every backend.
+using location_backends = boost::mpl::list<memory_backend>;
+
+// Built once per backend and test run: hashing the seed passwords and generating 100,000 locations is not
+// free. The cases below only read.
+template <class Backend>
+const storage::user_store& seeded_users() {
+    static const auto store = storage::make_user_store(Backend::config());
+    return *store;
+}
+
+template <class Backend>
+const storage::location_store& generated_locations() {
+    static const auto store = storage::make_location_store(Backend::config());
+    return *store;
+}
 
 constexpr core::geo_point bogota_origin{4.6482784, -74.2726198};
 
@@ -61,7 +68,7 @@ bool same_location(const core::location& a, const core::location& b) {
 
 BOOST_AUTO_TEST_SUITE(user_store_contract)
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(lists_the_seed_users_in_id_order, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(lists_the_seed_users_in_id_order, Backend, user_backends) {
     struct expected {
         std::int64_t id;
         const char* email;
@@ -73,7 +80,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(lists_the_seed_users_in_id_order, Backend, backend
         {2, "maria@mail.com", "Maria", "customer"},
         {3, "admin@mail.com", "Admin", "admin"},
     };
-    const auto& store = Backend::users();
+    const auto& store = seeded_users<Backend>();
     BOOST_TEST(store.user_count() == 3u);
     const auto users = store.list_users({0, 100});
     BOOST_TEST_REQUIRE(users.size() == std::size(table));
@@ -90,8 +97,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(lists_the_seed_users_in_id_order, Backend, backend
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(user_pages, Backend, backends) {
-    const auto& store = Backend::users();
+BOOST_AUTO_TEST_CASE_TEMPLATE(user_pages, Backend, user_backends) {
+    const auto& store = seeded_users<Backend>();
     BOOST_TEST(store.list_users({1, 1}).size() == 1u);
     BOOST_TEST(store.list_users({1, 1}).front().id == 2);
     BOOST_TEST(store.list_users({2, 10}).size() == 1u);
@@ -99,8 +106,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(user_pages, Backend, backends) {
     BOOST_TEST(store.list_users({1000, 100}).empty());
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(finds_users_by_id, Backend, backends) {
-    const auto& store = Backend::users();
+BOOST_AUTO_TEST_CASE_TEMPLATE(finds_users_by_id, Backend, user_backends) {
+    const auto& store = seeded_users<Backend>();
     const auto john = store.find_user(1);
     BOOST_TEST_REQUIRE(john.has_value());
     BOOST_TEST(john->name == "Jhon");
@@ -113,7 +120,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(finds_users_by_id, Backend, backends) {
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(credentials_hold_argon2id_hashes_only, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(credentials_hold_argon2id_hashes_only, Backend, user_backends) {
     struct login {
         const char* email;
         const char* password;
@@ -123,7 +130,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(credentials_hold_argon2id_hashes_only, Backend, ba
         {"maria@mail.com", "12345"},
         {"admin@mail.com", "admin123"},
     };
-    const auto& store = Backend::users();
+    const auto& store = seeded_users<Backend>();
     for (const auto& l : table) {
         BOOST_TEST_CONTEXT(l.email) {
             const auto credentials = store.find_credentials(l.email);
@@ -140,8 +147,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(credentials_hold_argon2id_hashes_only, Backend, ba
     BOOST_TEST(!store.find_credentials("").has_value());
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(email_taken_on_normalised_addresses, Backend, backends) {
-    const auto& store = Backend::users();
+BOOST_AUTO_TEST_CASE_TEMPLATE(email_taken_on_normalised_addresses, Backend, user_backends) {
+    const auto& store = seeded_users<Backend>();
     BOOST_TEST(store.email_taken("maria@mail.com"));
     BOOST_TEST(store.email_taken("admin@mail.com"));
     BOOST_TEST(!store.email_taken("new@mail.com"));
@@ -156,8 +163,8 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(location_store_contract)
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(default_set_has_100000_locations_in_range, Backend, backends) {
-    const auto& store = Backend::locations();
+BOOST_AUTO_TEST_CASE_TEMPLATE(default_set_has_100000_locations_in_range, Backend, location_backends) {
+    const auto& store = generated_locations<Backend>();
     BOOST_TEST_REQUIRE(store.location_count() == 100'000u);
     // Asking for every location returns the whole set, in id order.
     const auto all = store.random_locations(store.location_count(), 1);
@@ -185,8 +192,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(default_set_has_100000_locations_in_range, Backend
     BOOST_TEST(has([](const auto& l) { return l.name.starts_with("Medellín #"); }));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(generation_is_deterministic, Backend, backends) {
-    const auto& first = Backend::locations();
+BOOST_AUTO_TEST_CASE_TEMPLATE(generation_is_deterministic, Backend, location_backends) {
+    const auto& first = generated_locations<Backend>();
     const auto second = storage::make_location_store(Backend::config());
     BOOST_TEST_REQUIRE(second->location_count() == first.location_count());
     const auto a = first.random_locations(first.location_count(), 3);
@@ -204,8 +211,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(generation_is_deterministic, Backend, backends) {
     BOOST_TEST(!std::equal(c.begin() + 1, c.end(), a.begin() + 1, a.begin() + 1000, same_location));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(random_locations_are_distinct_and_repeatable, Backend, backends) {
-    const auto& store = Backend::locations();
+BOOST_AUTO_TEST_CASE_TEMPLATE(random_locations_are_distinct_and_repeatable, Backend, location_backends) {
+    const auto& store = generated_locations<Backend>();
     for (const std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{50}}) {
         BOOST_TEST_CONTEXT("count " << count) {
             const auto sample = store.random_locations(count, 42);
@@ -219,8 +226,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(random_locations_are_distinct_and_repeatable, Back
     BOOST_TEST(ids_of(store.random_locations(50, 1)) != ids_of(store.random_locations(50, 2)));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(nearest_to_bogota_origin, Backend, backends) {
-    const auto& store = Backend::locations();
+BOOST_AUTO_TEST_CASE_TEMPLATE(nearest_to_bogota_origin, Backend, location_backends) {
+    const auto& store = generated_locations<Backend>();
     const auto found = store.nearest_locations(bogota_origin, 50, std::nullopt);
     BOOST_TEST_REQUIRE(found.size() == 50u);
     BOOST_TEST(found.front().id == 1);
@@ -233,8 +240,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nearest_to_bogota_origin, Backend, backends) {
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(nearest_honours_radius_and_count, Backend, backends) {
-    const auto& store = Backend::locations();
+BOOST_AUTO_TEST_CASE_TEMPLATE(nearest_honours_radius_and_count, Backend, location_backends) {
+    const auto& store = generated_locations<Backend>();
     for (const double radius : {0.0, 1.0, 5.0, 20.0}) {
         BOOST_TEST_CONTEXT("radius " << radius) {
             const auto found = store.nearest_locations(bogota_origin, 50, radius);
@@ -256,8 +263,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nearest_honours_radius_and_count, Backend, backend
     BOOST_TEST(store.nearest_locations({-45.0, -30.0}, 5, 100.0).empty());
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(nearest_across_the_antimeridian_and_at_the_pole, Backend, backends) {
-    const auto& store = Backend::locations();
+BOOST_AUTO_TEST_CASE_TEMPLATE(nearest_across_the_antimeridian_and_at_the_pole, Backend, location_backends) {
+    const auto& store = generated_locations<Backend>();
     const core::geo_point dateline{-19.0, 180.0};
     const auto around = store.nearest_locations(dateline, store.location_count(), 800.0);
     const auto east =

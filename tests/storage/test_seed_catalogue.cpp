@@ -12,6 +12,7 @@
 #include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "backends.hpp"
 #include "core/slug.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/factory.hpp"
@@ -21,10 +22,9 @@ namespace core = storefront::core;
 
 namespace {
 
-struct memory_backend {
-    static storage::storage_config config() { return {}; }
-};
-using backends = boost::mpl::list<memory_backend>;
+using storefront::test::memory_backend;
+using storefront::test::sqlite_backend;
+using backends = boost::mpl::list<memory_backend, sqlite_backend>;
 
 template <class Backend>
 std::vector<core::product> all_products() {

@@ -1,6 +1,8 @@
 #pragma once
-// Builds the stores a storage_config asks for. Throws std::invalid_argument for an unknown backend and
-// std::runtime_error (with file and line) for an unreadable or malformed location file.
+// Builds the stores a storage_config asks for. Throws std::invalid_argument for an unknown backend,
+// std::runtime_error (with file and line) for an unreadable or malformed location file and
+// storage_unavailable when a durable backend cannot be opened. A durable backend gets each aggregate's seed
+// once, on the first start of an empty store, never again at a later start.
 
 #include <memory>
 
@@ -32,5 +34,9 @@ namespace storefront::storage {
 [[nodiscard]] std::unique_ptr<pet_image_store> make_pet_image_store(
     const storage_config& config, std::size_t max_bytes
 );
+
+// --reset-data: empties every aggregate of the backend and writes the seed again, in one transaction. A no-op
+// for "memory", which starts from the seed anyway. Throws like the make_* functions.
+void reset_to_seed(const storage_config& config);
 
 }  // namespace storefront::storage
