@@ -30,4 +30,10 @@ namespace storefront::storage {
     const storage_config& config, std::size_t max_bytes
 );
 
+// Restores the seed data of a durable backend explicitly: every aggregate's rows are replaced by the seed
+// in one transaction (PostgreSQL), and other instances see the change as a write. A memory backend starts
+// from the seed anyway (nothing to do). Throws std::invalid_argument for an unsupported backend and
+// storage_unavailable when the database cannot be reached.
+void reset_to_seed(const storage_config& config);
+
 }  // namespace storefront::storage
