@@ -15,6 +15,7 @@
 #include "core/email.hpp"
 #include "core/geo.hpp"
 #include "core/password.hpp"
+#include "pg_backend.hpp"
 #include "storage/factory.hpp"
 #include "storage/location_store.hpp"
 #include "storage/user_store.hpp"
@@ -36,7 +37,16 @@ struct memory_backend {
         return *store;
     }
 };
+// One database per test run for the read-only user cases, like the memory store above.
+struct pg_backend : storefront::test::pg_backend {
+    static const storage::user_store& users() {
+        static const auto store = storage::make_user_store(config());
+        return *store;
+    }
+};
+using storefront::test::skipped;
 using backends = boost::mpl::list<memory_backend>;
+using user_backends = boost::mpl::list<memory_backend, pg_backend>;
 
 constexpr core::geo_point bogota_origin{4.6482784, -74.2726198};
 
@@ -61,7 +71,10 @@ bool same_location(const core::location& a, const core::location& b) {
 
 BOOST_AUTO_TEST_SUITE(user_store_contract)
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(lists_the_seed_users_in_id_order, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(lists_the_seed_users_in_id_order, Backend, user_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
     struct expected {
         std::int64_t id;
         const char* email;
@@ -90,7 +103,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(lists_the_seed_users_in_id_order, Backend, backend
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(user_pages, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(user_pages, Backend, user_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
     const auto& store = Backend::users();
     BOOST_TEST(store.list_users({1, 1}).size() == 1u);
     BOOST_TEST(store.list_users({1, 1}).front().id == 2);
@@ -99,7 +115,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(user_pages, Backend, backends) {
     BOOST_TEST(store.list_users({1000, 100}).empty());
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(finds_users_by_id, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(finds_users_by_id, Backend, user_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
     const auto& store = Backend::users();
     const auto john = store.find_user(1);
     BOOST_TEST_REQUIRE(john.has_value());
@@ -113,7 +132,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(finds_users_by_id, Backend, backends) {
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(credentials_hold_argon2id_hashes_only, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(credentials_hold_argon2id_hashes_only, Backend, user_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
     struct login {
         const char* email;
         const char* password;
@@ -140,7 +162,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(credentials_hold_argon2id_hashes_only, Backend, ba
     BOOST_TEST(!store.find_credentials("").has_value());
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(email_taken_on_normalised_addresses, Backend, backends) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(email_taken_on_normalised_addresses, Backend, user_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
     const auto& store = Backend::users();
     BOOST_TEST(store.email_taken("maria@mail.com"));
     BOOST_TEST(store.email_taken("admin@mail.com"));

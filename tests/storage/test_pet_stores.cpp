@@ -4,9 +4,11 @@
 #include <thread>
 #include <vector>
 
+#include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include "core/password.hpp"
+#include "pg_backend.hpp"
 #include "storage/factory.hpp"
 #include "storage/pet_store.hpp"
 
@@ -14,6 +16,13 @@ namespace storage = storefront::storage;
 namespace core = storefront::core;
 
 namespace {
+
+struct memory_backend {
+    static storage::storage_config config() { return {}; }
+};
+using storefront::test::pg_backend;
+using storefront::test::skipped;
+using pet_backends = boost::mpl::list<memory_backend, pg_backend>;
 
 std::vector<std::int64_t> ids_of(const std::vector<core::pet>& pets) {
     std::vector<std::int64_t> ids;
@@ -34,8 +43,11 @@ core::pet named(std::int64_t id, std::string name) {
 
 BOOST_AUTO_TEST_SUITE(pet_stores)
 
-BOOST_AUTO_TEST_CASE(seed_pets_and_finders) {
-    const auto pets = storage::make_pet_store({});
+BOOST_AUTO_TEST_CASE_TEMPLATE(seed_pets_and_finders, Backend, pet_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    const auto pets = storage::make_pet_store(Backend::config());
     const auto one = pets->find(1);
     BOOST_TEST_REQUIRE(one.has_value());
     BOOST_TEST(one->name == "Cat 1");
@@ -56,8 +68,11 @@ BOOST_AUTO_TEST_CASE(seed_pets_and_finders) {
     BOOST_TEST(ids_of(pets->find_by_tags({"none"})).empty());
 }
 
-BOOST_AUTO_TEST_CASE(pet_writes) {
-    const auto pets = storage::make_pet_store({});
+BOOST_AUTO_TEST_CASE_TEMPLATE(pet_writes, Backend, pet_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    const auto pets = storage::make_pet_store(Backend::config());
     BOOST_TEST(pets->add(named(0, "new")).id == 11);
     BOOST_TEST(pets->add(named(0, "newer")).id == 12);
     BOOST_TEST(pets->add(named(3, "replaced")).name == "replaced");  // POST with an existing id replaces
@@ -75,8 +90,11 @@ BOOST_AUTO_TEST_CASE(pet_writes) {
     BOOST_TEST(!pets->remove(12));
 }
 
-BOOST_AUTO_TEST_CASE(orders_and_inventory) {
-    const auto orders = storage::make_order_store({});
+BOOST_AUTO_TEST_CASE_TEMPLATE(orders_and_inventory, Backend, pet_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    const auto orders = storage::make_order_store(Backend::config());
     auto inventory = orders->inventory();
     BOOST_TEST(inventory.at(core::order_status::placed) == 100);
     BOOST_TEST(inventory.at(core::order_status::approved) == 50);
@@ -94,8 +112,11 @@ BOOST_AUTO_TEST_CASE(orders_and_inventory) {
     BOOST_TEST(orders->inventory().at(core::order_status::placed) == 0);  // every status stays listed
 }
 
-BOOST_AUTO_TEST_CASE(users_by_username) {
-    const auto users = storage::make_pet_user_store({});
+BOOST_AUTO_TEST_CASE_TEMPLATE(users_by_username, Backend, pet_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    const auto users = storage::make_pet_user_store(Backend::config());
     const auto user3 = users->find("user3");
     BOOST_TEST_REQUIRE(user3.has_value());
     BOOST_TEST(user3->profile.id == 3);
@@ -118,8 +139,11 @@ BOOST_AUTO_TEST_CASE(users_by_username) {
     BOOST_TEST(!users->remove("alice2"));
 }
 
-BOOST_AUTO_TEST_CASE(images_with_budget) {
-    const auto images = storage::make_pet_image_store({}, 10);
+BOOST_AUTO_TEST_CASE_TEMPLATE(images_with_budget, Backend, pet_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    const auto images = storage::make_pet_image_store(Backend::config(), 10);
     const auto first = images->add(1, {"image/png", "12345"});
     BOOST_TEST_REQUIRE(first.has_value());
     const auto second = images->add(2, {"image/gif", "abcde"});
@@ -135,8 +159,11 @@ BOOST_AUTO_TEST_CASE(images_with_budget) {
     BOOST_TEST(images->add(1, {"image/png", "12345"}).has_value());  // the budget was freed
 }
 
-BOOST_AUTO_TEST_CASE(concurrent_writers_get_distinct_ids) {
-    const auto pets = storage::make_pet_store({});
+BOOST_AUTO_TEST_CASE_TEMPLATE(concurrent_writers_get_distinct_ids, Backend, pet_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    const auto pets = storage::make_pet_store(Backend::config());
     std::vector<std::thread> threads;
     std::vector<std::vector<std::int64_t>> seen(4);
     for (std::size_t t = 0; t < seen.size(); ++t) {
