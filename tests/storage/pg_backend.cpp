@@ -105,4 +105,19 @@ std::optional<std::string> query_value(const std::string& dsn, const std::string
     return std::string(PQgetvalue(r.get(), 0, 0));
 }
 
+open_transaction::open_transaction(const std::string& dsn, const std::string& sql)
+    : conn_(connect(dsn).release()) {
+    auto* conn = static_cast<PGconn*>(conn_);
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(conn, ("BEGIN; " + sql).c_str()), PQclear);
+    if (PQresultStatus(r.get()) != PGRES_COMMAND_OK) {
+        const std::string message = PQresultErrorMessage(r.get());
+        PQfinish(conn);
+        throw std::runtime_error("test SQL failed: " + message);
+    }
+}
+
+open_transaction::~open_transaction() {
+    PQfinish(static_cast<PGconn*>(conn_));
+}
+
 }  // namespace storefront::test

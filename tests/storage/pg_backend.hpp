@@ -24,6 +24,19 @@ void run_sql(const std::string& dsn, const std::string& sql);
 // The first column of the first row of `sql` as text (nullopt when no row).
 [[nodiscard]] std::optional<std::string> query_value(const std::string& dsn, const std::string& sql);
 
+// A connection that holds an open transaction (after running `sql` in it) until destroyed: locks that
+// make a store's statements wait.
+class open_transaction {
+  public:
+    open_transaction(const std::string& dsn, const std::string& sql);
+    ~open_transaction();
+    open_transaction(const open_transaction&) = delete;
+    open_transaction& operator=(const open_transaction&) = delete;
+
+  private:
+    void* conn_;  // PGconn*, kept out of this header
+};
+
 // True when `Backend` cannot run here (it has available() and that says no); the case then returns.
 template <class Backend>
 bool skipped() {
