@@ -235,6 +235,11 @@ pg_connection::pg_connection(const std::string& dsn, const pg_limits& limits) : 
         }
         throw storage_unavailable("PostgreSQL connection failed: " + message);
     }
+    // libpq would print server notices (NOTICE, the FATAL of a shutdown) to stderr; errors that matter reach
+    // the adapter as results or exceptions instead.
+    PQsetNoticeProcessor(
+        conn_, [](void*, const char*) {}, nullptr
+    );
     if (PQsetnonblocking(conn_, 1) != 0) {
         PQfinish(conn_);
         conn_ = nullptr;
