@@ -248,6 +248,33 @@ BOOST_AUTO_TEST_CASE(seed_is_written_once_and_reset_restores_it) {
     BOOST_TEST(users->user_count() == 3u);
 }
 
+BOOST_AUTO_TEST_CASE(url_connection_strings_select_postgresql) {
+    if (!test::pg_backend::available()) {
+        return;
+    }
+    const std::string server = std::getenv("TEST_PG_DSN");
+    const auto slash = server.rfind('/');
+    if (!server.starts_with("postgresql://") || slash < std::string("postgresql://").size()) {
+        BOOST_WARN_MESSAGE(false, "skipped: TEST_PG_DSN is not a postgresql:// URL with a database");
+        return;
+    }
+    const auto keyed = test::create_test_database();  // "... dbname='storefront_test_…'"
+    const auto name_start = keyed.rfind("dbname='") + 8;
+    const auto database = keyed.substr(name_start, keyed.size() - name_start - 1);
+    const auto url = [&](const std::string& scheme) {
+        storage::storage_config config;
+        config.backend = scheme + server.substr(13, slash + 1 - 13) + database;
+        config.pool_size = 1;
+        return config;
+    };
+    const auto first = storage::make_pet_store(url("postgresql://"));
+    BOOST_TEST(first->find(1)->name == "Cat 1");
+    BOOST_TEST(first->remove(1));
+    const auto second = storage::make_pet_store(url("postgres://"));  // the same database, already seeded
+    BOOST_TEST(!second->find(1));
+    BOOST_TEST(second->find(2)->name == "Cat 2");
+}
+
 BOOST_AUTO_TEST_CASE(unreachable_server_fails_fast_without_leaking_the_password) {
     storage::storage_config config;
     config.backend = "postgresql://storefront:s3cret-pw@127.0.0.1:1/none";  // nothing listens on port 1
