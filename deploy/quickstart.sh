@@ -26,9 +26,10 @@ packages=(
     build-essential cmake pkg-config
     libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
     libboost-program-options1.81-dev libboost-test1.81-dev
-    libssl-dev libsodium-dev libgd-dev libsqlite3-dev
+    libssl-dev libsodium-dev libgd-dev libsqlite3-dev libpq-dev
 )
-[ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3)
+# postgresql-15: tests/pg/with_pg_cluster.sh runs throw-away clusters for the PostgreSQL tests.
+[ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 postgresql-15)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,4 +1,5 @@
-// The store factory: picks the adapter for storage_config::backend ("memory" or "sqlite:PATH") and fills it
+// The store factory: picks the adapter for storage_config::backend ("memory", "sqlite:PATH" or a PostgreSQL
+// connection string) and fills it
 // with the seed catalogue, the seed users, the configured or generated locations and the pet store seed.
 
 #include "storage/factory.hpp"
@@ -18,6 +19,12 @@
 #include "memory_pet_user_store.hpp"
 #include "memory_session_store.hpp"
 #include "memory_user_store.hpp"
+#include "pg_catalogue_store.hpp"
+#include "pg_file_store.hpp"
+#include "pg_pet_stores.hpp"
+#include "pg_reset.hpp"
+#include "pg_session_store.hpp"
+#include "pg_user_store.hpp"
 #include "seed_catalogue.hpp"
 #include "seed_pets.hpp"
 #include "seed_users.hpp"
@@ -53,6 +60,10 @@ std::shared_ptr<detail::sqlite_database> sqlite_database_for(
     return detail::sqlite_database::open(path, config);
 }
 
+bool is_postgres(const storage_config& config) {
+    return kind_of(config.backend) == backend_kind::postgresql;
+}
+
 void require_known_backend(const storage_config& config) {
     if (config.backend != "memory") {
         throw std::invalid_argument("unknown storage backend: " + config.backend);
@@ -67,6 +78,11 @@ std::unique_ptr<catalogue_store> make_catalogue_store(const storage_config& conf
             sqlite_database_for(*path, config), detail::seed_categories(), detail::seed_products()
         );
     }
+    if (is_postgres(config)) {
+        return std::make_unique<pg_catalogue_store>(
+            config.backend, config.pool_size, detail::seed_categories(), detail::seed_products()
+        );
+    }
     require_known_backend(config);
     return std::make_unique<memory_catalogue_store>(detail::seed_categories(), detail::seed_products());
 }
@@ -77,6 +93,11 @@ std::unique_ptr<user_store> make_user_store(const storage_config& config) {
             sqlite_database_for(*path, config), detail::seed_user_credentials
         );
     }
+    if (is_postgres(config)) {
+        return std::make_unique<pg_user_store>(
+            config.backend, config.pool_size, detail::seed_user_credentials
+        );
+    }
     require_known_backend(config);
     return std::make_unique<memory_user_store>(detail::seed_user_credentials());
 }
@@ -84,6 +105,9 @@ std::unique_ptr<user_store> make_user_store(const storage_config& config) {
 std::unique_ptr<file_store> make_file_store(const storage_config& config, std::size_t max_bytes) {
     if (const auto path = sqlite_path(config)) {
         return std::make_unique<sqlite_file_store>(sqlite_database_for(*path, config), max_bytes);
+    }
+    if (is_postgres(config)) {
+        return std::make_unique<pg_file_store>(config.backend, config.pool_size, max_bytes);
     }
     require_known_backend(config);
     return std::make_unique<memory_file_store>(max_bytes);
@@ -93,13 +117,16 @@ std::unique_ptr<session_store> make_session_store(const storage_config& config) 
     if (const auto path = sqlite_path(config)) {
         return std::make_unique<sqlite_session_store>(sqlite_database_for(*path, config));
     }
+    if (is_postgres(config)) {
+        return std::make_unique<pg_session_store>(config.backend, config.pool_size);
+    }
     require_known_backend(config);
     return std::make_unique<memory_session_store>();
 }
 
 // Locations are read-only and generated or read from CSV, so they stay in memory for every backend.
 std::unique_ptr<location_store> make_location_store(const storage_config& config) {
-    if (!sqlite_path(config)) {
+    if (!sqlite_path(config) && !is_postgres(config)) {
         require_known_backend(config);
     }
     if (config.location_file) {
@@ -114,6 +141,9 @@ std::unique_ptr<pet_store> make_pet_store(const storage_config& config) {
     if (const auto path = sqlite_path(config)) {
         return std::make_unique<sqlite_pet_store>(sqlite_database_for(*path, config), detail::seed_pets());
     }
+    if (is_postgres(config)) {
+        return std::make_unique<pg_pet_store>(config.backend, config.pool_size, detail::seed_pets());
+    }
     require_known_backend(config);
     return std::make_unique<memory_pet_store>(detail::seed_pets());
 }
@@ -123,6 +153,9 @@ std::unique_ptr<order_store> make_order_store(const storage_config& config) {
         return std::make_unique<sqlite_order_store>(
             sqlite_database_for(*path, config), detail::seed_orders()
         );
+    }
+    if (is_postgres(config)) {
+        return std::make_unique<pg_order_store>(config.backend, config.pool_size, detail::seed_orders());
     }
     require_known_backend(config);
     return std::make_unique<memory_order_store>(detail::seed_orders());
@@ -134,6 +167,9 @@ std::unique_ptr<pet_user_store> make_pet_user_store(const storage_config& config
             sqlite_database_for(*path, config), detail::seed_pet_users
         );
     }
+    if (is_postgres(config)) {
+        return std::make_unique<pg_pet_user_store>(config.backend, config.pool_size, detail::seed_pet_users);
+    }
     require_known_backend(config);
     return std::make_unique<memory_pet_user_store>(detail::seed_pet_users());
 }
@@ -142,6 +178,9 @@ std::unique_ptr<pet_image_store> make_pet_image_store(const storage_config& conf
     if (const auto path = sqlite_path(config)) {
         return std::make_unique<sqlite_pet_image_store>(sqlite_database_for(*path, config), max_bytes);
     }
+    if (is_postgres(config)) {
+        return std::make_unique<pg_pet_image_store>(config.backend, config.pool_size, max_bytes);
+    }
     require_known_backend(config);
     return std::make_unique<memory_pet_image_store>(max_bytes);
 }
@@ -149,6 +188,10 @@ std::unique_ptr<pet_image_store> make_pet_image_store(const storage_config& conf
 void reset_to_seed(const storage_config& config) {
     if (const auto path = sqlite_path(config)) {
         detail::sqlite_reset_to_seed(*path, config);
+        return;
+    }
+    if (is_postgres(config)) {
+        detail::pg_reset_to_seed(config.backend);
         return;
     }
     require_known_backend(config);  // memory: every start is already the seed

@@ -35,8 +35,9 @@ namespace storefront::storage {
     const storage_config& config, std::size_t max_bytes
 );
 
-// --reset-data: empties every aggregate of the backend and writes the seed again, in one transaction. A no-op
-// for "memory", which starts from the seed anyway. Throws like the make_* functions.
+// --reset-data: every aggregate's rows are replaced by the seed in one transaction (SQLite, PostgreSQL;
+// other PostgreSQL instances see it as a write). A no-op for "memory", which starts from the seed anyway.
+// Throws like the make_* functions (storage_unavailable when the database cannot be reached).
 void reset_to_seed(const storage_config& config);
 
 }  // namespace storefront::storage

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Runs a command against a throw-away PostgreSQL 15 cluster (Debian postgresql-15), then removes it:
+#   tests/pg/with_pg_cluster.sh CMD ARGS...
+# The cluster lives in a mktemp -d directory, listens on 127.0.0.1 on a free port and on a Unix socket in that
+# directory, trusts local connections, and is stopped and deleted on exit, failure or Ctrl-C. The command
+# sees:
+#   TEST_PG_DSN      libpq URL of the superuser "storefront" (may CREATE DATABASE), database "postgres"
+#   TEST_PG_DATA     the data directory
+#   TEST_PG_CTL      the pg_ctl binary
+#   TEST_PG_CTL_CMD  a script running pg_ctl as the cluster's owner with the right options:
+#                    "$TEST_PG_CTL_CMD stop" (fast), "$TEST_PG_CTL_CMD start" (waits until ready), "... status"
+# Exits with the command's status, or non-zero with a message when PostgreSQL cannot start.
+set -euo pipefail
+
+if [ $# -lt 1 ]; then
+    echo "usage: $0 CMD ARGS..." >&2
+    exit 2
+fi
+bindir=${STOREFRONT_PG_BINDIR:-/usr/lib/postgresql/15/bin}
+for tool in initdb pg_ctl pg_isready; do
+    if [ ! -x "$bindir/$tool" ]; then
+        echo "with_pg_cluster: $bindir/$tool not found (install the Debian package postgresql-15)" >&2
+        exit 1
+    fi
+done
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/storefront-pg.XXXXXX")
+chmod 755 "$dir"
+data=$dir/data
+# initdb and postgres refuse to run as root: run them as the postgres system user (or nobody).
+as_owner=()
+if [ "$(id -u)" -eq 0 ]; then
+    owner=postgres
+    id -u "$owner" >/dev/null 2>&1 || owner=nobody
+    chown "$owner" "$dir"
+    as_owner=(runuser -u "$owner" --)
+fi
+
+cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    if [ -f "$data/postmaster.pid" ]; then
+        "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" stop -m fast -w -t 15 >/dev/null 2>&1 ||
+            "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" stop -m immediate -w -t 15 >/dev/null 2>&1 || true
+    fi
+    rm -rf "$dir"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if ! "${as_owner[@]}" "$bindir/initdb" -D "$data" -U storefront --auth=trust --encoding=UTF8 --locale=C \
+    >"$dir/initdb.log" 2>&1; then
+    cat "$dir/initdb.log" >&2
+    echo "with_pg_cluster: initdb failed" >&2
+    exit 1
+fi
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+started=
+for attempt in 1 2 3 4 5; do
+    port=$(free_port)
+    # A throw-away cluster: no fsync (tests need speed, not durability), room for many test connections.
+    cat >"$dir/pg_ctl.sh" <<CTL
+#!/bin/sh
+# Runs pg_ctl on the test cluster as its owner: stop (fast), start (waits until ready), restart, status.
+cmd=\$1; shift
+case "\$cmd" in
+    stop) set -- -m fast "\$@" ;;
+esac
+exec ${as_owner[*]} "$bindir/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 \\
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off -c max_connections=300" \\
+    "\$cmd" "\$@"
+CTL
+    chmod 755 "$dir/pg_ctl.sh"
+    if "$dir/pg_ctl.sh" start >/dev/null 2>&1 &&
+        "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -t 30; then
+        started=yes
+        break
+    fi
+    "$dir/pg_ctl.sh" stop >/dev/null 2>&1 || true  # the port was taken meanwhile: try another one
+done
+if [ -z "$started" ]; then
+    tail -n 20 "$dir/server.log" >&2 || true
+    echo "with_pg_cluster: PostgreSQL did not start" >&2
+    exit 1
+fi
+
+export TEST_PG_DSN="postgresql://storefront@127.0.0.1:$port/postgres"
+export TEST_PG_DATA=$data
+export TEST_PG_CTL=$bindir/pg_ctl
+export TEST_PG_CTL_CMD=$dir/pg_ctl.sh
+echo "with_pg_cluster: PostgreSQL 15 on 127.0.0.1:$port (data in $data)"
+
+set +e
+"$@"
+status=$?
+set -e
+exit "$status"
