@@ -3,7 +3,7 @@
 # same run, equal threads/workers. Prints a markdown table. Loopback only; stops everything it started.
 #
 #   bench/run_load.sh [--threads N] [--duration SECONDS] [--connections N] [--rounds N]
-#                     [--build-dir DIR] [--server-bin PATH] [--no-build] [--no-install]
+#                     [--build-dir DIR] [--server-bin PATH] [--no-build] [--no-install] [--locations-only]
 #
 # Environment equivalents: THREADS, DURATION, CONNECTIONS, ROUNDS, BUILD_DIR. See bench/README.md.
 set -euo pipefail
@@ -19,6 +19,9 @@ do_build=1
 do_install=1
 big_count=1000000
 radius_km=100
+map_radius_km=1000  # the within-radius rows over uniformly random origins
+map_origin_count=2000
+locations_only=0
 
 while [[ $# -gt 0 ]]; do
     case $1 in
@@ -30,6 +33,7 @@ while [[ $# -gt 0 ]]; do
         --build-dir) build_dir=$2; shift 2 ;;
         --no-build) do_build=0; shift ;;
         --no-install) do_install=0; shift ;;
+        --locations-only) locations_only=1; shift ;;
         -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
@@ -181,7 +185,13 @@ wrk_run() {
     local name=$1 url=$2 conns=$3 wthreads=$4
     shift 4
     local script=$repo/bench/load/report.lua
-    [[ $# -gt 0 ]] && script=$repo/bench/load/origin.lua
+    if [[ $# -gt 0 ]]; then
+        script=$repo/bench/load/origin.lua
+        if [[ $1 == map: ]]; then
+            script=$repo/bench/load/map_origins.lua
+            shift
+        fi
+    fi
     local line before after
     before=$(cpu_ticks "$name")
     line=$(wrk -t"$wthreads" -c"$conns" -d"${duration}s" --timeout 5s -s "$script" "$url" ${1+--} "$@" |
@@ -226,6 +236,56 @@ bench_pair() {
     labels+=("$label")
 }
 
+# Origins for a map panning anywhere: latitude -60..60, any longitude (oceans included), fixed seed.
+save_map_origins() {
+    awk -v n="$map_origin_count" 'BEGIN {
+        srand(20261123)
+        for (i = 0; i < n; i++) printf "%.4f,%.4f\n", rand() * 120 - 60, rand() * 360 - 180
+    }' >"$1"
+}
+
+# map_pair LABEL SUFFIX DIR ORIGINS: storefront answers /api/v1/locations?origin=<o>SUFFIX for origins
+# drawn at random from ORIGINS; nginx serves DIR/<i>.json, storefront's own answer for origin i, saved
+# first, so both sides send the same bytes for the same draw. Body B is the mean over the origins.
+map_pair() {
+    local label=$1 suffix=$2 dir=$3 origins=$4 i=0
+    mkdir -p "$work/static/$dir"
+    : >"$work/curl.cfg"
+    while IFS= read -r o; do
+        i=$((i + 1))
+        printf 'url = "http://127.0.0.1:%s/api/v1/locations?origin=%s%s"\noutput = "%s"\n' \
+            "$server_port" "$o" "$suffix" "$work/static/$dir/$i.json" >>"$work/curl.cfg"
+    done <"$origins"
+    curl -sf -K "$work/curl.cfg"
+    chmod -R a+rX "$work/static/$dir"
+    for _ in $(seq 1 "$rounds"); do
+        wrk_run "sf|$label" "http://127.0.0.1:$server_port" "$connections" "$wrk_threads" map: \
+            "/api/v1/locations?origin=" "$suffix" "$origins"
+        wrk_run "ng|$label" "http://127.0.0.1:$nginx_port" "$connections" "$wrk_threads" map: \
+            "/$dir/" ".json" "$origins" by-index
+    done
+    body_bytes[$label]=$(( $(cat "$work/static/$dir"/*.json | wc -c) / i ))
+    labels+=("$label")
+}
+
+# The worst case of issue 12 on the running server, files prefixed TAG: 5 nearest and 5 nearest within
+# $map_radius_km km from uniformly random origins, then from a city centre and from the middle of the
+# Pacific (far from every point), each against nginx serving storefront's bytes.
+map_rows() {
+    local tag=$1 set=$2
+    map_pair "locations 5 nearest, random origins ($set)" '&size=5' "map_${tag}" "$work/map_origins.txt"
+    map_pair "locations 5 nearest within ${map_radius_km} km, random origins ($set)" \
+        "&size=5&radius=${map_radius_km}" "map_r_${tag}" "$work/map_origins.txt"
+    map_pair "locations 5 nearest withDistance, random origins ($set)" '&size=5&withDistance=true' \
+        "map_d_${tag}" "$work/map_origins.txt"
+    save_body '/api/v1/locations?origin=4.6482784,-74.2726198&size=5' "city_${tag}.json"
+    save_body '/api/v1/locations?origin=0,-140&size=5' "pacific_${tag}.json"
+    city_label[$tag]="locations 5 nearest from Bogotá's centre ($set)"
+    far_label[$tag]="locations 5 nearest from 0,-140, mid-Pacific ($set)"
+    bench_pair "${city_label[$tag]}" '/api/v1/locations?origin=4.6482784,-74.2726198&size=5' "city_${tag}.json"
+    bench_pair "${far_label[$tag]}" '/api/v1/locations?origin=0,-140&size=5' "pacific_${tag}.json"
+}
+
 # A client that keeps writing while a pair runs: creates a product, deletes it, again, so every read of
 # the products page meets a freshly invalidated cache (the worst case of the write path). Sets writer_pid.
 start_writer() {
@@ -249,8 +309,12 @@ stop_writer() {
     log "writer: $(wc -l <"$work/writes") create+delete pairs"
 }
 
-declare -A body_bytes
+declare -A body_bytes city_label far_label
 labels=()
+rss_before_256=0
+rss_load_max=0
+hwm_default=0
+nginx_rss=0
 mkdir -p "$work/static"
 : >"$work/results"
 
@@ -267,12 +331,14 @@ save_body '/api/v1/users?limit=10' users.json
 save_body '/api/v1/locations?size=5' random_default.json
 save_body '/api/v1/locations?origin=4.6482784,-74.2726198&radius=100&size=5' origin_default.json
 save_origins "$work/origins_default.txt"
+save_map_origins "$work/map_origins.txt"
 start_nginx
 
 # Warm both servers (first-touch page faults, lazy caches) before measuring.
 wrk -t1 -c"$connections" -d1s "http://127.0.0.1:$server_port/api/v1/products?offset=0&limit=10" >/dev/null
 wrk -t1 -c"$connections" -d1s "http://127.0.0.1:$nginx_port/products_0.json" >/dev/null
 
+if [[ $locations_only == 0 ]]; then
 bench_pair 'products?offset=0&limit=10' '/api/v1/products?offset=0&limit=10' products_0.json
 bench_pair 'products?offset=40&limit=10' '/api/v1/products?offset=40&limit=10' products_40.json
 bench_pair 'products filtered (title+price range+category)' \
@@ -283,9 +349,13 @@ bench_pair 'products?offset=0&limit=10 while a client writes' '/api/v1/products?
 stop_writer
 bench_pair 'categories' '/api/v1/categories' categories.json
 bench_pair 'users?limit=10' '/api/v1/users?limit=10' users.json
+fi
 bench_pair 'locations?size=5 (random, default set)' '/api/v1/locations?size=5' random_default.json
 bench_pair "locations origin+radius=${radius_km}km (default set)" '/api/v1/locations' origin_default.json \
     "$work/origins_default.txt"
+map_rows default 'default set'
+
+if [[ $locations_only == 0 ]]; then
 
 # 256 connections: the memory target, plus throughput at high concurrency.
 rss_before_256=$(rss_kib "$server_pid" VmRSS)
@@ -309,6 +379,7 @@ nginx_rss=0
 for p in $(pgrep -P "$nginx_pid") "$nginx_pid"; do
     nginx_rss=$((nginx_rss + $(rss_kib "$p" VmRSS)))
 done
+fi
 stop_server
 
 # --- 1,000,000 locations -----------------------------------------------------------------------------
@@ -323,6 +394,16 @@ bench_pair 'locations?size=5 (random, 1M set)' '/api/v1/locations?size=5' random
 bench_pair "locations origin+radius=${radius_km}km (1M set)" '/api/v1/locations' origin_big.json \
     "$work/origins_big.txt"
 hwm_big=$(rss_kib "$server_pid" VmHWM)
+stop_server
+
+# --- 1,000,000 generated locations: clustered around cities like the default set, so most of the map
+# is far from every point (the uniform CSV above has a point near every origin).
+log "storefront with $big_count generated locations"
+start_server --generated-locations "$big_count"
+rss_idle_gen=$(rss_kib "$server_pid" VmRSS)
+wrk -t1 -c"$connections" -d1s "http://127.0.0.1:$server_port/api/v1/locations?size=5" >/dev/null
+map_rows big "1M generated set"
+hwm_gen=$(rss_kib "$server_pid" VmHWM)
 stop_server
 stop_nginx
 
@@ -365,16 +446,29 @@ for label in "${labels[@]}"; do
         "$sf_cpu / $ng_cpu | ${cpu_ratio}× | $sf_wire / $ng_wire | $(field "$sf" non2xx) / $(field "$ng" non2xx) |"
 done
 echo
-echo "| storefront memory | default set (100,000 generated) | 1,000,000 set |"
-echo "|---|---:|---:|"
-echo "| RSS idle after start-up | $(mib "$rss_idle_default") MiB | $(mib "$rss_idle_big") MiB |"
-echo "| RSS before the 256-connection run | $(mib "$rss_before_256") MiB | – |"
-echo "| max RSS sampled during the 256-connection run | $(mib "$rss_load_max") MiB | – |"
-echo "| peak RSS (VmHWM) at the end | $(mib "$hwm_default") MiB | $(mib "$hwm_big") MiB |"
+rps_of() {
+    local row
+    row=$(row_of "sf|$1")
+    awk -v r="$(field "$row" requests)" -v d="$(field "$row" duration_us)" 'BEGIN {printf "%.0f", r / d * 1e6}'
+}
+for tag in default big; do
+    far=$(rps_of "${far_label[$tag]}")
+    city=$(rps_of "${city_label[$tag]}")
+    echo "far ÷ city-centre (storefront req/s, ${tag}): $far / $city = $(awk -v a="$far" -v b="$city" 'BEGIN {printf "%.2f", a / b}')"
+done
+echo
+echo "| storefront memory | default set (100,000 generated) | 1,000,000 CSV set | 1,000,000 generated |"
+echo "|---|---:|---:|---:|"
+echo "| RSS idle after start-up | $(mib "$rss_idle_default") MiB | $(mib "$rss_idle_big") MiB | $(mib "$rss_idle_gen") MiB |"
+echo "| RSS before the 256-connection run | $(mib "$rss_before_256") MiB | – | – |"
+echo "| max RSS sampled during the 256-connection run | $(mib "$rss_load_max") MiB | – | – |"
+echo "| peak RSS (VmHWM) at the end | $(mib "$hwm_default") MiB | $(mib "$hwm_big") MiB | $(mib "$hwm_gen") MiB |"
 echo
 echo "nginx ($threads worker(s) + master) RSS after the 256-connection run: $(mib "$nginx_rss") MiB."
 echo "ratio: storefront ÷ nginx requests/s (best round each). CPU ratio: nginx ÷ storefront CPU time per"
 echo "request (user + system, all threads/workers, best round each), which other load on the machine barely moves."
 echo "Random and origin rows: nginx serves one representative response for every request (same URL shape"
 echo "from the same wrk Lua script); storefront computes each answer. Radius ${radius_km} km, size 5, origins"
-echo "sampled from the served set."
+echo "sampled from the served set. Rows marked 'random origins': $map_origin_count origins drawn uniformly over latitude"
+echo "-60..60 and all longitudes (bench/load/map_origins.lua), one picked at random per request on both sides; nginx"
+echo "serves storefront's own answer for that origin, so both send the same bytes (Body B: the mean)."

@@ -1,7 +1,9 @@
-// k-d index against a brute-force scan: build, k-nearest and within-radius at 10^3 .. 10^6 uniformly
-// distributed points. The brute force gets precomputed unit vectors, its best case.
+// Location index against a brute-force scan: build, k-nearest and within-radius at 10^3 .. 10^6 uniformly
+// distributed points (the brute force gets precomputed unit vectors, its best case); and the generated,
+// clustered set from a city centre, from the middle of the Pacific and from uniformly random origins.
 
 #include <algorithm>
+#include <array>
 #include <benchmark/benchmark.h>
 #include <cmath>
 #include <cstdint>
@@ -12,6 +14,8 @@
 
 #include "core/geo.hpp"
 #include "core/location_index.hpp"
+#include "storage/factory.hpp"
+#include "storage/location_store.hpp"
 
 namespace {
 
@@ -196,5 +200,54 @@ void BM_brute_within100km(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_brute_within100km)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+
+// The generated default set (points within 30 km of world cities), as the server holds it.
+const storefront::storage::location_store& clustered(std::size_t n) {
+    static std::vector<std::pair<std::size_t, std::unique_ptr<storefront::storage::location_store>>> cache;
+    for (const auto& [size, store] : cache) {
+        if (size == n) {
+            return *store;
+        }
+    }
+    storefront::storage::storage_config config;
+    config.generated_locations = n;
+    cache.emplace_back(n, storefront::storage::make_location_store(config));
+    return *cache.back().second;
+}
+
+// Origins as bench/load/map_origins.lua draws them: latitude -60..60, any longitude (oceans included).
+std::vector<geo_point> map_origins() {
+    splitmix64 rng{7};
+    std::vector<geo_point> out;
+    for (std::size_t i = 0; i < query_count; ++i) {
+        out.push_back({rng.unit() * 120 - 60, rng.unit() * 360 - 180});
+    }
+    return out;
+}
+
+// Args: set size, origin (0 Bogotá's centre, 1 the middle of the Pacific 0,-140, 2 uniformly random),
+// radius km (0: none). What /locations?origin=&size=5[&radius=] asks the store.
+void BM_clustered_nearest5(benchmark::State& state) {
+    const auto& store = clustered(static_cast<std::size_t>(state.range(0)));
+    static const std::vector<geo_point> random_origins = map_origins();
+    const std::vector<geo_point> origins = state.range(1) == 0
+                                               ? std::vector<geo_point>{{4.6482784, -74.2726198}}
+                                           : state.range(1) == 1 ? std::vector<geo_point>{{0, -140}}
+                                                                 : random_origins;
+    const std::optional<double> radius =
+        state.range(2) > 0 ? std::optional<double>(static_cast<double>(state.range(2))) : std::nullopt;
+    std::array<neighbour, k_nearest> found{};
+    std::size_t i = 0;
+    std::size_t total = 0;
+    for (auto _ : state) {
+        total += store.nearest_positions(origins[i++ % origins.size()], radius, found);
+        benchmark::DoNotOptimize(found);
+    }
+    state.counters["found"] = static_cast<double>(total) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_clustered_nearest5)
+    ->ArgNames({"n", "origin", "radius"})
+    ->ArgsProduct({{100'000, 1'000'000}, {0, 1, 2}, {0, 1000}})
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

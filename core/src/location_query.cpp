@@ -66,6 +66,20 @@ std::optional<double> parse_radius(std::string_view text, std::vector<std::strin
     return value;
 }
 
+// class-validator's @IsBooleanString words; only the two literal spellings are accepted.
+std::optional<bool> parse_flag(
+    std::string_view name, std::string_view text, std::vector<std::string>& messages
+) {
+    if (text == "true") {
+        return true;
+    }
+    if (text == "false") {
+        return false;
+    }
+    messages.push_back(std::string{name} + " must be a boolean value");
+    return std::nullopt;
+}
+
 }  // namespace
 
 validated<location_query> parse_location_query(const query_params& params) {
@@ -82,9 +96,16 @@ validated<location_query> parse_location_query(const query_params& params) {
     if (const auto text = single_text(params, "radius", messages)) {
         query.radius_km = parse_radius(*text, messages);
     }
+    if (const auto text = single_text(params, "withDistance", messages)) {
+        query.with_distance = parse_flag("withDistance", *text, messages).value_or(false);
+    }
     // Judged on presence, not validity: a malformed origin already has its own message.
-    if (count_of(params, "radius") > 0 && count_of(params, "origin") == 0) {
-        messages.emplace_back("radius requires origin");
+    if (count_of(params, "origin") == 0) {
+        for (const std::string_view needs_origin : {"radius", "withDistance"}) {
+            if (count_of(params, needs_origin) > 0) {
+                messages.push_back(std::string{needs_origin} + " requires origin");
+            }
+        }
     }
     if (!messages.empty()) {
         return validation_errors{std::move(messages)};

@@ -10,8 +10,10 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/geo.hpp"
+#include "place_names.hpp"
 #include "random_bits.hpp"
 #include "world_cities.hpp"
 
@@ -73,7 +75,6 @@ std::vector<core::location> generate_locations(std::size_t count, std::uint64_t 
         total += c.weight;
         cumulative.push_back(total);
     }
-    std::vector<std::uint32_t> running(cities.size(), 0);  // per-city point numbers
 
     std::mt19937_64 rng(seed);
     for (std::size_t i = 1; i < count; ++i) {
@@ -87,15 +88,11 @@ std::vector<core::location> generate_locations(std::size_t count, std::uint64_t 
         const double distance = generated_spread_km * std::sqrt(unit_double(rng));
         const core::geo_point at = destination({city.latitude, city.longitude}, bearing, distance);
 
-        const std::string number = std::to_string(++running[city_index]);
         core::location l;
         l.id = static_cast<std::int64_t>(i + 1);
-        l.name.reserve(city.name.size() + 2 + number.size());
-        l.name.append(city.name).append(" #").append(number);
-        l.description.reserve(6 + number.size() + 6 + city.name.size() + 2 + city.country.size());
-        l.description.append("Point ").append(number).append(" near ").append(city.name).append(", ").append(
-            city.country
-        );
+        place_name place = name_place(seed, l.id, city.name, city.country);
+        l.name = std::move(place.name);
+        l.description = std::move(place.description);
         l.latitude = at.latitude;
         l.longitude = at.longitude;
         out.push_back(std::move(l));

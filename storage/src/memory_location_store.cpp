@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 namespace storefront::storage {
 namespace {
@@ -73,59 +74,42 @@ std::vector<core::location> checked(std::vector<core::location> locations) {
 memory_location_store::memory_location_store(std::vector<core::location> locations)
     : locations_(checked(std::move(locations))), index_(build_index(locations_)) {}
 
-std::size_t memory_location_store::location_count() const {
-    return locations_.size();
-}
-
-std::vector<core::location> memory_location_store::random_locations(std::size_t count, std::uint64_t seed)
-    const {
+std::size_t memory_location_store::random_positions(std::uint64_t seed, std::span<std::uint32_t> out) const {
     const std::size_t n = locations_.size();
-    count = std::min(count, n);
+    const std::size_t count = std::min(out.size(), n);
     // SplitMix64 rather than std::mt19937_64: seeding a Mersenne Twister fills 312 words, which cost
     // more than the whole sample of a typical request.
     splitmix64 rng{seed};
     // Floyd's algorithm: for j in [n - count, n) pick t in [0, j]; take t unless already taken, else j.
     // Each count-subset is equally likely, and the work depends on count only.
-    std::vector<std::size_t> positions;
-    positions.reserve(count);
-    std::unordered_set<std::size_t> chosen;  // only for large samples; small ones scan `positions`
+    std::unordered_set<std::uint32_t> chosen;  // only for large samples; small ones scan `out`
     const bool small = count <= small_sample;
     if (!small) {
         chosen.reserve(count);
     }
+    std::size_t picked = 0;
     for (std::size_t j = n - count; j < n; ++j) {
-        const auto t = static_cast<std::size_t>(uniform_below(rng, static_cast<std::uint64_t>(j) + 1));
-        const bool taken = small ? std::find(positions.begin(), positions.end(), t) != positions.end()
+        const auto t = static_cast<std::uint32_t>(uniform_below(rng, static_cast<std::uint64_t>(j) + 1));
+        const bool taken = small ? std::find(out.begin(), out.begin() + picked, t) != out.begin() + picked
                                  : !chosen.insert(t).second;
-        const std::size_t pick = taken ? j : t;
+        const auto pick = taken ? static_cast<std::uint32_t>(j) : t;
         if (!small && taken) {
-            chosen.insert(j);
+            chosen.insert(pick);
         }
-        positions.push_back(pick);
+        out[picked++] = pick;
     }
-    std::sort(positions.begin(), positions.end());  // positions follow id order
-    std::vector<core::location> out;
-    out.reserve(count);
-    for (const std::size_t p : positions) {
-        out.push_back(locations_[p]);
-    }
-    return out;
+    std::sort(out.begin(), out.begin() + picked);  // positions follow id order
+    return picked;
 }
 
-std::vector<core::location> memory_location_store::nearest_locations(
-    const core::geo_point& origin, std::size_t count, std::optional<double> radius_km
+std::size_t memory_location_store::nearest_positions(
+    const core::geo_point& origin, std::optional<double> radius_km, std::span<core::neighbour> out
 ) const {
     const double max_km = radius_km.value_or(std::numeric_limits<double>::infinity());
-    if (count == 0 || !(max_km >= 0.0)) {
-        return {};
+    if (out.empty() || !(max_km >= 0.0)) {
+        return 0;
     }
-    const std::vector<core::neighbour> found = index_.nearest(origin, count, max_km);
-    std::vector<core::location> out;
-    out.reserve(found.size());
-    for (const auto& n : found) {
-        out.push_back(locations_[n.slot]);
-    }
-    return out;
+    return index_.nearest(origin, max_km, out.first(std::min(out.size(), locations_.size())));
 }
 
 }  // namespace storefront::storage

@@ -1,9 +1,11 @@
 #pragma once
-// In-memory location_store: a vector of locations and a k-d index over it, immutable after construction.
+// In-memory location_store: a vector of locations and a bounding-box tree over it, immutable after
+// construction.
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/location_index.hpp"
@@ -17,11 +19,11 @@ class memory_location_store final : public location_store {
     // a coordinate out of range, or more locations than the index can address.
     explicit memory_location_store(std::vector<core::location> locations);
 
-    [[nodiscard]] std::size_t location_count() const override;
-    [[nodiscard]] std::vector<core::location> random_locations(std::size_t count, std::uint64_t seed)
+    [[nodiscard]] std::span<const core::location> all() const override { return locations_; }
+    [[nodiscard]] std::size_t random_positions(std::uint64_t seed, std::span<std::uint32_t> out)
         const override;
-    [[nodiscard]] std::vector<core::location> nearest_locations(
-        const core::geo_point& origin, std::size_t count, std::optional<double> radius_km
+    [[nodiscard]] std::size_t nearest_positions(
+        const core::geo_point& origin, std::optional<double> radius_km, std::span<core::neighbour> out
     ) const override;
 
   private:

@@ -7,6 +7,7 @@
 #include <limits>
 #include <numbers>
 #include <random>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -163,6 +164,68 @@ BOOST_AUTO_TEST_CASE(uniform_points_match_brute_force) {
     for (const geo_point& origin : origins) {
         check_queries(index, brute, points, origin, {1, 5, 50}, {0, 1, 100, 2500, 25000, infinity});
     }
+}
+
+// Points in a few tight clusters, queried from origins far from all of them (oceans, poles, the
+// antimeridian) and inside them: the best-first search must still agree with brute force exactly.
+BOOST_AUTO_TEST_CASE(clustered_points_match_brute_force_from_far_origins) {
+    std::mt19937_64 rng(99);
+    const std::vector<geo_point> centres{
+        {4.7, -74.1},
+        {51.5, -0.1},
+        {-33.9, 151.2},
+        {-18.1, 178.4},
+        {64.8, -179.9},
+        {-89.0, 0.0},
+        {35.7, 139.7}};
+    std::uniform_real_distribution<double> jitter(-0.3, 0.3);
+    std::vector<geo_point> positions;
+    for (int i = 0; i < 6'000; ++i) {
+        const geo_point& c = centres[static_cast<std::size_t>(i) % centres.size()];
+        positions.push_back(
+            {std::clamp(c.latitude + jitter(rng), -90.0, 90.0),
+             std::remainder(c.longitude + jitter(rng), 360.0)}
+        );
+    }
+    positions.push_back(positions[5]);  // an exact duplicate: ties are broken by slot
+    const auto points = with_slots(positions);
+    const location_index index(points);
+    const brute_force brute(points);
+    std::vector<geo_point> origins{
+        {0, -140}, {-45, -30}, {30, -40}, {-60, 90}, {0, 180}, {90, 0}, {-90, 0}, positions[5], centres[3]};
+    for (int i = 0; i < 40; ++i) {
+        origins.push_back(uniform_on_sphere(rng));
+    }
+    for (const geo_point& origin : origins) {
+        check_queries(index, brute, points, origin, {1, 5, 50}, {0, 30, 1000, 5000, infinity});
+    }
+}
+
+// The allocation-free form writes the same answer as the vector form, into a buffer of size k.
+BOOST_AUTO_TEST_CASE(span_form_matches_vector_form) {
+    std::mt19937_64 rng(5);
+    std::vector<geo_point> positions;
+    for (int i = 0; i < 3'000; ++i) {
+        positions.push_back(uniform_on_sphere(rng));
+    }
+    const location_index index(with_slots(positions));
+    std::vector<neighbour> buffer(64, neighbour{999999, -1.0});
+    for (int i = 0; i < 50; ++i) {
+        const geo_point origin = uniform_on_sphere(rng);
+        for (const std::size_t k : {1, 7, 64}) {
+            for (const double radius : {200.0, infinity}) {
+                BOOST_TEST_CONTEXT("k " << k << " radius " << radius) {
+                    const auto expected = index.nearest(origin, k, radius);
+                    const std::size_t n = index.nearest(origin, radius, std::span(buffer).first(k));
+                    BOOST_TEST_REQUIRE(n == expected.size());
+                    expect_same({buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n)}, expected);
+                }
+            }
+        }
+    }
+    BOOST_TEST(index.nearest({0, 0}, infinity, std::span<neighbour>{}) == 0u);
+    BOOST_TEST(location_index{}.nearest({0, 0}, infinity, std::span(buffer)) == 0u);
+    BOOST_TEST(location_index{}.within({0, 0}, infinity).empty());
 }
 
 BOOST_AUTO_TEST_CASE(radius_agrees_with_great_circle_distance) {

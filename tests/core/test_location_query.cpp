@@ -1,4 +1,4 @@
-// Tests for the /locations query validator: size bounds, origin pair, radius, duplicates.
+// Tests for the /locations query validator: size bounds, origin pair, radius, withDistance, duplicates.
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +30,7 @@ BOOST_AUTO_TEST_CASE(accepted_table) {
         std::optional<double> latitude;  // origin absent when nullopt
         double longitude;
         std::optional<double> radius;
+        bool with_distance = false;
     };
     const std::vector<row> rows = {
         {{}, 5, std::nullopt, 0, std::nullopt},
@@ -41,6 +42,9 @@ BOOST_AUTO_TEST_CASE(accepted_table) {
         {{{"origin", "0,0"}, {"radius", "0"}}, 5, 0.0, 0.0, 0.0},
         {{{"radius", "12.5"}, {"origin", "48.85,2.35"}, {"size", "10"}}, 10, 48.85, 2.35, 12.5},
         {{{"origin", "1,2"}, {"radius", "1e3"}, {"offset", "x"}}, 5, 1.0, 2.0, 1000.0},  // unknown ignored
+        {{{"origin", "1,2"}, {"withDistance", "true"}}, 5, 1.0, 2.0, std::nullopt, true},
+        {{{"origin", "1,2"}, {"withDistance", "false"}, {"radius", "3"}}, 5, 1.0, 2.0, 3.0, false},
+        {{{"origin", "1,2"}, {"withdistance", "true"}}, 5, 1.0, 2.0, std::nullopt, false},  // names are exact
     };
     for (const auto& r : rows) {
         BOOST_TEST_CONTEXT(describe(r.params)) {
@@ -56,6 +60,7 @@ BOOST_AUTO_TEST_CASE(accepted_table) {
             if (r.radius) {
                 BOOST_TEST(*q->radius_km == *r.radius);
             }
+            BOOST_TEST(q->with_distance == r.with_distance);
         }
     }
 }
@@ -99,6 +104,15 @@ BOOST_AUTO_TEST_CASE(rejected_table) {
         {{{"radius", "10"}}, {"radius requires origin"}},
         {{{"radius", "-1"}}, {"radius must not be less than 0", "radius requires origin"}},
         {{{"origin", "x"}, {"radius", "10"}}, {"origin must be a latitude,longitude pair"}},
+        {{{"origin", "1,2"}, {"withDistance", "yes"}}, {"withDistance must be a boolean value"}},
+        {{{"origin", "1,2"}, {"withDistance", "1"}}, {"withDistance must be a boolean value"}},
+        {{{"origin", "1,2"}, {"withDistance", "TRUE"}}, {"withDistance must be a boolean value"}},
+        {{{"origin", "1,2"}, {"withDistance", ""}}, {"withDistance must be a boolean value"}},
+        {{{"origin", "1,2"}, {"withDistance", "true"}, {"withDistance", "true"}},
+         {"withDistance must be given at most once"}},
+        {{{"withDistance", "true"}}, {"withDistance requires origin"}},
+        {{{"radius", "1"}, {"withDistance", "no"}},
+         {"withDistance must be a boolean value", "radius requires origin", "withDistance requires origin"}},
         {{{"size", "0"}, {"origin", "100,0"}, {"radius", "-2"}},
          {"size must not be less than 1",
           "origin latitude must be between -90 and 90",

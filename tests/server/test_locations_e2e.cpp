@@ -1,6 +1,9 @@
-// End to end over HTTP: random locations, nearest-first searches around an origin, and bad queries.
+// End to end over HTTP: random locations, nearest-first searches around an origin, the withDistance
+// field, and bad queries.
 
+#include <cmath>
 #include <set>
+#include <string>
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -74,6 +77,39 @@ BOOST_AUTO_TEST_CASE(origin_gives_nearest_first_and_radius_bounds) {
     BOOST_TEST(none.empty());  // middle of the Pacific
 }
 
+// withDistance=true adds "distance" (great-circle km, rounded to metres) as the last field of each result;
+// without it, or with false, the objects are exactly the default ones.
+BOOST_AUTO_TEST_CASE(with_distance_adds_kilometres_rounded_to_metres) {
+    const auto port = shared_server().port();
+    for (const std::string origin : {"4.6482784,-74.2726198", "0,-140", "-17.8,179.99", "89.9,10"}) {
+        BOOST_TEST_CONTEXT(origin) {
+            const auto base = "/api/v1/locations?origin=" + origin + "&size=7";
+            const auto plain = get(port, base);
+            const auto with = get(port, base + "&withDistance=true").json().as_array();
+            const auto without = get(port, base + "&withDistance=false");
+            BOOST_TEST(without.body == plain.body);
+            const auto plain_items = plain.json().as_array();
+            BOOST_TEST_REQUIRE(with.size() == plain_items.size());
+            BOOST_TEST(with.size() == 7u);
+            const auto comma = origin.find(',');
+            const core::geo_point o{std::stod(origin.substr(0, comma)), std::stod(origin.substr(comma + 1))};
+            double previous = 0;
+            for (std::size_t i = 0; i < with.size(); ++i) {
+                auto object = with.at(i).as_object();
+                BOOST_TEST_REQUIRE(object.contains("distance"));
+                BOOST_TEST((object.end() - 1)->key() == "distance");
+                const double km = object.at("distance").to_number<double>();
+                BOOST_TEST(std::abs(km - distance_from(o, with.at(i))) <= 0.0005 + 1e-9);
+                BOOST_TEST(std::abs(km * 1000 - std::round(km * 1000)) < 1e-6);  // whole metres
+                BOOST_TEST(km >= previous);
+                previous = km;
+                object.erase("distance");
+                BOOST_TEST(json::value(object) == plain_items.at(i));
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(bad_location_queries_are_400) {
     const auto port = shared_server().port();
     const std::vector<std::string> table{
@@ -93,6 +129,11 @@ BOOST_AUTO_TEST_CASE(bad_location_queries_are_400) {
         "origin=0,0&origin=1,1",
         "origin=nan,0",
         "origin=0,0&radius=inf",
+        "withDistance=true",
+        "size=5&withDistance=true",
+        "origin=0,0&withDistance=1",
+        "origin=0,0&withDistance=yes",
+        "origin=0,0&withDistance=true&withDistance=false",
     };
     for (const auto& query : table) {
         BOOST_TEST_CONTEXT(query) {

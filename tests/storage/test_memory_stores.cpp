@@ -1,11 +1,14 @@
 // User and location store contracts: user pages, lookups and Argon2id credentials; the generated
-// default location set (size, determinism, ranges) and its random and nearest-neighbour queries.
+// default location set (size, determinism, ranges, place names) and its random and nearest queries.
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -207,7 +210,53 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(default_set_has_100000_locations_in_range, Backend
     BOOST_TEST(has([](const auto& l) { return l.latitude < -89.0; }));
     BOOST_TEST(has([](const auto& l) { return l.longitude > 178.0; }));
     BOOST_TEST(has([](const auto& l) { return l.longitude < -175.0; }));
-    BOOST_TEST(has([](const auto& l) { return l.name.starts_with("Medellín #"); }));
+}
+
+// The naming rule: a generated location (every one but the first) is a street address, "<house number>
+// <name>", described as "Street address near <city>, <country>", or a point of interest whose name ends
+// with its kind, described as "<kind> near <city>, <country>"; never a numbered city ("Bogotá #457").
+BOOST_AUTO_TEST_CASE_TEMPLATE(generated_names_read_like_places, Backend, location_backends) {
+    const auto& store = generated_locations<Backend>();
+    const auto all = store.all();
+    std::size_t addresses = 0;
+    std::size_t bad = 0;
+    std::set<std::string> kinds;
+    std::set<std::string> names;
+    for (const auto& l : all.subspan(1)) {
+        const std::size_t near = l.description.find(" near ");
+        const bool described =
+            near != std::string::npos && near > 0 && l.description.find(", ", near) != std::string::npos;
+        const std::string kind = described ? l.description.substr(0, near) : std::string{};
+        bool ok = described && l.name.find('#') == std::string::npos;
+        if (kind == "Street address") {
+            const std::size_t space = l.name.find(' ');
+            const std::string number = l.name.substr(0, space);
+            ok = ok && space != std::string::npos && space + 1 < l.name.size() && !number.empty() &&
+                 number.front() != '0' &&
+                 std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; });
+            ++addresses;
+        } else {
+            ok = ok && !kind.empty() && l.name.size() > kind.size() + 1 && l.name.ends_with(" " + kind);
+            kinds.insert(kind);
+        }
+        names.insert(l.name);
+        if (!ok) {
+            BOOST_TEST_MESSAGE("badly named location " << l.id << ": " << l.name << " / " << l.description);
+            ++bad;
+        }
+    }
+    BOOST_TEST(bad == 0u);
+    // Both forms are common, the kinds varied, and names repeat far less often than cities do.
+    BOOST_TEST(addresses > all.size() / 4);
+    BOOST_TEST(addresses < all.size() * 3 / 4);
+    BOOST_TEST(kinds.size() >= 10u);
+    BOOST_TEST(names.size() > 1000u);
+    // Descriptions name the city the point lies near: the 50 nearest to the public default origin.
+    for (const auto& l : store.nearest_locations(bogota_origin, 50, std::nullopt)) {
+        BOOST_TEST_CONTEXT(l.id << " " << l.description) {
+            BOOST_TEST((l.id == 1 || l.description.ends_with(" near Bogotá, Colombia")));
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(generation_is_deterministic, Backend, location_backends) {
@@ -279,6 +328,40 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nearest_honours_radius_and_count, Backend, locatio
     BOOST_TEST(store.nearest_locations(bogota_origin, 3, std::nullopt).size() == 3u);
     // Mid-Atlantic, far from every city.
     BOOST_TEST(store.nearest_locations({-45.0, -30.0}, 5, 100.0).empty());
+}
+
+// The position queries answer into the caller's buffer, and agree with the copying forms.
+BOOST_AUTO_TEST_CASE_TEMPLATE(position_queries_index_into_all, Backend, location_backends) {
+    const auto& store = generated_locations<Backend>();
+    const auto all = store.all();
+    BOOST_TEST(all.data() == store.all().data());  // stable: no copy per call
+    std::array<core::neighbour, 50> found{};
+    for (const core::geo_point origin :
+         {bogota_origin, core::geo_point{0, -140}, core::geo_point{-45, -30}}) {
+        for (const std::optional<double> radius : {std::optional<double>{}, std::optional<double>{25.0}}) {
+            BOOST_TEST_CONTEXT(
+                origin.latitude << "," << origin.longitude << " radius " << radius.value_or(-1)
+            ) {
+                const auto copies = store.nearest_locations(origin, 12, radius);
+                const std::size_t n = store.nearest_positions(origin, radius, std::span(found).first(12));
+                BOOST_TEST_REQUIRE(n == copies.size());
+                for (std::size_t i = 0; i < n; ++i) {
+                    BOOST_TEST(same_location(all[found[i].slot], copies[i]));
+                    BOOST_TEST(
+                        std::abs(found[i].distance_km - core::great_circle_km(origin, position(copies[i]))) <
+                        1e-6
+                    );
+                }
+            }
+        }
+    }
+    std::array<std::uint32_t, 50> positions{};
+    const std::size_t n = store.random_positions(42, std::span(positions).first(20));
+    const auto copies = store.random_locations(20, 42);
+    BOOST_TEST_REQUIRE(n == copies.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        BOOST_TEST(same_location(all[positions[i]], copies[i]));
+    }
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(nearest_across_the_antimeridian_and_at_the_pole, Backend, location_backends) {

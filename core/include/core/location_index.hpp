@@ -1,10 +1,13 @@
 #pragma once
-// A static k-d tree over points on the sphere, stored as 3-D unit vectors. Answers k-nearest and
-// within-radius queries by great-circle distance, exact across the antimeridian and at the poles.
+// A static bounding-box tree over points on the sphere, stored as 3-D unit vectors. Answers k-nearest and
+// within-radius queries by great-circle distance, exact across the antimeridian and at the poles, with a
+// best-first search whose cost does not depend on how far the origin lies from the points.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "core/geo.hpp"
@@ -33,23 +36,39 @@ class location_index {
         const geo_point& origin, std::size_t k, double max_km = std::numeric_limits<double>::infinity()
     ) const;
 
+    // The same answer written into `out` (k = out.size()) without allocating; returns how many were written.
+    [[nodiscard]] std::size_t nearest(const geo_point& origin, double max_km, std::span<neighbour> out) const;
+
     // Every point within `radius_km` of `origin`, nearest first (ties by slot).
     [[nodiscard]] std::vector<neighbour> within(const geo_point& origin, double radius_km) const;
 
-    [[nodiscard]] std::size_t size() const noexcept { return nodes_.size(); }
+    [[nodiscard]] std::size_t size() const noexcept { return points_.size(); }
 
   private:
-    struct node {
+    struct point {
         unit_vector v;
         std::uint32_t slot;
-        std::uint8_t axis;  // split axis of the subtree rooted here
     };
-    void build(std::size_t first, std::size_t last, int depth);
+    // A box around a subtree's points, rounded outwards to float (half the size of doubles, and a box
+    // only has to bound).
+    struct box {
+        std::array<float, 3> low;
+        std::array<float, 3> high;
+    };
+    // An inner node holds its two children's boxes, so one cache line decides which to descend into.
+    // A child is another node's index, or a leaf: leaf_bit | first point << count_bits | point count.
+    struct alignas(64) node {
+        std::array<box, 2> boxes;
+        std::array<std::uint32_t, 2> children;
+    };
+    std::uint32_t build(std::uint32_t begin, std::uint32_t end, box& bounds);
     template <class Visit>
-    void search(const unit_vector& q, std::size_t first, std::size_t last, double& bound_sq, Visit& visit)
-        const;
+    void best_first(const unit_vector& q, double& bound_sq, Visit& visit) const;
 
-    std::vector<node> nodes_;  // implicit balanced tree: the median of [first, last) is the subtree root
+    std::vector<point> points_;  // in tree order: each leaf's points are contiguous
+    std::vector<node> nodes_;    // inner nodes
+    box root_box_{};
+    std::uint32_t root_ = 0;  // a node index or a leaf, as in node::children
 };
 
 }  // namespace storefront::core

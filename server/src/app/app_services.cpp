@@ -72,6 +72,7 @@ app_services::app_services(const server_config& config)
       catalogue_(storage::make_catalogue_store(config.storage)),
       users_(storage::make_user_store(config.storage)),
       locations_(storage::make_location_store(config.storage)),
+      location_objects_(locations_->all()),
       files_(storage::make_file_store(config.storage, config.limits.upload_budget)),
       sessions_(storage::make_session_store(config.storage)),
       tokens_(config.tokens),

@@ -9,6 +9,7 @@
 #include "core/auth_tokens.hpp"
 #include "core/pet_auth.hpp"
 #include "server/app/blocking_offload.hpp"
+#include "server/app/location_json.hpp"
 #include "server/app/password_worker.hpp"
 #include "server/app/pet_credentials.hpp"
 #include "server/app/placeholder_images.hpp"
@@ -41,6 +42,8 @@ class app_services {
     storage::catalogue_store& catalogue() { return *catalogue_; }
     storage::user_store& users() { return *users_; }
     storage::location_store& locations() { return *locations_; }
+    // Every location's JSON, by the store's position (the location set never changes).
+    const location_json& location_objects() const { return location_objects_; }
     storage::file_store& files() { return *files_; }
     storage::session_store& sessions() { return *sessions_; }
     placeholder_images& images() { return images_; }
@@ -81,6 +84,7 @@ class app_services {
     std::unique_ptr<storage::catalogue_store> catalogue_;
     std::unique_ptr<storage::user_store> users_;
     std::unique_ptr<storage::location_store> locations_;
+    location_json location_objects_;  // after locations_, which it is built from
     std::unique_ptr<storage::file_store> files_;
     std::unique_ptr<storage::session_store> sessions_;
     placeholder_images images_;

@@ -1,10 +1,14 @@
-// Location handler: random samples, or great-circle nearest-first searches around an origin.
+// Location handler: random samples, or great-circle nearest-first searches around an origin, answered
+// from the pre-serialised objects of app_services::location_objects().
 
+#include <array>
+#include <cmath>
 #include <random>
+#include <span>
 
 #include "core/location_query.hpp"
 #include "server/api/store/handlers.hpp"
-#include "server/api/store/json_mapping.hpp"
+#include "server/codec/json_writer.hpp"
 #include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
@@ -16,18 +20,61 @@ std::uint64_t next_sample_seed() {
     return generator();
 }
 
+// Room for `,"distance":` and a number of kilometres with three decimals.
+constexpr std::size_t distance_bytes = 32;
+
+// The objects at `found`'s positions as one JSON array; with `with_distance`, each gains the great-circle
+// kilometres rounded to metres. Sized up front, so the body is one allocation.
+std::string locations_body(
+    const location_json& objects, std::span<const core::neighbour> found, bool with_distance
+) {
+    std::size_t bytes = 2 + found.size() * (2 + (with_distance ? distance_bytes : 0));
+    for (const core::neighbour& n : found) {
+        bytes += objects.open_object(n.slot).size();
+    }
+    std::string body;
+    body.reserve(bytes);
+    body += '[';
+    for (const core::neighbour& n : found) {
+        if (body.size() > 1) {
+            body += ',';
+        }
+        body += objects.open_object(n.slot);
+        if (with_distance) {
+            body += R"(,"distance":)";
+            append_json_number(body, std::round(n.distance_km * 1000) / 1000);
+        }
+        body += '}';
+    }
+    body += ']';
+    return body;
+}
+
 }  // namespace
 
-// GET /locations?size=&origin=lat,lng&radius=km : random locations, or the nearest to origin within radius
+// GET /locations?size=&origin=lat,lng&radius=km&withDistance= : random locations, or the nearest to origin
 handler_result handle_get_locations(request_context& ctx, app_services& app) {
     const auto query = core::parse_location_query(ctx.query);
     if (!query) {
         co_return validation_failed(query.error());
     }
-    const auto found = query->origin
-                           ? app.locations().nearest_locations(*query->origin, query->size, query->radius_km)
-                           : app.locations().random_locations(query->size, next_sample_seed());
-    co_return json_response(http::status::ok, to_json_array(found));
+    std::array<core::neighbour, core::max_location_size> found{};  // positions (and km) into the store
+    std::size_t count = 0;
+    if (query->origin) {
+        count = app.locations().nearest_positions(
+            *query->origin, query->radius_km, std::span(found).first(query->size)
+        );
+    } else {
+        std::array<std::uint32_t, core::max_location_size> positions{};
+        count = app.locations().random_positions(next_sample_seed(), std::span(positions).first(query->size));
+        for (std::size_t i = 0; i < count; ++i) {
+            found[i].slot = positions[i];
+        }
+    }
+    co_return json_response(
+        http::status::ok,
+        locations_body(app.location_objects(), std::span(found).first(count), query->with_distance)
+    );
 }
 
 }  // namespace storefront::server

@@ -39,8 +39,10 @@ void write_category(json_writer& w, const core::category& c, std::string_view pu
 // Typical serialised size of a location, so a response is built with one allocation.
 constexpr std::size_t location_bytes_hint = 160;
 
-// The /locations hot path: fixed keys appended as literals, the same bytes json_writer would write.
-void append_location(std::string& out, const core::location& l) {
+}  // namespace
+
+// Fixed keys appended as literals, the same bytes json_writer would write.
+void append_location_fields(std::string& out, const core::location& l) {
     std::array<char, 24> id{};
     const auto [id_end, ec] = std::to_chars(id.data(), id.data() + id.size(), l.id);
     out += R"({"id":)";
@@ -53,6 +55,12 @@ void append_location(std::string& out, const core::location& l) {
     append_json_number(out, l.latitude);
     out += R"(,"longitude":)";
     append_json_number(out, l.longitude);
+}
+
+namespace {
+
+void append_location(std::string& out, const core::location& l) {
+    append_location_fields(out, l);
     out += '}';
 }
 

@@ -16,7 +16,11 @@ namespace storefront::server {
 [[nodiscard]] std::string to_json(const core::user& u, std::string_view public_url);  // never any password
 [[nodiscard]] std::string to_json(const core::location& l);
 
-// A JSON array of locations, written into one buffer (the /locations hot path).
+// A location's object without its closing brace, so fields can follow (`,"distance":1.5}`): the
+// pre-serialised form /locations answers from.
+void append_location_fields(std::string& out, const core::location& l);
+
+// A JSON array of locations, written into one buffer.
 [[nodiscard]] std::string to_json_array(const std::vector<core::location>& items);
 
 // A JSON array of the given items.
