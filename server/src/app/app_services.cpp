@@ -8,6 +8,7 @@
 
 #include <openssl/rand.h>
 
+#include "server/api/docs/routes.hpp"
 #include "server/api/petstore/routes.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "server/api/store/routes.hpp"
@@ -68,7 +69,7 @@ app_services::app_services(const server_config& config)
       address_(config.address),
       public_url_(public_url_of(config, config.port)),
       public_url_needs_port_(config.public_url.empty() && config.port == 0),
-      routes_({&store_routes(), &petstore_routes()}),
+      routes_({&store_routes(), &petstore_routes(), &docs_routes()}),
       catalogue_(storage::make_catalogue_store(config.storage)),
       users_(storage::make_user_store(config.storage)),
       locations_(storage::make_location_store(config.storage)),
