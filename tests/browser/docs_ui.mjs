@@ -107,6 +107,8 @@ try {
   const curl = await profile.locator('.curl-command').innerText();
   check(curl.includes(server.url + '/api/v1/auth/profile'), 'Try it out called this instance (relative server URL)');
 
+  // The picture shows the live answer of the protected call.
+  await profileStatus.scrollIntoViewIfNeeded();
   const png = await page.screenshot({ fullPage: false });
   writeFileSync(screenshotPath, png);
 
