@@ -28,7 +28,7 @@ packages=(
     libboost-program-options1.81-dev libboost-test1.81-dev
     libssl-dev libsodium-dev libgd-dev libsqlite3-dev
 )
-[ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 nodejs)
+[ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 nodejs prometheus)
 
 missing=()
 for p in "${packages[@]}"; do

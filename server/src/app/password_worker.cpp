@@ -6,6 +6,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "core/password.hpp"
+#include "server/ops/metrics.hpp"
 
 namespace storefront::server {
 
@@ -26,11 +27,16 @@ template <class Result, class Job>
 asio::awaitable<std::optional<Result>> password_worker::run_bounded(Job job) {
     if (queued_.fetch_add(1) >= max_queued_) {
         queued_.fetch_sub(1);
+        metrics().password_job_rejected();
         co_return std::nullopt;
     }
+    metrics().password_job_queued();
     struct release {
         std::atomic<std::size_t>& counter;
-        ~release() { counter.fetch_sub(1); }
+        ~release() {
+            counter.fetch_sub(1);
+            metrics().password_job_done();
+        }
     } guard{queued_};
     // Named locals into co_await, not temporaries: GCC 12 destroys those twice (bug 99576).
     auto on_pool_job = [&job]() -> asio::awaitable<Result> { co_return job(); };
