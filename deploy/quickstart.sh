@@ -28,8 +28,9 @@ packages=(
     libboost-program-options1.81-dev libboost-test1.81-dev
     libssl-dev libsodium-dev libgd-dev libsqlite3-dev libpq-dev
 )
-# postgresql-15: tests/pg/with_pg_cluster.sh runs throw-away clusters for the PostgreSQL tests.
-[ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 postgresql-15)
+# postgresql-15: tests/pg/with_pg_cluster.sh runs throw-away clusters for the PostgreSQL tests; nodejs (the
+# machine's NodeSource 20 or newer counts) and prometheus (promtool) for the API document and metrics tests.
+[ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 postgresql-15 nodejs prometheus)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -41,6 +42,19 @@ if ((${#missing[@]})); then
     [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ "$mode" = test ]; then
+    # The browser, OpenAPI lint and response validation tests' npm packages, pinned by package-lock.json;
+    # npm ci runs again only when the lock file changed (its hash is kept beside the modules).
+    browser=$root/tests/browser
+    lock_hash=$(sha256sum "$browser/package-lock.json" | cut -d' ' -f1)
+    if [ "$(cat "$browser/node_modules/.storefront-lock-sha256" 2>/dev/null)" != "$lock_hash" ]; then
+        command -v npm >/dev/null || { echo "quickstart: npm is missing (Node.js 20.19+ with npm)" >&2; exit 1; }
+        echo "quickstart: npm ci in tests/browser"
+        (cd "$browser" && npm ci --no-audit --no-fund --loglevel=error)
+        echo "$lock_hash" >"$browser/node_modules/.storefront-lock-sha256"
+    fi
 fi
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo

@@ -24,6 +24,7 @@ class running_server {
     ~running_server();
     [[nodiscard]] std::uint16_t port() const { return server_->port(); }
     server::http_server& server() { return *server_; }
+    server::app_services& app() { return *app_; }
 
   private:
     server::server_config config_;

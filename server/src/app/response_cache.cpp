@@ -3,6 +3,8 @@
 
 #include "server/app/response_cache.hpp"
 
+#include "server/ops/metrics.hpp"
+
 namespace storefront::server {
 
 fragment_list::fragment_list(
@@ -33,6 +35,7 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
     auto snap = loaded();
     const std::uint64_t revision = revision_();
     if (snap && snap->revision == revision) {
+        metrics().cache_hit();
         return snap;
     }
     std::lock_guard lock(rebuild_);
@@ -41,6 +44,7 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
         return snap;  // another thread rebuilt it while we waited
     }
     auto fresh = std::make_shared<snapshot>();
+    metrics().cache_rebuild();
     fresh->revision = revision;
     fresh->items = load_();
     std::string all = "[";

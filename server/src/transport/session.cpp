@@ -17,6 +17,7 @@
 #include <boost/beast/http/read.hpp>
 
 #include "server/ops/log.hpp"
+#include "server/ops/metrics.hpp"
 #include "server/routing/dispatch.hpp"
 #include "server/routing/error_responses.hpp"
 #include "server/transport/framing_policy.hpp"
@@ -60,6 +61,7 @@ struct slot_guard {
     worker& owner;
     std::list<connection_slot>::iterator slot;
     ~slot_guard() {
+        metrics().connection_closed();
         owner.connections.erase(slot);
         --owner.open_connections;
         owner.capacity_freed.cancel();  // an accept loop waiting for room may go on
@@ -75,6 +77,7 @@ class connection {
     }
 
     asio::awaitable<void> run() {
+        metrics().connection_opened();
         const slot_guard guard{
             owner_, owner_.connections.insert(owner_.connections.end(), {&stream_, false})};
         std::size_t served = 0;
@@ -146,14 +149,14 @@ class connection {
             co_return false;
         }
         buffer_.consume(end);
+        head_bytes_ = end;
         co_return true;
     }
 
     // Routes the request on its head, reads its body under the route's limit, and answers it. True if the
     // connection stays open.
     asio::awaitable<bool> serve(request_parser& parser, bool may_keep_alive) {
-        const auto started =
-            config_.access_log ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+        const auto started = std::chrono::steady_clock::now();  // for the latency histogram and access log
         const http_request& request = parser.get();
         auto routed = co_await admit_request(request.base(), app_);
         if (!routed) {
@@ -164,13 +167,13 @@ class connection {
                 co_await refuse(early);
                 co_return false;
             }
-            co_return co_await deliver(request, early, may_keep_alive, started);
+            co_return co_await deliver(request, early, nullptr, may_keep_alive, started);
         }
         if (!parser.is_done() && !co_await read_body(parser, routed->body_limit)) {
             co_return false;
         }
         const response reply = co_await run_handler(*routed, request, app_);
-        co_return co_await deliver(request, reply, may_keep_alive, started);
+        co_return co_await deliver(request, reply, routed->match.matched, may_keep_alive, started);
     }
 
     asio::awaitable<bool> read_body(request_parser& parser, std::size_t limit) {
@@ -202,6 +205,7 @@ class connection {
     asio::awaitable<bool> deliver(
         const http_request& request,
         const response& reply,
+        const route* matched,
         bool may_keep_alive,
         std::chrono::steady_clock::time_point started
     ) {
@@ -209,6 +213,14 @@ class connection {
             may_keep_alive && request.keep_alive() && !reply.close_connection && !owner_.stopping;
         const bool head_only = request.method() == http::verb::head;
         const bool written = co_await send(reply, keep_alive, request.version() == 10, head_only);
+        metrics().record_request(
+            matched,
+            request.method(),
+            static_cast<unsigned>(reply.status),
+            std::chrono::steady_clock::now() - started,
+            head_bytes_ + request.body().size(),
+            head_.size() + (head_only ? 0 : reply.payload().size())
+        );
         if (config_.access_log) {
             const auto target = request.target();
             log_request(
@@ -252,6 +264,14 @@ class connection {
     // expression twice, bug 99576.)
     asio::awaitable<void> refuse(const response& reply) {
         const bool written = co_await send(reply, false, false, false);
+        metrics().record_request(
+            nullptr,
+            http::verb::unknown,
+            static_cast<unsigned>(reply.status),
+            {},
+            0,
+            head_.size() + reply.payload().size()
+        );
         if (config_.access_log) {
             log_request("-", "-", static_cast<unsigned>(reply.status), {});
         }
@@ -275,6 +295,7 @@ class connection {
     beast::tcp_stream stream_;
     beast::flat_buffer buffer_;
     std::string head_;
+    std::size_t head_bytes_ = 0;  // the current request's header section
     worker& owner_;
     app_services& app_;
     const server_config& config_;

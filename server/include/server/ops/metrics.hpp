@@ -1,0 +1,96 @@
+#pragma once
+// Process-wide service metrics in the Prometheus text format, kept with relaxed atomic counters in
+// fixed arrays (no lock and no allocation per request). Own writer rather than Debian's prometheus-cpp:
+// its histograms take a mutex per observation and its label lookups hash strings, while every label here
+// (route, method, status) is known at start-up and maps to an array index.
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include <boost/beast/http/verb.hpp>
+
+#include "server/routing/router.hpp"
+
+namespace storefront::server {
+
+class service_metrics {
+  public:
+    // Enough for every route of every table (checked by describe_routes) plus "unmatched".
+    static constexpr std::size_t max_routes = 96;
+
+    // Remembers the router's routes so that record_request can label them by pattern; called before
+    // serving. Only the first call counts (the route tables are static, the same for every router).
+    void describe_routes(const router& routes);
+
+    // One answered request: `matched` is its route (nullptr when none matched: 404, 405, OPTIONS,
+    // refused framing). Lock-free.
+    void record_request(
+        const route* matched,
+        boost::beast::http::verb method,
+        unsigned status,
+        std::chrono::steady_clock::duration took,
+        std::size_t bytes_in,
+        std::size_t bytes_out
+    ) noexcept;
+
+    void connection_opened() noexcept { open_connections_.fetch_add(1, std::memory_order_relaxed); }
+    void connection_closed() noexcept { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
+    void cache_hit() noexcept { cache_hits_.fetch_add(1, std::memory_order_relaxed); }
+    void cache_rebuild() noexcept { cache_rebuilds_.fetch_add(1, std::memory_order_relaxed); }
+
+    // The bounded offload pools, read when scraped (their own counters, so the hot path pays nothing more).
+    struct offload_readings {
+        std::size_t password_depth = 0;
+        std::size_t password_rejections = 0;
+        std::size_t storage_depth = 0;
+        std::size_t storage_rejections = 0;
+    };
+
+    // Everything, in the Prometheus text exposition format 0.0.4.
+    [[nodiscard]] std::string exposition(const offload_readings& offload) const;
+
+  private:
+    static constexpr std::size_t methods = 8;    // GET HEAD POST PUT DELETE OPTIONS PATCH other
+    static constexpr std::size_t statuses = 24;  // the statuses storefront answers, and "other"
+    static constexpr std::size_t buckets = 14;   // latency bounds, plus +Inf
+    using counter = std::atomic<std::uint64_t>;
+
+    struct route_counters {
+        counter requests[methods][statuses] = {};
+        counter latency_buckets[buckets + 1] = {};  // non-cumulative here; summed when written
+        counter latency_sum_ns{0};
+    };
+
+    // Each table's routes are one array: a route's index is its table's base plus its offset there.
+    struct table_span {
+        const route* begin = nullptr;
+        const route* end = nullptr;
+        std::size_t base = 0;
+    };
+    static constexpr std::size_t max_tables = 8;
+    std::atomic<std::size_t> table_count_{0};
+    table_span tables_[max_tables];
+    std::size_t route_count_ = 0;
+    std::string labels_[max_routes];  // route="…" per index; the last index is "unmatched"
+    route_counters per_route_[max_routes];
+    counter bytes_in_{0};
+    counter bytes_out_{0};
+    std::atomic<std::int64_t> open_connections_{0};
+    counter cache_hits_{0};
+    counter cache_rebuilds_{0};
+
+    std::once_flag described_;
+
+    void describe_once(const router& routes);
+    [[nodiscard]] std::size_t index_of(const route* r) const noexcept;
+};
+
+// The one instance of the process (Prometheus' usual process-wide default registry).
+[[nodiscard]] service_metrics& metrics();
+
+}  // namespace storefront::server

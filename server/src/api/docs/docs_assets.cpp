@@ -1,0 +1,63 @@
+// The embedded documentation files, indexed by name once, with media types from their extensions and
+// the cache policy of each kind of file.
+
+#include "api/docs/docs_assets.hpp"
+
+#include <map>
+
+#include "api/docs/embedded_files.hpp"
+#include "server/codec/http_caching.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+std::string_view media_type_of(std::string_view name) {
+    constexpr std::pair<std::string_view, std::string_view> types[] = {
+        {".json", "application/json; charset=utf-8"},
+        {".html", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".png", "image/png"},
+    };
+    for (const auto& [extension, type] : types) {
+        if (name.ends_with(extension)) {
+            return type;
+        }
+    }
+    return "application/octet-stream";
+}
+
+// The page and the documents change with every build of the service, so clients revalidate them (cheap:
+// 304 on a matching ETag); the vendored Swagger UI files change only with its version.
+std::string_view cache_control_of(std::string_view name) {
+    if (name.starts_with("swagger-ui") || name.starts_with("favicon")) {
+        return "public, max-age=86400";
+    }
+    return "no-cache";
+}
+
+std::map<std::string_view, docs_asset> index_files() {
+    std::map<std::string_view, docs_asset> out;
+    for (const embedded_file& file : embedded_files()) {
+        out.emplace(
+            file.name,
+            docs_asset{
+                std::make_shared<const std::string>(file.bytes),
+                media_type_of(file.name),
+                etag_of(file.bytes),
+                cache_control_of(file.name)}
+        );
+    }
+    return out;
+}
+
+}  // namespace
+
+const docs_asset* find_docs_asset(std::string_view name) {
+    static const std::map<std::string_view, docs_asset> assets = index_files();
+    const auto found = assets.find(name);
+    return found == assets.end() ? nullptr : &found->second;
+}
+
+}  // namespace storefront::server

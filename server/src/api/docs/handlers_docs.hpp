@@ -1,0 +1,13 @@
+#pragma once
+// Handlers of the documentation routes (server/src/api/docs/routes.cpp).
+
+#include "server/routing/route.hpp"
+
+namespace storefront::server {
+
+handler_result handle_get_docs(request_context& ctx, app_services& app);
+handler_result handle_get_docs_file(request_context& ctx, app_services& app);
+handler_result handle_get_store_openapi(request_context& ctx, app_services& app);
+handler_result handle_get_petstore_openapi(request_context& ctx, app_services& app);
+
+}  // namespace storefront::server

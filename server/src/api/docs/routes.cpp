@@ -1,0 +1,35 @@
+// The documentation routes: each surface's OpenAPI document under its own prefix, and the Swagger UI page.
+// Open to anyone, no body. The documents list their own route, so the route-table check covers it.
+
+#include "server/api/docs/routes.hpp"
+
+#include <array>
+
+#include "api/docs/handlers_docs.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+using enum access_rule;
+using enum body_policy;
+using http::verb;
+
+// clang-format off
+constexpr std::array routes{
+    route{verb::get, "/api/v1/openapi.json", &handle_get_store_openapi,    open, none, "getOpenApiDocument"},
+    route{verb::get, "/api/v3/openapi.json", &handle_get_petstore_openapi, open, none, "getOpenApiDocument"},
+    route{verb::get, "/docs",                &handle_get_docs,             open, none, "getDocs"},
+    route{verb::get, "/docs/{file}",         &handle_get_docs_file,        open, none, "getDocsFile"},
+};
+// clang-format on
+
+constexpr route_table table{"/", error_style::store, routes};
+
+}  // namespace
+
+const route_table& docs_routes() {
+    return table;
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,270 @@
+// The metrics registry: route labels fixed at start-up, relaxed atomic counters on the hot path, and the
+// text exposition written only when /metrics is scraped.
+
+#include "server/ops/metrics.hpp"
+
+#include <array>
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+
+namespace storefront::server {
+
+namespace {
+
+using http_verb = boost::beast::http::verb;
+
+constexpr std::array<std::string_view, 8> method_names{
+    "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "other"};
+
+std::size_t method_index(http_verb v) noexcept {
+    switch (v) {
+        case http_verb::get:
+            return 0;
+        case http_verb::head:
+            return 1;
+        case http_verb::post:
+            return 2;
+        case http_verb::put:
+            return 3;
+        case http_verb::delete_:
+            return 4;
+        case http_verb::options:
+            return 5;
+        case http_verb::patch:
+            return 6;
+        default:
+            return 7;
+    }
+}
+
+// Every status storefront answers; anything else is counted as "other" (index 23).
+constexpr std::array<unsigned, 23> known_statuses{200, 201, 204, 206, 304, 400, 401, 403, 404, 405, 406, 409,
+                                                  411, 413, 415, 416, 417, 431, 500, 501, 503, 505, 507};
+
+std::size_t status_index(unsigned status) noexcept {
+    for (std::size_t i = 0; i < known_statuses.size(); ++i) {
+        if (known_statuses[i] == status) {
+            return i;
+        }
+    }
+    return known_statuses.size();
+}
+
+// Upper bounds in seconds: from a cached page (tens of µs) to an Argon2id login (~100 ms) and beyond.
+constexpr std::array<double, 14> bucket_bounds{
+    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0};
+constexpr std::array<std::int64_t, 14> bucket_bounds_ns{
+    50'000,
+    100'000,
+    250'000,
+    500'000,
+    1'000'000,
+    2'500'000,
+    5'000'000,
+    10'000'000,
+    25'000'000,
+    50'000'000,
+    100'000'000,
+    250'000'000,
+    500'000'000,
+    1'000'000'000};
+
+std::string number(double v) {
+    std::array<char, 32> buf{};
+    const int n = std::snprintf(buf.data(), buf.size(), "%.9g", v);
+    return std::string(buf.data(), static_cast<std::size_t>(n));
+}
+
+}  // namespace
+
+void service_metrics::describe_routes(const router& routes) {
+    // The tables are static, so every router of the process has the same routes: the first call describes
+    // them, and later ones (tests start several servers) change nothing a serving thread reads.
+    std::call_once(described_, [&] { describe_once(routes); });
+}
+
+void service_metrics::describe_once(const router& routes) {
+    if (routes.tables().size() > max_tables) {
+        throw std::logic_error("service_metrics: more route tables than max_tables");
+    }
+    std::size_t n = 0;
+    std::size_t t = 0;
+    for (const route_table* table : routes.tables()) {
+        if (n + table->routes.size() >= max_routes) {
+            throw std::logic_error("service_metrics: more routes than max_routes");
+        }
+        tables_[t++] = {table->routes.data(), table->routes.data() + table->routes.size(), n};
+        for (const route& r : table->routes) {
+            // Pattern and operation: one pattern has a route per verb, each with its own series.
+            labels_[n++] =
+                "route=\"" + std::string(r.pattern) + "\",operation=\"" + std::string(r.operation) + "\"";
+        }
+    }
+    labels_[max_routes - 1] = "route=\"unmatched\",operation=\"\"";
+    route_count_ = n;
+    table_count_.store(t, std::memory_order_release);
+}
+
+std::size_t service_metrics::index_of(const route* r) const noexcept {
+    const std::size_t n = table_count_.load(std::memory_order_acquire);
+    for (std::size_t t = 0; r != nullptr && t < n; ++t) {
+        if (!std::less<>{}(r, tables_[t].begin) && std::less<>{}(r, tables_[t].end)) {
+            return tables_[t].base + static_cast<std::size_t>(r - tables_[t].begin);
+        }
+    }
+    return max_routes - 1;
+}
+
+void service_metrics::record_request(
+    const route* matched,
+    http_verb method,
+    unsigned status,
+    std::chrono::steady_clock::duration took,
+    std::size_t bytes_in,
+    std::size_t bytes_out
+) noexcept {
+    constexpr auto relaxed = std::memory_order_relaxed;
+    route_counters& c = per_route_[index_of(matched)];
+    c.requests[method_index(method)][status_index(status)].fetch_add(1, relaxed);
+    const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(took).count();
+    std::size_t bucket = 0;
+    while (bucket < bucket_bounds_ns.size() && ns > bucket_bounds_ns[bucket]) {
+        ++bucket;
+    }
+    c.latency_buckets[bucket].fetch_add(1, relaxed);
+    c.latency_sum_ns.fetch_add(static_cast<std::uint64_t>(ns < 0 ? 0 : ns), relaxed);
+    bytes_in_.fetch_add(bytes_in, relaxed);
+    bytes_out_.fetch_add(bytes_out, relaxed);
+}
+
+std::string service_metrics::exposition(const offload_readings& offload) const {
+    constexpr auto relaxed = std::memory_order_relaxed;
+    const std::size_t n = table_count_.load(std::memory_order_acquire) == 0 ? 0 : route_count_;
+    std::string out;
+    out.reserve(16 * 1024);
+    const auto each_route = [&](auto&& write) {
+        for (std::size_t i = 0; i < n; ++i) {
+            write(i);
+        }
+        write(max_routes - 1);
+    };
+
+    out +=
+        "# HELP storefront_http_requests_total Answered HTTP requests by route pattern, method and status.\n";
+    out += "# TYPE storefront_http_requests_total counter\n";
+    each_route([&](std::size_t i) {
+        for (std::size_t m = 0; m < methods; ++m) {
+            for (std::size_t s = 0; s < statuses; ++s) {
+                const std::uint64_t v = per_route_[i].requests[m][s].load(relaxed);
+                if (v == 0) {
+                    continue;
+                }
+                const std::string status =
+                    s < known_statuses.size() ? std::to_string(known_statuses[s]) : std::string("other");
+                out += "storefront_http_requests_total{" + labels_[i] + ",method=\"" +
+                       std::string(method_names[m]) + "\",status=\"" + status + "\"} " + std::to_string(v) +
+                       "\n";
+            }
+        }
+    });
+
+    out +=
+        "# HELP storefront_http_request_duration_seconds Time from the request head to the answer written.\n";
+    out += "# TYPE storefront_http_request_duration_seconds histogram\n";
+    each_route([&](std::size_t i) {
+        const route_counters& c = per_route_[i];
+        std::uint64_t cumulative = 0;
+        std::array<std::uint64_t, buckets + 1> counts{};
+        std::uint64_t total = 0;
+        for (std::size_t b = 0; b <= buckets; ++b) {
+            counts[b] = c.latency_buckets[b].load(relaxed);
+            total += counts[b];
+        }
+        if (total == 0) {
+            return;  // a route's series appear with its first request, as its request counters do
+        }
+        for (std::size_t b = 0; b < buckets; ++b) {
+            cumulative += counts[b];
+            out += "storefront_http_request_duration_seconds_bucket{" + labels_[i] + ",le=\"" +
+                   number(bucket_bounds[b]) + "\"} " + std::to_string(cumulative) + "\n";
+        }
+        cumulative += counts[buckets];
+        out += "storefront_http_request_duration_seconds_bucket{" + labels_[i] + ",le=\"+Inf\"} " +
+               std::to_string(cumulative) + "\n";
+        out += "storefront_http_request_duration_seconds_sum{" + labels_[i] + "} " +
+               number(static_cast<double>(c.latency_sum_ns.load(relaxed)) / 1e9) + "\n";
+        out += "storefront_http_request_duration_seconds_count{" + labels_[i] + "} " +
+               std::to_string(cumulative) + "\n";
+    });
+
+    const auto scalar = [&](std::string_view name, std::string_view type, std::string_view help, auto value) {
+        out.append("# HELP ").append(name).append(" ").append(help).append("\n");
+        out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
+        out.append(name).append(" ").append(std::to_string(value)).append("\n");
+    };
+    scalar(
+        "storefront_http_received_bytes_total",
+        "counter",
+        "Request bytes read (head and body).",
+        bytes_in_.load(relaxed)
+    );
+    scalar(
+        "storefront_http_sent_bytes_total",
+        "counter",
+        "Response bytes written (head and body).",
+        bytes_out_.load(relaxed)
+    );
+    scalar(
+        "storefront_open_connections",
+        "gauge",
+        "Client connections open now.",
+        open_connections_.load(relaxed)
+    );
+    scalar(
+        "storefront_password_queue_depth",
+        "gauge",
+        "Argon2id jobs queued or running on the password worker.",
+        offload.password_depth
+    );
+    scalar(
+        "storefront_password_rejections_total",
+        "counter",
+        "Argon2id jobs refused because the password worker's queue was full (answered 503).",
+        offload.password_rejections
+    );
+    scalar(
+        "storefront_storage_queue_depth",
+        "gauge",
+        "Blocking storage calls (SQLite, PostgreSQL) queued or running on the storage pool.",
+        offload.storage_depth
+    );
+    scalar(
+        "storefront_storage_rejections_total",
+        "counter",
+        "Storage calls refused because the storage pool's queue was full (answered 503).",
+        offload.storage_rejections
+    );
+    scalar(
+        "storefront_response_cache_hits_total",
+        "counter",
+        "Pre-serialised list answers served from the cache.",
+        cache_hits_.load(relaxed)
+    );
+    scalar(
+        "storefront_response_cache_rebuilds_total",
+        "counter",
+        "Pre-serialised lists rebuilt because their data changed.",
+        cache_rebuilds_.load(relaxed)
+    );
+    out += "# HELP storefront_build_info The running build.\n# TYPE storefront_build_info gauge\n";
+    out += "storefront_build_info{version=\"" STOREFRONT_VERSION "\",compiler=\"" __VERSION__ "\"} 1\n";
+    return out;
+}
+
+service_metrics& metrics() {
+    static service_metrics instance;
+    return instance;
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,44 @@
+// The operational routes and their handler: /metrics, written from the process-wide registry.
+
+#include "server/ops/routes.hpp"
+
+#include <array>
+
+#include "server/app/app_services.hpp"
+#include "server/ops/metrics.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+// GET /metrics : every counter, gauge and histogram in the Prometheus text exposition format 0.0.4
+handler_result handle_get_metrics(request_context&, app_services& app) {
+    response r;
+    r.body = metrics().exposition({
+        .password_depth = app.passwords().queued(),
+        .password_rejections = app.passwords().rejected(),
+        .storage_depth = app.storage_calls().queued(),
+        .storage_rejections = app.storage_calls().rejected(),
+    });
+    r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+    r.with_header("Cache-Control", "no-store");
+    co_return r;
+}
+
+using enum access_rule;
+using enum body_policy;
+using http::verb;
+
+constexpr std::array routes{
+    route{verb::get, "/metrics", &handle_get_metrics, open, none, "getMetrics"},
+};
+
+constexpr route_table table{"/", error_style::store, routes};
+
+}  // namespace
+
+const route_table& ops_routes() {
+    return table;
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,156 @@
+// Headless Debian Chromium (driven by playwright-core) opens storefront's /docs: both documents' operations
+// are listed, a login through "Try it out" gives a token that "Authorize" takes, a GET /auth/profile through
+// "Try it out" then answers 200 with john@mail.com; no request leaves 127.0.0.1, no CSP violation is
+// reported, and the screenshot is not blank. Fails (never skips) when chromium or node modules are missing.
+//
+//   node tests/browser/docs_ui.mjs PATH/TO/storefront SCREENSHOT.png
+import { existsSync, writeFileSync } from 'node:fs';
+import { startServer } from './lib/server.mjs';
+
+const [binary, screenshotPath] = process.argv.slice(2);
+if (!binary || !screenshotPath) {
+  console.error('usage: docs_ui.mjs PATH/TO/storefront SCREENSHOT.png');
+  process.exit(2);
+}
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+if (!existsSync(chromiumPath)) {
+  console.error(`FAIL: ${chromiumPath} missing (Debian package chromium; ./deploy/quickstart.sh test installs it)`);
+  process.exit(1);
+}
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  console.error('FAIL: playwright-core missing: run npm ci in tests/browser (./deploy/quickstart.sh test does)');
+  process.exit(1);
+}
+
+const failures = [];
+const check = (ok, what) => { if (!ok) { failures.push(what); console.error('FAIL: ' + what); } };
+
+const server = await startServer(binary);
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  timeout: 30000,
+});
+const watchdog = setTimeout(async () => {
+  console.error('FAIL: timed out');
+  await browser.close().catch(() => {});
+  await server.stop();
+  process.exit(1);
+}, 100000);
+
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const foreign = [];
+  // Anything not on the instance under test is refused and reported.
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(server.url + '/') || url.startsWith('data:')) {
+      return route.continue();
+    }
+    foreign.push(url);
+    return route.abort();
+  });
+  const cspViolations = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text() + ' at ' + JSON.stringify(msg.location()));
+  });
+  page.on('pageerror', (e) => cspViolations.push('page error: ' + e.message));
+
+  const documents = {};
+  for (const v of ['v1', 'v3']) {
+    documents[v] = await (await fetch(`${server.url}/api/${v}/openapi.json`)).json();
+  }
+  const operationCount = (doc) => Object.values(doc.paths)
+    .reduce((n, item) => n + Object.keys(item).filter((k) => k !== 'parameters').length, 0);
+
+  await page.goto(server.url + '/docs', { waitUntil: 'load' });
+  // The store document comes first: all its operations are listed.
+  await page.waitForSelector('#operations-auth-login', { timeout: 30000 });
+  const v1Shown = await page.locator('.opblock').count();
+  check(v1Shown === operationCount(documents.v1), `/api/v1 operations listed: ${v1Shown} of ${operationCount(documents.v1)}`);
+
+  // Try it out: log in with the seed user (the example body is john@mail.com / changeme).
+  const login = page.locator('#operations-auth-login');
+  await login.locator('.opblock-summary').click();
+  await login.locator('button.try-out__btn').click();
+  const bodyText = await login.locator('textarea.body-param__text').inputValue();
+  check(bodyText.includes('john@mail.com') && bodyText.includes('changeme'), 'login example body is the seed user');
+  await login.locator('button.execute').click();
+  const loginStatus = login.locator('.live-responses-table tbody .response-col_status').first();
+  await loginStatus.waitFor({ timeout: 20000 });
+  const loginCode = (await loginStatus.innerText()).trim();
+  check(loginCode === '201', `login answered ${loginCode} in Try it out, expected 201`);
+  const loginBody = await login.locator('.live-responses-table .response-col_description pre').first().innerText();
+  const token = JSON.parse(loginBody).access_token;
+  check(typeof token === 'string' && token.split('.').length === 3, 'login answer holds a JWT access_token');
+
+  // Authorize with the bearer token, then the protected GET through Try it out.
+  await page.locator('.auth-wrapper button.authorize').click();
+  const dialog = page.locator('.dialog-ux');
+  await dialog.locator('input[type=text], input[type=password]').first().fill(token);
+  await dialog.locator('button.authorize').first().click();
+  await dialog.locator('button.btn-done').click();
+  const profile = page.locator('#operations-auth-getProfile');
+  await profile.locator('.opblock-summary').click();
+  await profile.locator('button.try-out__btn').click();
+  await profile.locator('button.execute').click();
+  const profileStatus = profile.locator('.live-responses-table tbody .response-col_status').first();
+  await profileStatus.waitFor({ timeout: 20000 });
+  const profileCode = (await profileStatus.innerText()).trim();
+  check(profileCode === '200', `GET /auth/profile answered ${profileCode} in Try it out, expected 200`);
+  const profileBody = await profile.locator('.live-responses-table .response-col_description pre').first().innerText();
+  check(JSON.parse(profileBody).email === 'john@mail.com', 'the profile is john@mail.com');
+  const curl = await profile.locator('.curl-command').innerText();
+  check(curl.includes(server.url + '/api/v1/auth/profile'), 'Try it out called this instance (relative server URL)');
+
+  // The picture shows the live answer of the protected call.
+  await profileStatus.scrollIntoViewIfNeeded();
+  const png = await page.screenshot({ fullPage: false });
+  writeFileSync(screenshotPath, png);
+
+  // The selector's second document: the pet store's operations.
+  await page.locator('.topbar select').selectOption({ index: 1 });
+  await page.waitForSelector('#operations-pet-findPetsByStatus', { timeout: 30000 });
+  const v3Shown = await page.locator('.opblock').count();
+  check(v3Shown === operationCount(documents.v3), `/api/v3 operations listed: ${v3Shown} of ${operationCount(documents.v3)}`);
+
+  // Not blank: decode the screenshot in a blank page and count distinct colours and dark pixels.
+  const blank = await context.newPage();
+  const stats = await blank.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.width; canvas.height = img.height;
+    const g = canvas.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const px = g.getImageData(0, 0, img.width, img.height).data;
+    const colours = new Set();
+    let dark = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+      if (px[i] + px[i + 1] + px[i + 2] < 200) dark++;
+    }
+    return { width: img.width, height: img.height, colours: colours.size, dark };
+  }, png.toString('base64'));
+  check(stats.width === 1280 && stats.height === 900, `screenshot size ${stats.width}x${stats.height}`);
+  check(stats.colours > 50 && stats.dark > 2000, `screenshot not blank (${stats.colours} colours, ${stats.dark} dark pixels)`);
+  check(foreign.length === 0, 'requests to other hosts: ' + foreign.join(', '));
+  check(cspViolations.length === 0, 'CSP violations or page errors: ' + cspViolations.join(' | '));
+  console.log(`screenshot ${screenshotPath}: ${png.length} bytes, ${stats.colours} colours; `
+    + `operations listed: ${v1Shown} + ${v3Shown}`);
+} catch (e) {
+  check(false, 'exception: ' + (e.stack || e));
+} finally {
+  clearTimeout(watchdog);
+  await browser.close().catch(() => {});
+  await server.stop();
+}
+if (failures.length) {
+  process.exit(1);
+}
+console.log('ok: /docs lists both documents, login + profile through Try it out, no other host, no CSP violation');
