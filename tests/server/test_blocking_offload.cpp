@@ -63,7 +63,7 @@ BOOST_AUTO_TEST_CASE(a_full_queue_refuses_at_once) {
     auto first = asio::co_spawn(
         io,
         [&]() -> asio::awaitable<int> {
-            co_return co_await pool.run([released] {
+            co_return co_await pool.run([&released] {
                 released.wait();
                 return 1;
             });

@@ -58,6 +58,8 @@ class blocking_offload {
 
 template <class Call>
 boost::asio::awaitable<std::invoke_result_t<Call&>> blocking_offload::run(Call call) {
+    // GCC 12 may destroy a temporary passed to a coroutine twice (bug 99576): calls capture by reference.
+    static_assert(std::is_trivially_destructible_v<Call>, "capture by reference ([&]) in storage calls");
     using result_type = std::invoke_result_t<Call&>;
     if (!pool_) {
         co_return call();
