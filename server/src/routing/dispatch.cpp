@@ -61,7 +61,9 @@ std::size_t declared_length(const http::request_header<>& head) {
 // 503 with Retry-After, in the surface's error style, for a storage backend that is down or too busy to
 // take the call (the request changed nothing).
 response storage_trouble(const route_match& match, core::errc code, std::string_view why) {
-    log_event("warning", "storage_unavailable", {field("operation", match.matched->operation), field("what", why)});
+    log_event(
+        "warning", "storage_unavailable", {field("operation", match.matched->operation), field("what", why)}
+    );
     const bool petstore = match.table && match.table->errors == error_style::petstore;
     return petstore ? pet_error_response(code) : error_response(code);
 }
