@@ -1,0 +1,241 @@
+// Several storefront processes on one PostgreSQL, as users run them behind a load balancer: writes, pages,
+// tokens and refresh rotation shared across instances; acknowledged writes surviving `kill -9`; the database
+// stopped under requests (503 with Retry-After, no hang) and started again (recovery without a restart).
+// Needs TEST_PG_DSN and TEST_PG_CTL_CMD: ctest runs these under tests/pg/with_pg_cluster.sh
+// (server_tests_pg); a plain server_tests run logs a skip.
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "../storage/pg_backend.hpp"
+#include "child_process.hpp"
+#include "http_client.hpp"
+
+using namespace storefront::test;
+namespace json = boost::json;
+using steady = std::chrono::steady_clock;
+
+namespace {
+
+bool cluster_available() {
+    if (std::getenv("TEST_PG_DSN") && std::getenv("TEST_PG_CTL_CMD")) {
+        return true;
+    }
+    BOOST_TEST_MESSAGE("skipped: TEST_PG_DSN/TEST_PG_CTL_CMD unset (ctest runs these as server_tests_pg)");
+    return false;
+}
+
+bool pg_ctl(const char* action) {
+    const char* cmd = std::getenv("TEST_PG_CTL_CMD");
+    return cmd && std::system((std::string(cmd) + " " + action + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// Starts the database again if a test stops before doing so itself.
+struct restart_guard {
+    bool stopped = false;
+    ~restart_guard() {
+        if (stopped) {
+            (void)pg_ctl("start");
+        }
+    }
+};
+
+// One storefront process on `dsn`, with the secrets every instance of a deployment shares.
+struct instance {
+    explicit instance(const std::string& dsn)
+        : process(
+              {"--port",
+               "0",
+               "--threads",
+               "2",
+               "--generated-locations",
+               "1000",
+               "--storage",
+               dsn,
+               "--storage-pool",
+               "2",
+               "--access-secret",
+               "shared-access-secret-0123456789",
+               "--refresh-secret",
+               "shared-refresh-secret-0123456789",
+               "--public-url",
+               "http://storefront.test",
+               "--access-log",
+               "false"}
+          ) {
+        const auto line = process.wait_for_line("\"listening\"", std::chrono::seconds(60));
+        BOOST_TEST_REQUIRE(line.has_value(), process.output());
+        port = port_of(*line);
+    }
+    child_process process;
+    std::uint16_t port = 0;
+};
+
+std::string product_body(const std::string& title) {
+    return R"({"title":")" + title +
+           R"(","price":9.5,"description":"d","categoryId":2,"images":["https://x.com/a.png"]})";
+}
+
+http_reply refresh(std::uint16_t port, const std::string& token) {
+    return post_json(port, "/api/v1/auth/refresh-token", R"({"refreshToken":")" + token + "\"}");
+}
+
+std::string field(const http_reply& reply, const char* name) {
+    return std::string(reply.json().at(name).as_string());
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(pg_instances)
+
+BOOST_AUTO_TEST_CASE(two_instances_share_writes_pages_tokens_and_refresh_rotation) {
+    if (!cluster_available()) {
+        return;
+    }
+    const std::string dsn = create_test_database();
+    instance a(dsn);
+    instance b(dsn);
+    (void)get(b.port, "/api/v1/products?offset=0&limit=100");  // b has its page cached before the write
+
+    const auto created = post_json(a.port, "/api/v1/products", product_body("Shared Across Instances"));
+    BOOST_TEST_REQUIRE(created.status == 201u, created.body);
+    const auto id = created.json().at("id").as_int64();
+    const auto written = steady::now();
+    BOOST_TEST(get(b.port, "/api/v1/products/" + std::to_string(id)).status == 200u);
+    // The cached page on b learns of the write through LISTEN/NOTIFY within a bounded delay.
+    bool on_page = false;
+    while (!on_page && steady::now() - written < std::chrono::seconds(10)) {
+        on_page = get(b.port, "/api/v1/products?offset=0&limit=100").body.find("Shared Across Instances") !=
+                  std::string::npos;
+        if (!on_page) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+    }
+    BOOST_TEST(on_page);
+    const double delay_ms = std::chrono::duration<double, std::milli>(steady::now() - written).count();
+    BOOST_TEST_MESSAGE("write on a -> on b's cached page after " << delay_ms << " ms");
+
+    // Tokens work on every instance; a refresh token spent on one is spent on all.
+    const auto login =
+        post_json(a.port, "/api/v1/auth/login", R"({"email":"john@mail.com","password":"changeme"})");
+    BOOST_TEST_REQUIRE(login.status == 201u);
+    const auto profile = send_request(
+        b.port,
+        {.target = "/api/v1/auth/profile",
+         .headers = {{"Authorization", "Bearer " + field(login, "access_token")}}}
+    );
+    BOOST_TEST(profile.status == 200u);
+    const auto rotated = refresh(b.port, field(login, "refresh_token"));
+    BOOST_TEST_REQUIRE(rotated.status == 201u, rotated.body);
+    BOOST_TEST(refresh(a.port, field(login, "refresh_token")).status == 401u);    // spent on b, refused on a
+    BOOST_TEST(refresh(a.port, field(rotated, "refresh_token")).status == 401u);  // and the replay revoked it
+}
+
+BOOST_AUTO_TEST_CASE(acknowledged_writes_survive_kill_9_and_restarts_do_not_reseed) {
+    if (!cluster_available()) {
+        return;
+    }
+    const std::string dsn = create_test_database();
+    std::map<std::int64_t, std::string> acknowledged;
+    std::atomic<bool> stop{false};
+    {
+        instance first(dsn);
+        std::mutex mutex;
+        std::thread writer([&] {
+            for (int i = 0; !stop; ++i) {
+                try {
+                    const std::string title = "Kept " + std::to_string(i);
+                    const auto reply = post_json(first.port, "/api/v1/products", product_body(title));
+                    if (reply.status == 201u) {
+                        std::lock_guard lock(mutex);
+                        acknowledged[reply.json().at("id").as_int64()] = title;
+                    }
+                } catch (const std::exception&) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                }
+            }
+        });
+        const auto deadline = steady::now() + std::chrono::seconds(60);
+        while (steady::now() < deadline) {
+            {
+                std::lock_guard lock(mutex);
+                if (acknowledged.size() >= 30) {
+                    break;
+                }
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        first.process.kill_hard();
+        stop = true;
+        writer.join();
+    }
+    BOOST_TEST_REQUIRE(acknowledged.size() >= 30u);
+    std::string page_before;
+    {
+        instance again(dsn);
+        for (const auto& [id, title] : acknowledged) {
+            const auto reply = get(again.port, "/api/v1/products/" + std::to_string(id));
+            BOOST_TEST_CONTEXT("product " << id) {
+                BOOST_TEST_REQUIRE(reply.status == 200u);
+                BOOST_TEST(reply.json().at("title").as_string() == title);
+            }
+        }
+        page_before = get(again.port, "/api/v1/products?offset=40&limit=100").body;
+    }
+    instance third(dsn);  // a restart without writes changes nothing
+    BOOST_TEST(get(third.port, "/api/v1/products?offset=40&limit=100").body == page_before);
+}
+
+BOOST_AUTO_TEST_CASE(a_stopped_database_gives_quick_503s_and_storefront_recovers_by_itself) {
+    if (!cluster_available()) {
+        return;
+    }
+    const std::string dsn = create_test_database();
+    instance server(dsn);
+    BOOST_TEST_REQUIRE(get(server.port, "/api/v1/products/1").status == 200u);
+
+    restart_guard guard;
+    BOOST_TEST_REQUIRE(pg_ctl("stop"));
+    guard.stopped = true;
+    // Every request that needs the database: 503 with Retry-After, each well within the timeouts.
+    for (int i = 0; i < 20; ++i) {
+        const auto start = steady::now();
+        const auto reply = get(server.port, "/api/v1/products/" + std::to_string(1 + i % 5));
+        const auto took = steady::now() - start;
+        BOOST_TEST_CONTEXT("request " << i) {
+            BOOST_TEST(reply.status == 503u, reply.body);
+            BOOST_TEST(!reply.header("retry-after").empty());
+            BOOST_TEST(reply.json().at("message").as_string() == "Storage unavailable");
+            BOOST_TEST(took < std::chrono::seconds(8));
+        }
+    }
+    const auto write = post_json(server.port, "/api/v1/products", product_body("While Down"));
+    BOOST_TEST(write.status == 503u);
+
+    BOOST_TEST_REQUIRE(pg_ctl("start"));
+    guard.stopped = false;
+    bool recovered = false;
+    const auto deadline = steady::now() + std::chrono::seconds(20);
+    while (!recovered && steady::now() < deadline) {
+        recovered = get(server.port, "/api/v1/products/1").status == 200u;
+        if (!recovered) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    }
+    BOOST_TEST(recovered);
+    const auto after = post_json(server.port, "/api/v1/products", product_body("After Recovery"));
+    BOOST_TEST(after.status == 201u, after.body);
+    // The write refused while the database was down changed nothing.
+    BOOST_TEST(get(server.port, "/api/v1/products?title=While%20Down").body == "[]");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
