@@ -38,6 +38,13 @@ class pg_aggregate {
     void lock(pg_connection& conn) const;
     // After a write committed.
     void committed() { revision_.fetch_add(1, std::memory_order_acq_rel); }
+    // The end of every write that changed something: NOTIFY inside the transaction (delivered at commit),
+    // commit, then move this instance's revision.
+    void commit_write(pg_connection& conn, pg_transaction& tx) {
+        notify(conn);
+        tx.commit();
+        committed();
+    }
     [[nodiscard]] std::uint64_t revision() const { return revision_.load(std::memory_order_acquire); }
 
     [[nodiscard]] pg_pool& pool() { return *pool_; }

@@ -106,13 +106,17 @@ core::result<core::category> one_category(
 }
 
 // The seed flag of a row locked for this transaction; not_found when there is none.
-core::result<bool> lock_row(pg_connection& db, std::string_view table, std::int64_t id) {
+// Locks a row that a write is about to change or delete until commit; seed rows are read-only.
+core::result<void> lock_writable_row(pg_connection& db, std::string_view table, std::int64_t id) {
     const auto r =
         db.exec("SELECT seed FROM " + std::string(table) + " WHERE id = $1 FOR UPDATE", pg_params().add(id));
     if (r.empty()) {
         return core::errc::not_found;
     }
-    return r.boolean(0, 0);
+    if (r.boolean(0, 0)) {
+        return core::errc::seed_read_only;
+    }
+    return {};
 }
 
 std::int64_t next_id(pg_connection& db, std::string_view table) {
@@ -281,9 +285,7 @@ core::result<core::product> pg_catalogue_store::create_product(const core::produ
         return core::errc::conflict;  // the slug is taken
     }
     auto created = one_product(*db, id);
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return created;
 }
 
@@ -292,12 +294,8 @@ core::result<core::product> pg_catalogue_store::update_product(
 ) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
-    const auto seed = lock_row(*db, "products", id);
-    if (!seed) {
-        return seed.error();
-    }
-    if (*seed) {
-        return core::errc::seed_read_only;
+    if (const auto writable = lock_writable_row(*db, "products", id); !writable) {
+        return writable.error();
     }
     // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
     const auto violation = db->exec_or_violation(
@@ -322,26 +320,18 @@ core::result<core::product> pg_catalogue_store::update_product(
         return core::errc::conflict;
     }
     auto updated = one_product(*db, id);
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return updated;
 }
 
 core::result<void> pg_catalogue_store::delete_product(std::int64_t id) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
-    const auto seed = lock_row(*db, "products", id);
-    if (!seed) {
-        return seed.error();
-    }
-    if (*seed) {
-        return core::errc::seed_read_only;
+    if (const auto writable = lock_writable_row(*db, "products", id); !writable) {
+        return writable.error();
     }
     (void)db->exec("DELETE FROM products WHERE id = $1", pg_params().add(id));
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return {};
 }
 
@@ -363,9 +353,7 @@ core::result<core::category> pg_catalogue_store::create_category(const core::cat
         return core::errc::conflict;
     }
     auto created = one_category(*db, "WHERE id = $1", pg_params().add(id));
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return created;
 }
 
@@ -374,12 +362,8 @@ core::result<core::category> pg_catalogue_store::update_category(
 ) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
-    const auto seed = lock_row(*db, "categories", id);
-    if (!seed) {
-        return seed.error();
-    }
-    if (*seed) {
-        return core::errc::seed_read_only;
+    if (const auto writable = lock_writable_row(*db, "categories", id); !writable) {
+        return writable.error();
     }
     const auto violation = db->exec_or_violation(
         "UPDATE categories SET name = coalesce($2, name), slug = coalesce($3, slug), "
@@ -395,29 +379,21 @@ core::result<core::category> pg_catalogue_store::update_category(
         return core::errc::conflict;
     }
     auto updated = one_category(*db, "WHERE id = $1", pg_params().add(id));
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return updated;
 }
 
 core::result<void> pg_catalogue_store::delete_category(std::int64_t id) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
-    const auto seed = lock_row(*db, "categories", id);
-    if (!seed) {
-        return seed.error();
-    }
-    if (*seed) {
-        return core::errc::seed_read_only;
+    if (const auto writable = lock_writable_row(*db, "categories", id); !writable) {
+        return writable.error();
     }
     if (db->exec_or_violation("DELETE FROM categories WHERE id = $1", pg_params().add(id)) ==
         pg_violation::foreign_key) {
         return core::errc::in_use;  // products still reference it
     }
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return {};
 }
 

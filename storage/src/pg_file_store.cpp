@@ -59,9 +59,7 @@ core::result<std::shared_ptr<const stored_file>> pg_file_store::add(
                        .add(file->created_at)
              )
                  .affected() == 0);
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return std::shared_ptr<const stored_file>(std::move(file));
 }
 

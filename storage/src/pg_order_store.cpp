@@ -81,9 +81,7 @@ core::pet_order pg_order_store::add(core::pet_order order) {
         order.id = largest + 1;
     }
     (void)db->exec(upsert, order_params(order));
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return order;
 }
 
@@ -92,10 +90,8 @@ bool pg_order_store::remove(std::int64_t id) {
     detail::pg_transaction tx(*db);
     const bool removed = db->exec("DELETE FROM orders WHERE id = $1", pg_params().add(id)).affected() > 0;
     if (removed) {
-        aggregate_.notify(*db);
+        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    tx.commit();
-    aggregate_.committed();
     return removed;
 }
 

@@ -26,9 +26,7 @@ core::result<std::int64_t> pg_pet_image_store::add(std::int64_t pet_id, core::pe
               pg_params().add(pet_id).add(image.media_type).add_bytes(image.bytes)
         )
             .int64(0, 0);
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return id;
 }
 
@@ -49,10 +47,8 @@ void pg_pet_image_store::remove_for_pet(std::int64_t pet_id) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
     if (db->exec("DELETE FROM pet_images WHERE pet_id = $1", pg_params().add(pet_id)).affected() > 0) {
-        aggregate_.notify(*db);
+        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    tx.commit();
-    aggregate_.committed();
 }
 
 }  // namespace storefront::storage

@@ -142,9 +142,7 @@ core::pet pg_pet_store::add(core::pet pet) {
         pet.id = largest + 1;
     }
     (void)db->exec(upsert, pet_params(pet));
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return pet;
 }
 
@@ -160,9 +158,7 @@ std::optional<core::pet> pg_pet_store::replace(const core::pet& pet) {
     if (changed.affected() == 0) {
         return std::nullopt;
     }
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return pet;
 }
 
@@ -179,10 +175,8 @@ std::optional<core::pet> pg_pet_store::update_name_status(
         )
     )));
     if (updated) {
-        aggregate_.notify(*db);
+        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    tx.commit();
-    aggregate_.committed();
     return updated;
 }
 
@@ -195,10 +189,8 @@ std::optional<core::pet> pg_pet_store::add_photo_url(std::int64_t id, std::strin
         pg_params().add(id).add(url)
     )));
     if (updated) {
-        aggregate_.notify(*db);
+        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    tx.commit();
-    aggregate_.committed();
     return updated;
 }
 
@@ -207,10 +199,8 @@ bool pg_pet_store::remove(std::int64_t id) {
     detail::pg_transaction tx(*db);
     const bool removed = db->exec("DELETE FROM pets WHERE id = $1", pg_params().add(id)).affected() > 0;
     if (removed) {
-        aggregate_.notify(*db);
+        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    tx.commit();
-    aggregate_.committed();
     return removed;
 }
 

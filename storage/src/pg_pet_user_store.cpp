@@ -96,9 +96,7 @@ core::pet_user pg_pet_user_store::add(core::pet_user_credentials user) {
         user.profile.id = next_id(*db);
     }
     (void)db->exec(upsert, user_params(user));
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return user.profile;
 }
 
@@ -126,9 +124,7 @@ core::result<core::pet_user> pg_pet_user_store::replace(
     if (violation != pg_violation::none) {
         return core::errc::conflict;  // the new username belongs to another user
     }
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return user.profile;
 }
 
@@ -138,10 +134,8 @@ bool pg_pet_user_store::remove(std::string_view username) {
     const bool removed =
         db->exec("DELETE FROM pet_users WHERE username = $1", pg_params().add(username)).affected() > 0;
     if (removed) {
-        aggregate_.notify(*db);
+        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    tx.commit();
-    aggregate_.committed();
     return removed;
 }
 

@@ -150,9 +150,7 @@ core::result<core::user> pg_user_store::create_user(const core::user_draft& draf
         return core::errc::conflict;  // the e-mail is taken
     }
     auto created = one_user(*db, "WHERE id = $1", pg_params().add(rows.int64(0, 0)));
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return std::move(created->profile);
 }
 
@@ -184,9 +182,7 @@ core::result<core::user> pg_user_store::update_user(std::int64_t id, const core:
         return core::errc::conflict;  // the new e-mail is another user's
     }
     auto updated = one_user(*db, "WHERE id = $1", pg_params().add(id));
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return std::move(updated->profile);
 }
 
@@ -201,9 +197,7 @@ core::result<void> pg_user_store::delete_user(std::int64_t id) {
         return core::errc::seed_user_read_only;
     }
     (void)db->exec("DELETE FROM users WHERE id = $1", pg_params().add(id));
-    aggregate_.notify(*db);
-    tx.commit();
-    aggregate_.committed();
+    aggregate_.commit_write(*db, tx);
     return {};
 }
 
