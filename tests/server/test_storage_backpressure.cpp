@@ -1,0 +1,154 @@
+// Back-pressure on the real binary over HTTP: when the storage is jammed (another process holds the SQLite
+// write lock) and the bounded storage queue is full, writes are answered at once with 503 "Server busy" and
+// Retry-After; the writes that waited for the lock give up with 503 "Storage unavailable" after the busy
+// timeout; cached pages keep answering; nothing refused is applied; and storefront recovers by itself.
+
+#include <chrono>
+#include <future>
+#include <sqlite3.h>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "child_process.hpp"
+#include "http_client.hpp"
+
+using namespace storefront::test;
+namespace json = boost::json;
+using std::chrono::milliseconds;
+using std::chrono::steady_clock;
+
+namespace {
+
+// Another process's write transaction on the database file, as a backup job or a second writer would hold.
+class sqlite_write_lock {
+  public:
+    explicit sqlite_write_lock(const std::string& path) {
+        BOOST_TEST_REQUIRE(sqlite3_open(path.c_str(), &db_) == SQLITE_OK);
+        BOOST_TEST_REQUIRE(sqlite3_exec(db_, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
+    }
+    ~sqlite_write_lock() {
+        release();
+        sqlite3_close(db_);
+    }
+    sqlite_write_lock(const sqlite_write_lock&) = delete;
+    sqlite_write_lock& operator=(const sqlite_write_lock&) = delete;
+    void release() {
+        if (held_) {
+            sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+            held_ = false;
+        }
+    }
+
+  private:
+    sqlite3* db_ = nullptr;
+    bool held_ = true;
+};
+
+struct timed_reply {
+    http_reply reply;
+    milliseconds elapsed{0};
+};
+
+timed_reply create_product(std::uint16_t port, const std::string& title) {
+    const auto start = steady_clock::now();
+    auto reply = post_json(
+        port,
+        "/api/v1/products",
+        R"({"title":")" + title +
+            R"(","price":10,"description":"d","categoryId":1,"images":["https://x.com/a.png"]})"
+    );
+    return {std::move(reply), std::chrono::duration_cast<milliseconds>(steady_clock::now() - start)};
+}
+
+std::size_t products_titled(std::uint16_t port, const std::string& prefix) {
+    const auto list = get(port, "/api/v1/products?title=" + prefix).json().as_array();
+    return list.size();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(storage_backpressure)
+
+BOOST_AUTO_TEST_CASE(a_jammed_storage_gives_quick_503s_with_retry_after_and_recovers) {
+    temp_dir dir;
+    const std::string db_path = (dir.path() / "jam.db").string();
+    // One storage thread and at most one call waiting or running: the second concurrent write is refused.
+    child_process server(
+        {"--port",
+         "0",
+         "--threads",
+         "2",
+         "--generated-locations",
+         "1000",
+         "--storage",
+         "sqlite:" + db_path,
+         "--storage-threads",
+         "1",
+         "--storage-queue",
+         "1",
+         "--access-log",
+         "false"},
+        {},
+        dir.path()
+    );
+    const auto line = server.wait_for_line("\"listening\"", std::chrono::seconds(30));
+    BOOST_TEST_REQUIRE(line.has_value(), server.output());
+    const auto port = port_of(*line);
+    const std::string page = "/api/v1/products?offset=0&limit=10";
+    const std::string cached_page = get(port, page).body;  // built and cached before the jam
+
+    sqlite_write_lock jam(db_path);
+    std::vector<std::future<timed_reply>> writes;
+    for (int i = 0; i < 6; ++i) {
+        writes.push_back(std::async(std::launch::async, [port, i] {
+            return create_product(port, "Jammed" + std::to_string(i));
+        }));
+        std::this_thread::sleep_for(milliseconds(50));  // the first ones reach the pool first
+    }
+    // While writes wait for the lock, the cached page is still served, from memory.
+    const auto read_start = steady_clock::now();
+    const auto during = get(port, page);
+    BOOST_TEST(during.status == 200u);
+    BOOST_TEST(during.body == cached_page);
+    BOOST_TEST((steady_clock::now() - read_start < milliseconds(1000)));
+
+    int busy = 0;
+    int unavailable = 0;
+    for (auto& write : writes) {
+        const auto [reply, elapsed] = write.get();
+        BOOST_TEST_INFO("status " << reply.status << " after " << elapsed.count() << " ms: " << reply.body);
+        BOOST_TEST_REQUIRE(reply.status == 503u);
+        const auto message = std::string(reply.json().at("message").as_string());
+        if (message == "Server busy, retry later") {
+            ++busy;
+            BOOST_TEST(reply.header("retry-after") == "1");
+            BOOST_TEST(elapsed.count() < 1000);  // refused at once, not after waiting
+        } else {
+            BOOST_TEST(message == "Storage unavailable");
+            ++unavailable;
+            BOOST_TEST(reply.header("retry-after") == "2");
+            BOOST_TEST(elapsed.count() < 12000);  // the 5 s busy timeout, queued behind one more
+        }
+    }
+    BOOST_TEST_MESSAGE(
+        "jammed writes: " << busy << " refused at once (queue full), " << unavailable
+                          << " gave up after the busy timeout"
+    );
+    BOOST_TEST(busy >= 1);                              // the queue was full
+    BOOST_TEST(unavailable >= 1);                       // the lock holder outlasted the busy timeout
+    BOOST_TEST(products_titled(port, "Jammed") == 0u);  // nothing refused was applied
+
+    jam.release();
+    const auto after = create_product(port, "Recovered");
+    BOOST_TEST(after.reply.status == 201u, after.reply.body);
+    BOOST_TEST(products_titled(port, "Recovered") == 1u);
+    BOOST_TEST(get(port, "/api/v1/products?offset=0&limit=10").status == 200u);
+    server.signal(SIGTERM);
+    BOOST_TEST(server.wait_exit(std::chrono::seconds(20)).value_or(-1) == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
