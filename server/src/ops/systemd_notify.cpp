@@ -2,6 +2,7 @@
 
 #include "server/ops/systemd_notify.hpp"
 
+#include <atomic>
 #include <cstdint>
 
 #include <systemd/sd-daemon.h>
@@ -12,10 +13,17 @@ namespace storefront::server {
 
 namespace {
 
+// Set while notifications fail, so a missing socket logs once, not on every watchdog ping.
+std::atomic<bool> failing{false};
+
 void notify(const char* state) {
     // < 0: the socket is gone (systemd restarting?); serving goes on, the log says why pings may stop.
     if (const int r = sd_notify(0, state); r < 0) {
-        log_event("warning", "sd_notify_failed", {field("state", state), field("errno", -r)});
+        if (!failing.exchange(true)) {
+            log_event("warning", "sd_notify_failed", {field("state", state), field("errno", -r)});
+        }
+    } else {
+        failing.store(false);
     }
 }
 
