@@ -69,7 +69,7 @@ po::options_description describe_options() {
         ("write-timeout", po::value<long long>()->default_value(30), "seconds to write one response")
         ("max-requests-per-connection", po::value<std::size_t>()->default_value(1000), "then the connection closes")
         ("max-connections", po::value<std::size_t>()->default_value(10000), "open connections; beyond, accepting pauses")
-        ("shutdown-timeout", po::value<long long>()->default_value(10), "seconds in-flight requests get on SIGTERM")
+        ("shutdown-timeout", po::value<long long>()->default_value(10), "seconds in-flight requests get after the drain")
         ("hash-threads", po::value<std::size_t>()->default_value(2), "threads verifying Argon2id passwords")
         ("hash-queue", po::value<std::size_t>()->default_value(64), "queued logins beyond which 503 is answered")
         ("pet-api-keys", po::value<std::string>()->default_value("special-key"),
