@@ -136,6 +136,10 @@ echo "  up in $(since "$t") s"
 
 echo "drill 1: tokens and writes shared between instances"
 python3 "$tool" tokens "${ports[3]}" "${ports[4]}" "${ports[5]}" | sed 's/^/  /' || fail "shared state"
+# TLS is terminated by HAProxy (self-signed certificate, HTTP/2 offered).
+tls=$(curl -sk -o /dev/null -w '%{http_code} HTTP/%{http_version}' --max-time 5 "https://127.0.0.1:${ports[1]}/api/v1/categories" || true)
+echo "  HTTPS through HAProxy: $tls"
+[ "$tls" = "200 HTTP/2" ] || fail "HTTPS frontend: $tls"
 
 echo "drill 2: kill -9 of instance 2 under load (wrk 20 s, the kill at 5 s)"
 start_load kill9 20
