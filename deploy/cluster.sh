@@ -173,14 +173,13 @@ setup_db() {
 
 start_instance() {
     local n=$1 port=${inst_ports[$1 - 1]}
-    # The shared environment file (secrets, database URL) plus this instance's number; nothing secret on
-    # the command line, which ps shows.
+    # The shared environment file (secrets, database URL); nothing secret on the command line, which ps shows.
+    # Each instance gets its port explicitly (not --instance N, which would listen on --port + N).
     (
         set -a
         # shellcheck source=/dev/null
         . "$state/storefront.env"
         set +a
-        export STOREFRONT_INSTANCE=$n
         spawn "instance-$n" "$bin" --port "$port"
     )
 }
