@@ -87,6 +87,12 @@ wait_for() {
 instance_url() { echo "http://127.0.0.1:${ports[$(($1 + 2))]}"; }
 pids() { cat "$STOREFRONT_CLUSTER_DIR"/instance-{1,2,3}.pid; }
 
+# HAProxy's backend counters: retries, redispatches, connection errors, response errors (stats CSV columns).
+lb_counters() {
+    curl -s --max-time 3 "http://127.0.0.1:${ports[2]}/;csv" |
+        awk -F, '$1 == "be_storefront" && $2 == "BACKEND" { print $16, $17, $14, $15 }'
+}
+
 # wrk runs up to $2 seconds (SIGINT ends it earlier and it still prints its figures); the writer until stopped.
 start_load() {
     local name=$1 seconds=$2
@@ -95,6 +101,7 @@ start_load() {
     python3 "$tool" writer "$base" "drill-$name" 10 "$work/$name.writes" &
     writer_pid=$!
     bg_pids=("$wrk_pid" "$writer_pid")
+    read -r -a lb_before <<<"$(lb_counters)"
 }
 
 stop_load() {
@@ -107,7 +114,10 @@ stop_load() {
 
 # Prints the drill's figures; $2 = strict: reads and writes must all have succeeded; reads: reads must have.
 report() {
-    local name=$1 mode=$2 figures failed
+    local name=$1 mode=$2 figures failed lb_after
+    read -r -a lb_after <<<"$(lb_counters)"
+    echo "  HAProxy: retries $((lb_after[0] - lb_before[0])), redispatches $((lb_after[1] - lb_before[1])), " \
+        "connection errors $((lb_after[2] - lb_before[2])), response errors $((lb_after[3] - lb_before[3]))"
     figures=$(python3 "$tool" wrk "$work/$name.wrk")
     echo "  reads (wrk -t2 -c64 --latency, 5 paths): $figures"
     failed=-1
