@@ -58,13 +58,17 @@ alive() {
     [ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
 }
 
-pid_of() { cat "$state/$1.pid" 2>/dev/null || true; }
+# A pid file holds "PID START-TIME" (field 22 of /proc/PID/stat), so a pid reused by another process after
+# ours exited is never mistaken for ours (and never signalled).
+start_time() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+pid_of() { cut -d' ' -f1 "$state/$1.pid" 2>/dev/null || true; }
 
-# The pid file names a process of ours only while that process runs the expected program (no stray kill of a
-# reused pid).
+# Is the process named by NAME's pid file still the one we started?
 ours() {
-    local pid=$1 prog=$2
-    alive "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$prog"
+    local name=$1 pid recorded
+    pid=$(pid_of "$name")
+    recorded=$(cut -d' ' -f2 "$state/$name.pid" 2>/dev/null) || return 1
+    alive "$pid" && [ "$(start_time "$pid")" = "$recorded" ]
 }
 
 # Starts "$@" in its own session (Ctrl-C in the caller's terminal does not reach it) with output in NAME.log;
@@ -73,14 +77,14 @@ spawn() {
     local name=$1
     shift
     setsid "$@" >>"$state/$name.log" 2>&1 </dev/null &
-    echo $! >"$state/$name.pid"
+    echo "$! $(start_time $!)" >"$state/$name.pid"
 }
 
 # SIGTERM, then SIGKILL after the bound; returns once the process is gone.
 stop_process() {
-    local name=$1 prog=$2 pid i
+    local name=$1 pid i
     pid=$(pid_of "$name")
-    if ours "$pid" "$prog"; then
+    if ours "$name"; then
         kill -TERM "$pid" 2>/dev/null || true
         for ((i = 0; i < stop_bound * 10; i++)); do
             alive "$pid" || break
@@ -326,10 +330,10 @@ cmd_down() {
         say "nothing to take down ($state does not exist)"
         return 0
     fi
-    stop_process haproxy haproxy
+    stop_process haproxy
     local n
     for n in "${instances[@]}"; do
-        stop_process "instance-$n" storefront &
+        stop_process "instance-$n" &
     done
     wait
     if [ -f "$state/pg/data/postmaster.pid" ]; then
@@ -345,14 +349,14 @@ cmd_status() {
     for n in "${instances[@]}"; do
         pid=$(pid_of "instance-$n")
         run=stopped
-        ours "$pid" storefront && run=running
+        ours "instance-$n" && run=running
         code=$(http_code "http://127.0.0.1:${inst_ports[n - 1]}/readyz")
         printf 'instance %s  pid %-7s %-8s http://127.0.0.1:%s  /readyz %s  in HAProxy: %s\n' \
             "$n" "${pid:--}" "$run" "${inst_ports[n - 1]}" "${code/000/-}" "$(lb_state "$n" || true)"
     done
     pid=$(pid_of haproxy)
     run=stopped
-    ours "$pid" haproxy && run=running
+    ours haproxy && run=running
     printf 'haproxy     pid %-7s %-8s http://127.0.0.1:%s  https://127.0.0.1:%s  /readyz %s  stats http://127.0.0.1:%s/\n' \
         "${pid:--}" "$run" "$HTTP_PORT" "$HTTPS_PORT" "$(http_code "http://127.0.0.1:$HTTP_PORT/readyz")" "$STATS_PORT"
     run=stopped
@@ -370,7 +374,7 @@ instance_arg() {
 cmd_kill() {
     local pid i
     pid=$(pid_of "instance-$1")
-    ours "$pid" storefront || die "instance $1 is not running"
+    ours "instance-$1" || die "instance $1 is not running"
     kill -KILL "$pid"
     for ((i = 0; i < 50; i++)); do
         alive "$pid" || break
@@ -381,12 +385,12 @@ cmd_kill() {
 }
 
 cmd_stop() {
-    stop_process "instance-$1" storefront
+    stop_process "instance-$1"
     say "instance $1 stopped"
 }
 
 cmd_start() {
-    ! ours "$(pid_of "instance-$1")" storefront || die "instance $1 is already running"
+    ! ours "instance-$1" || die "instance $1 is already running"
     start_instance "$1"
     wait_instance_ready "$1"
     wait_lb_up "$1"
