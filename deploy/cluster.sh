@@ -40,6 +40,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 state=${STOREFRONT_CLUSTER_DIR:-${XDG_RUNTIME_DIR:-/tmp}/storefront-cluster}
 bin=${STOREFRONT_BIN:-$root/build/server/storefront}
 instances=(1 2 3)
+# Debian installs haproxy in /usr/sbin, which is not on a normal user's PATH.
+haproxy_bin=$(command -v haproxy || echo /usr/sbin/haproxy)
 stop_bound=20  # seconds between SIGTERM and SIGKILL: drain (5 s) + in-flight requests (--shutdown-timeout 10 s)
 
 say() { echo "cluster: $*"; }
@@ -124,8 +126,13 @@ ensure_binary() {
     (cd "$root" && cmake --preset default >/dev/null && cmake --build build -j2 --target storefront)
 }
 
+# Free for a listener: SO_REUSEADDR as servers set it, so connections in TIME_WAIT from a previous run do not count.
 port_free() {
-    python3 -c 'import socket,sys; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1])))' "$1" 2>/dev/null
+    python3 -c 'import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen()' "$1" 2>/dev/null
 }
 
 load_ports() {
@@ -133,6 +140,7 @@ load_ports() {
     # shellcheck source=/dev/null
     . "$state/cluster.ports"
     read -r -a inst_ports <<<"$INSTANCE_PORTS"
+    bin=$BIN  # start/restart use the binary the cluster was started with
 }
 
 # psql as the database owner over the Unix socket (local connections are trusted; TCP needs the password).
@@ -216,7 +224,7 @@ start_haproxy() {
         SF_TLS_CERT=$state/tls/storefront.pem \
         SF_INSTANCE_1=127.0.0.1:${inst_ports[0]} SF_INSTANCE_2=127.0.0.1:${inst_ports[1]} \
         SF_INSTANCE_3=127.0.0.1:${inst_ports[2]} \
-        spawn haproxy haproxy -db -f "$root/deploy/haproxy.cfg"
+        spawn haproxy "$haproxy_bin" -db -f "$root/deploy/haproxy.cfg"
 }
 
 # EXIT trap of "up": anything but success takes down what was started.
@@ -260,6 +268,7 @@ HTTPS_PORT=$HTTPS_PORT
 STATS_PORT=$STATS_PORT
 PG_PORT=$PG_PORT
 INSTANCE_PORTS="$INSTANCE_PORTS"
+BIN="$bin"
 EOF
 
     # One environment file for every instance, 0600: the database URL with its password and the token
