@@ -57,6 +57,11 @@ cleanup() {
             tail -n 15 "$p" >&2 || true
         done
     fi
+    # STOREFRONT_DRILLS_LOGS=DIR keeps the logs, wrk outputs and write records for a closer look.
+    if [ -n "${STOREFRONT_DRILLS_LOGS:-}" ]; then
+        mkdir -p "$STOREFRONT_DRILLS_LOGS"
+        cp "$work"/*.wrk "$work"/*.writes "$work"/probe "$STOREFRONT_CLUSTER_DIR"/*.log "$STOREFRONT_DRILLS_LOGS"/ 2>/dev/null || true
+    fi
     "$cluster" down >/dev/null 2>&1 || true
     rm -rf "$work"
     exit "$status"
