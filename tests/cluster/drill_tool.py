@@ -174,6 +174,7 @@ def wrk(out):
     failed = (int(non2xx.group(1)) if non2xx else 0) + socket_errors
     print(f"requests={req.group(1) if req else 0} failed={failed} "
           f"non2xx={non2xx.group(1) if non2xx else 0} socket_errors={socket_errors} "
+          f"timeouts={sock.group(4) if sock else 0} "
           f"p99_ms={ms(p99.group(1)) if p99 else -1:.1f} max_ms={ms(mx.group(1)) if mx else -1:.1f}")
 
 

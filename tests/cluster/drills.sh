@@ -131,6 +131,8 @@ report() {
         fail "$name: wrk sent no requests"
         cat "$work/$name.wrk"
     fi
+    # A request wrk gave up on after 5 s is a hang, failures allowed or not.
+    [[ $figures == *" timeouts=0 "* ]] || fail "$name: requests timed out (over 5 s)"
     if [ "$mode" != none ] && [ "$failed" != 0 ]; then
         fail "$name: $failed failed reads"
         cat "$work/$name.wrk"
