@@ -1,17 +1,49 @@
-// The storefront executable: configuration, start-up, and a graceful stop on SIGTERM/SIGINT.
+// The storefront executable: configuration, start-up (READY=1 to systemd), the drain on SIGTERM/SIGINT and a
+// graceful stop.
 
 #include <csignal>
+#include <functional>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
 #include "server/app/app_services.hpp"
 #include "server/ops/config_parser.hpp"
+#include "server/ops/drain.hpp"
 #include "server/ops/log.hpp"
+#include "server/ops/systemd_notify.hpp"
+#include "server/ops/watchdog.hpp"
 #include "server/transport/http_server.hpp"
 #include "storage/factory.hpp"
+
+namespace {
+
+using namespace storefront::server;
+
+// WATCHDOG=1 pings tied to every I/O thread of both listeners, when systemd asks for them (WatchdogSec=).
+std::unique_ptr<io_watchdog> start_watchdog(http_server& server, http_server* pet_server) {
+    const auto timeout = watchdog_timeout();
+    if (!timeout) {
+        return nullptr;
+    }
+    std::vector<io_watchdog::thread_poster> threads;
+    for (http_server* s : {&server, pet_server}) {
+        for (std::size_t i = 0; s != nullptr && i < s->thread_count(); ++i) {
+            threads.emplace_back([s, i](std::function<void()> probe) {
+                s->post_to_thread(i, std::move(probe));
+            });
+        }
+    }
+    // Half the timeout between pings, as sd_watchdog_enabled(3) advises.
+    auto watchdog = std::make_unique<io_watchdog>(std::move(threads), *timeout / 2, notify_watchdog);
+    watchdog->start();
+    return watchdog;
+}
+
+}  // namespace
 
 int main(int argc, char* argv[]) {
     using namespace storefront::server;
@@ -21,6 +53,9 @@ int main(int argc, char* argv[]) {
         return parsed.exit_code;
     }
     const server_config& config = *parsed.config;
+    if (config.instance) {
+        set_log_instance(*config.instance);
+    }
     std::signal(SIGPIPE, SIG_IGN);
     try {
         // Signals are blocked from here on in every thread but this one's signal_set.
@@ -97,12 +132,17 @@ int main(int argc, char* argv[]) {
              field("storage", storefront::storage::redacted(config.storage.backend)),
              field("url", "http://" + config.address + ":" + std::to_string(server.port()) + "/api/v1")}
         );
-        int received = 0;
-        signals.async_wait([&](const boost::system::error_code&, int signal_number) {
-            received = signal_number;
-        });
-        signals_io.run();
-        log_event("info", "stopping", {field("signal", static_cast<long long>(received))});
+        app.state().mark_started();  // listeners open, data loaded: /readyz may say ready
+        notify_ready();
+        std::unique_ptr<io_watchdog> watchdog = start_watchdog(server, pet_server.get());
+        const stop_request stop = wait_and_drain(signals_io, signals, app.state(), config.drain);
+        log_event(
+            "info",
+            "stopping",
+            {field("signal", static_cast<long long>(stop.signal)),
+             field("drain_cut_short", stop.cut_short ? "true" : "false")}
+        );
+        watchdog.reset();  // before the I/O threads wind down: systemd stops watching at STOPPING=1
         server.begin_shutdown();
         if (pet_server) {
             pet_server->begin_shutdown();

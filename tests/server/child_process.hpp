@@ -66,6 +66,12 @@ class child_process {
             if (::chdir(working_dir->c_str()) != 0) {
                 ::_exit(126);
             }
+            // Tests stop children often: no drain period unless a test asks for one (env or flag). A test
+            // run under systemd must not have children notify it: only the tests' own sockets count.
+            ::setenv("STOREFRONT_DRAIN_SECONDS", "0", 1);
+            ::unsetenv("NOTIFY_SOCKET");
+            ::unsetenv("WATCHDOG_USEC");
+            ::unsetenv("WATCHDOG_PID");
             for (const auto& e : env) {
                 ::putenv(const_cast<char*>(e.c_str()));
             }

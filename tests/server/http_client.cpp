@@ -3,6 +3,7 @@
 #include "http_client.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <stdexcept>
 
@@ -139,6 +140,50 @@ raw_result raw_exchange_until_close(
     result.elapsed =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
     return result;
+}
+
+struct keep_alive_connection::state {
+    asio::io_context io;
+    tcp::socket socket{io};
+    beast::flat_buffer buffer;
+};
+
+keep_alive_connection::keep_alive_connection(std::uint16_t port) : state_(std::make_unique<state>()) {
+    state_->socket.connect({asio::ip::make_address("127.0.0.1"), port});
+    set_socket_timeouts(state_->socket, std::chrono::milliseconds(10000));
+}
+
+keep_alive_connection::~keep_alive_connection() = default;
+
+http_reply keep_alive_connection::get(const std::string& target) {
+    http::request<http::string_body> request{http::verb::get, target, 11};
+    request.set(http::field::host, "127.0.0.1");
+    http::write(state_->socket, request);
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(64 * 1024 * 1024);
+    http::read(state_->socket, state_->buffer, parser);
+    const auto& response = parser.get();
+    http_reply reply;
+    reply.status = response.result_int();
+    for (const auto& h : response) {
+        add_header(reply, h.name_string(), h.value());
+    }
+    reply.body = response.body();
+    reply.connection_closed = !response.keep_alive();
+    return reply;
+}
+
+bool keep_alive_connection::closed_by_server(std::chrono::milliseconds wait) {
+    set_socket_timeouts(state_->socket, wait);
+    std::array<char, 4096> chunk{};
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    while (std::chrono::steady_clock::now() < deadline) {
+        const ssize_t n = ::recv(state_->socket.native_handle(), chunk.data(), chunk.size(), 0);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 std::string raw_exchange(std::uint16_t port, std::string_view bytes, std::chrono::milliseconds wait) {

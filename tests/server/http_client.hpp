@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,24 @@ raw_result raw_exchange_until_close(
     std::string_view bytes,
     std::chrono::milliseconds wait = std::chrono::milliseconds(3000)
 );
+
+// One client connection kept open across requests (keep-alive), each read with a deadline.
+class keep_alive_connection {
+  public:
+    explicit keep_alive_connection(std::uint16_t port);
+    ~keep_alive_connection();
+    keep_alive_connection(const keep_alive_connection&) = delete;
+    keep_alive_connection& operator=(const keep_alive_connection&) = delete;
+
+    // GET `target` on this connection; throws when the server closed it or did not answer in time.
+    http_reply get(const std::string& target);
+    // True if the server closes the connection (EOF or reset) within `wait`.
+    bool closed_by_server(std::chrono::milliseconds wait);
+
+  private:
+    struct state;
+    std::unique_ptr<state> state_;
+};
 
 // Splits raw bytes holding one or more HTTP responses (Content-Length framed) into replies.
 std::vector<http_reply> parse_responses(std::string_view bytes);

@@ -1,6 +1,7 @@
 // Several storefront processes on one PostgreSQL, as users run them behind a load balancer: writes, pages,
 // tokens and refresh rotation shared across instances; acknowledged writes surviving `kill -9`; the database
-// stopped under requests (503 with Retry-After, no hang) and started again (recovery without a restart).
+// stopped under requests (503 with Retry-After, no hang; /readyz 503 within seconds) and started again
+// (recovery without a restart).
 // Needs TEST_PG_DSN and TEST_PG_CTL_CMD: ctest runs these under tests/pg/with_pg_cluster.sh
 // (server_tests_pg); a plain server_tests run logs a skip.
 
@@ -202,10 +203,23 @@ BOOST_AUTO_TEST_CASE(a_stopped_database_gives_quick_503s_and_storefront_recovers
     const std::string dsn = create_test_database();
     instance server(dsn);
     BOOST_TEST_REQUIRE(get(server.port, "/api/v1/products/1").status == 200u);
+    BOOST_TEST(get(server.port, "/readyz").status == 200u);
 
     restart_guard guard;
     BOOST_TEST_REQUIRE(pg_ctl("stop"));
     guard.stopped = true;
+    // /readyz notices within a couple of seconds (its check result lives 0.5 s), each probe answered quickly.
+    const auto stopped_at = steady::now();
+    http_reply readiness;
+    do {
+        const auto start = steady::now();
+        readiness = get(server.port, "/readyz");
+        BOOST_TEST((steady::now() - start < std::chrono::milliseconds(2500)));
+    } while (readiness.status == 200u && steady::now() - stopped_at < std::chrono::seconds(3));
+    BOOST_TEST(readiness.status == 503u, readiness.body);
+    BOOST_TEST(readiness.body == R"({"status":"storage unavailable"})");
+    BOOST_TEST(!readiness.header("retry-after").empty());
+    BOOST_TEST((steady::now() - stopped_at < std::chrono::seconds(3)));
     // Every request that needs the database: 503 with Retry-After, each well within the timeouts.
     for (int i = 0; i < 20; ++i) {
         const auto start = steady::now();
@@ -232,6 +246,14 @@ BOOST_AUTO_TEST_CASE(a_stopped_database_gives_quick_503s_and_storefront_recovers
         }
     }
     BOOST_TEST(recovered);
+    bool ready_again = false;
+    while (!ready_again && steady::now() < deadline + std::chrono::seconds(5)) {
+        ready_again = get(server.port, "/readyz").status == 200u;
+        if (!ready_again) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    }
+    BOOST_TEST(ready_again);
     const auto after = post_json(server.port, "/api/v1/products", product_body("After Recovery"));
     BOOST_TEST(after.status == 201u, after.body);
     // The write refused while the database was down changed nothing.

@@ -40,7 +40,7 @@ constexpr std::array test_routes{
     route{verb::get,    "/t/a/b/d",                       &unused_handler, open, none,         "literalBD"},
 };
 // clang-format on
-constexpr route_table test_table{"/t", error_style::store, test_routes};
+constexpr route_table test_table{"/t", error_style::store, test_routes, request_logging::logged};
 
 std::string_view operation_of(const router& r, verb v, std::string_view path) {
     const auto m = r.match(v, path);
@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(a_table_with_a_route_twice_is_refused) {
         route{verb::get, "/t/x/{id}", &unused_handler, open, none, "a"},
         route{verb::get, "/t/x/{id}", &unused_handler, open, none, "b"},
     };
-    static constexpr route_table table{"/t", error_style::store, twice};
+    static constexpr route_table table{"/t", error_style::store, twice, request_logging::logged};
     BOOST_CHECK_THROW(router({&table}), std::logic_error);
 }
 

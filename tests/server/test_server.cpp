@@ -31,6 +31,7 @@ running_server::running_server(server::server_config config) : config_(std::move
     app_ = std::make_unique<server::app_services>(config_);
     server_ = std::make_unique<server::http_server>(config_, *app_);
     server_->start();
+    app_->state().mark_started();  // as main does once listening
 }
 
 running_server::~running_server() {

@@ -12,6 +12,7 @@
 #include "server/api/petstore/routes.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "server/api/store/routes.hpp"
+#include "server/ops/health_routes.hpp"
 #include "server/ops/metrics.hpp"
 #include "server/ops/routes.hpp"
 #include "storage/factory.hpp"
@@ -71,7 +72,7 @@ app_services::app_services(const server_config& config)
       address_(config.address),
       public_url_(public_url_of(config, config.port)),
       public_url_needs_port_(config.public_url.empty() && config.port == 0),
-      routes_({&store_routes(), &petstore_routes(), &docs_routes(), &ops_routes()}),
+      routes_({&store_routes(), &petstore_routes(), &docs_routes(), &ops_routes(), &health_routes()}),
       catalogue_(storage::make_catalogue_store(config.storage)),
       users_(storage::make_user_store(config.storage)),
       locations_(storage::make_location_store(config.storage)),
@@ -103,7 +104,9 @@ app_services::app_services(const server_config& config)
       pet_users_(storage::make_pet_user_store(config.storage)),
       pet_images_(storage::make_pet_image_store(config.storage, config.pet.image_budget)),
       pet_tokens_(pet_token_settings_of(config)),
-      pet_keys_(config.pet.api_keys, config.pet.clients) {
+      pet_keys_(config.pet.api_keys, config.pet.clients),
+      // A check result serves every probe for half a second; a probe waits at most 1.5 s for a running one.
+      readiness_(std::chrono::milliseconds(500), std::chrono::milliseconds(1500)) {
     metrics().describe_routes(routes_);
     // Warm the caches so the first requests do not pay for serialisation.
     (void)product_json_.current();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include <boost/program_options.hpp>
@@ -85,7 +86,16 @@ po::options_description describe_options() {
         ("public-url", po::value<std::string>(), "base URL clients reach this service at, for image and file links "
             "(default http://<address>:<port>)")
         ("upload-budget", po::value<std::size_t>()->default_value(256 * 1024 * 1024), "bytes of uploads kept (507 beyond)")
-        ("access-log", po::value<bool>()->default_value(true), "log one JSON line per request (true/false)");
+        ("access-log", po::value<bool>()->default_value(true), "log one JSON line per request (true/false)")
+        ("access-log-probes", po::value<bool>()->default_value(false), "also log /healthz and /readyz requests")
+        ("trusted-proxies", po::value<std::string>()->default_value(""),
+            "comma-separated addresses or CIDR networks of proxies whose X-Forwarded-For / Forwarded header "
+            "names the client in the access log (default none: the TCP peer is logged)")
+        ("drain-seconds", po::value<long long>()->default_value(5),
+            "after SIGTERM/SIGINT: /readyz answers 503 and requests are still served this long (0 = none); "
+            "a second signal ends the drain early")
+        ("instance", po::value<unsigned>(),
+            "instance number N (systemd storefront@N): listen on --port + N (and --pet-port + N), log it");
     // clang-format on
     return d;
 }
@@ -164,6 +174,30 @@ void parse_pet_options(const po::variables_map& vm, server_config& c) {
     c.pet.image_budget = vm["pet-image-budget"].as<std::size_t>();
 }
 
+// --instance N shifts the listening ports by N, so one environment file (STOREFRONT_PORT=8080) serves
+// storefront@1 on 8081, @2 on 8082, … Port 0 (any free port) stays 0.
+void apply_instance(const po::variables_map& vm, server_config& c) {
+    if (!vm.count("instance")) {
+        return;
+    }
+    const unsigned n = vm["instance"].as<unsigned>();
+    if (n > 1000) {
+        throw po::error("--instance must be between 0 and 1000");
+    }
+    c.instance = n;
+    const auto shifted = [n](std::uint16_t port, const char* flag) -> std::uint16_t {
+        if (port == 0) {
+            return 0;
+        }
+        if (port + n > 65535) {
+            throw po::error(std::string(flag) + " + --instance must be at most 65535");
+        }
+        return static_cast<std::uint16_t>(port + n);
+    };
+    c.port = shifted(c.port, "--port");
+    c.pet.port = shifted(c.pet.port, "--pet-port");
+}
+
 }  // namespace
 
 parsed_config parse_config(int argc, const char* const argv[]) {
@@ -201,6 +235,17 @@ parsed_config parse_config(int argc, const char* const argv[]) {
             throw po::error("--threads must be at most 256");
         }
         c.access_log = vm["access-log"].as<bool>();
+        c.access_log_probes = vm["access-log-probes"].as<bool>();
+        try {
+            c.proxies = trusted_proxies::parse(vm["trusted-proxies"].as<std::string>());
+        } catch (const std::invalid_argument& e) {
+            throw po::error(std::string("--trusted-proxies: ") + e.what());
+        }
+        const long long drain = vm["drain-seconds"].as<long long>();
+        if (drain < 0 || drain > 3600) {
+            throw po::error("--drain-seconds must be between 0 and 3600");
+        }
+        c.drain = std::chrono::seconds(drain);
         const bool has_access = vm.count("access-secret") != 0;
         const bool has_refresh = vm.count("refresh-secret") != 0;
         c.tokens.access_secret = has_access ? vm["access-secret"].as<std::string>() : random_secret();
@@ -256,6 +301,7 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         }
         c.limits.upload_budget = vm["upload-budget"].as<std::size_t>();
         parse_pet_options(vm, c);
+        apply_instance(vm, c);
         out.config = std::move(c);
     } catch (const std::exception& e) {
         out.message = std::string("storefront: ") + e.what() + "\nTry --help.";

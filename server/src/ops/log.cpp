@@ -2,6 +2,7 @@
 
 #include "server/ops/log.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <string>
 
@@ -27,6 +28,9 @@ void write_line(std::string& line) {
     }
 }
 
+// -1: no instance configured. Relaxed is enough: set before the I/O threads start.
+std::atomic<long long> log_instance{-1};
+
 std::int64_t now_ms() {
     using namespace std::chrono;
     return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
@@ -45,6 +49,9 @@ void log_event(std::string_view level, std::string_view event, std::initializer_
         .value(level)
         .key("event")
         .value(event);
+    if (const long long instance = log_instance.load(std::memory_order_relaxed); instance >= 0) {
+        w.key("instance").value(static_cast<std::int64_t>(instance));
+    }
     for (const auto& f : fields) {
         w.key(f.name);
         if (f.is_number) {
@@ -57,8 +64,16 @@ void log_event(std::string_view level, std::string_view event, std::initializer_
     write_line(line);
 }
 
+void set_log_instance(unsigned n) {
+    log_instance.store(n, std::memory_order_relaxed);
+}
+
 void log_request(
-    std::string_view method, std::string_view path, unsigned status, std::chrono::microseconds duration
+    std::string_view method,
+    std::string_view path,
+    unsigned status,
+    std::chrono::microseconds duration,
+    std::string_view client
 ) {
     log_event(
         "info",
@@ -66,7 +81,8 @@ void log_request(
         {field("method", method),
          field("path", path),
          field("status", static_cast<long long>(status)),
-         field("duration_us", static_cast<long long>(duration.count()))}
+         field("duration_us", static_cast<long long>(duration.count())),
+         field("client", client)}
     );
 }
 

@@ -33,7 +33,7 @@ constexpr std::array routes{
     route{verb::get, "/metrics", &handle_get_metrics, open, none, "getMetrics"},
 };
 
-constexpr route_table table{"/", error_style::store, routes};
+constexpr route_table table{"/", error_style::store, routes, request_logging::logged};
 
 }  // namespace
 

@@ -114,6 +114,10 @@ void http_server::start() {
     }
 }
 
+void http_server::post_to_thread(std::size_t i, std::function<void()> fn) {
+    asio::post(workers_.at(i)->io, std::move(fn));
+}
+
 void http_server::begin_shutdown() {
     for (auto& w : workers_) {
         asio::post(w->io, [&w = *w] {

@@ -16,6 +16,8 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 
+#include "server/app/app_services.hpp"
+#include "server/ops/client_address.hpp"
 #include "server/ops/log.hpp"
 #include "server/ops/metrics.hpp"
 #include "server/routing/dispatch.hpp"
@@ -57,6 +59,19 @@ bool peer_went_away(const boost::system::error_code& ec) {
            ec == asio::error::operation_aborted || ec == asio::error::not_connected;
 }
 
+// Every field named `name`, joined with ',' as RFC 9110 §5.3 allows for list-valued fields.
+std::string joined_fields(const http::request_header<>& head, std::string_view name) {
+    std::string out;
+    const auto [first, last] = head.equal_range(name);
+    for (auto it = first; it != last; ++it) {
+        if (!out.empty()) {
+            out += ',';
+        }
+        out.append(it->value());
+    }
+    return out;
+}
+
 struct slot_guard {
     worker& owner;
     std::list<connection_slot>::iterator slot;
@@ -74,6 +89,8 @@ class connection {
         : stream_(std::move(socket)), owner_(owner), app_(app), config_(config), limits_(config.limits) {
         boost::system::error_code ignored;
         stream_.socket().non_blocking(true, ignored);  // for send()'s first, synchronous write attempt
+        peer_ = stream_.socket().remote_endpoint(ignored).address();
+        peer_text_ = peer_.to_string();
     }
 
     asio::awaitable<void> run() {
@@ -167,13 +184,15 @@ class connection {
                 co_await refuse(early);
                 co_return false;
             }
-            co_return co_await deliver(request, early, nullptr, may_keep_alive, started);
+            co_return co_await deliver(request, early, nullptr, true, may_keep_alive, started);
         }
         if (!parser.is_done() && !co_await read_body(parser, routed->body_limit)) {
             co_return false;
         }
         const response reply = co_await run_handler(*routed, request, app_);
-        co_return co_await deliver(request, reply, routed->match.matched, may_keep_alive, started);
+        const bool logged = config_.access_log_probes || routed->match.table == nullptr ||
+                            routed->match.table->logging == request_logging::logged;
+        co_return co_await deliver(request, reply, routed->match.matched, logged, may_keep_alive, started);
     }
 
     asio::awaitable<bool> read_body(request_parser& parser, std::size_t limit) {
@@ -206,11 +225,14 @@ class connection {
         const http_request& request,
         const response& reply,
         const route* matched,
+        bool logged,
         bool may_keep_alive,
         std::chrono::steady_clock::time_point started
     ) {
-        const bool keep_alive =
-            may_keep_alive && request.keep_alive() && !reply.close_connection && !owner_.stopping;
+        // While draining, every connection ends after its next response (Connection: close), so clients
+        // move to the other instances before this one stops accepting.
+        const bool keep_alive = may_keep_alive && request.keep_alive() && !reply.close_connection &&
+                                !owner_.stopping && !app_.state().draining();
         const bool head_only = request.method() == http::verb::head;
         const bool written = co_await send(reply, keep_alive, request.version() == 10, head_only);
         metrics().record_request(
@@ -221,7 +243,7 @@ class connection {
             head_bytes_ + request.body().size(),
             head_.size() + (head_only ? 0 : reply.payload().size())
         );
-        if (config_.access_log) {
+        if (config_.access_log && logged) {
             const auto target = request.target();
             log_request(
                 request.method_string(),
@@ -229,7 +251,8 @@ class connection {
                 static_cast<unsigned>(reply.status),
                 std::chrono::duration_cast<std::chrono::microseconds>(
                     std::chrono::steady_clock::now() - started
-                )
+                ),
+                client_of(request.base())
             );
         }
         co_return written&& keep_alive;
@@ -273,7 +296,7 @@ class connection {
             head_.size() + reply.payload().size()
         );
         if (config_.access_log) {
-            log_request("-", "-", static_cast<unsigned>(reply.status), {});
+            log_request("-", "-", static_cast<unsigned>(reply.status), {}, peer_text_);
         }
         if (!written) {
             co_return;
@@ -292,7 +315,19 @@ class connection {
         }
     }
 
+    // The access log's client: the TCP peer, or the client a trusted proxy names.
+    std::string client_of(const http::request_header<>& head) const {
+        if (config_.proxies.empty()) {
+            return peer_text_;
+        }
+        return client_address(
+            peer_, joined_fields(head, "X-Forwarded-For"), joined_fields(head, "Forwarded"), config_.proxies
+        );
+    }
+
     beast::tcp_stream stream_;
+    asio::ip::address peer_;
+    std::string peer_text_;
     beast::flat_buffer buffer_;
     std::string head_;
     std::size_t head_bytes_ = 0;  // the current request's header section

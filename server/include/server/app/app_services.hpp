@@ -14,7 +14,9 @@
 #include "server/app/pet_credentials.hpp"
 #include "server/app/placeholder_images.hpp"
 #include "server/app/response_cache.hpp"
+#include "server/ops/readiness.hpp"
 #include "server/ops/server_config.hpp"
+#include "server/ops/serving_state.hpp"
 #include "server/routing/router.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/file_store.hpp"
@@ -74,6 +76,11 @@ class app_services {
     const core::pet_tokens& pet_tokens() const { return pet_tokens_; }
     const pet_credentials& pet_keys() const { return pet_keys_; }
 
+    // Started / draining, as main sets it; read by /readyz and the sessions.
+    serving_state& state() { return state_; }
+    // /readyz's shared, cached storage check.
+    storage_readiness& readiness() { return readiness_; }
+
   private:
     limits_config limits_;
     core::write_policy write_policy_;
@@ -100,6 +107,8 @@ class app_services {
     std::unique_ptr<storage::pet_image_store> pet_images_;
     core::pet_tokens pet_tokens_;
     pet_credentials pet_keys_;
+    serving_state state_;
+    storage_readiness readiness_;
 };
 
 }  // namespace storefront::server

@@ -23,10 +23,19 @@ struct log_field {
     return {name, {}, n, true};
 }
 
+// From now on every line carries "instance":n right after "event" (systemd storefront@n); call once at
+// start-up, before other threads log.
+void set_log_instance(unsigned n);
+
 void log_event(std::string_view level, std::string_view event, std::initializer_list<log_field> fields = {});
 
+// One access-log line. `client` is the address client_address() chose (never raw header bytes).
 void log_request(
-    std::string_view method, std::string_view path, unsigned status, std::chrono::microseconds duration
+    std::string_view method,
+    std::string_view path,
+    unsigned status,
+    std::chrono::microseconds duration,
+    std::string_view client
 );
 
 }  // namespace storefront::server

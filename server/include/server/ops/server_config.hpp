@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/auth_tokens.hpp"
 #include "core/pet_auth.hpp"
 #include "core/write_policy.hpp"
+#include "server/ops/client_address.hpp"
 #include "storage/storage_config.hpp"
 
 namespace storefront::server {
@@ -52,9 +54,14 @@ struct pet_config {
 
 struct server_config {
     std::string address = "127.0.0.1";
-    std::uint16_t port = 8080;  // 0 = any free port (logged at start)
-    std::size_t threads = 1;    // I/O threads, one io_context and acceptor each
-    bool access_log = true;     // one JSON line per request on stdout
+    std::uint16_t port = 8080;       // 0 = any free port (logged at start)
+    std::size_t threads = 1;         // I/O threads, one io_context and acceptor each
+    bool access_log = true;          // one JSON line per request on stdout
+    bool access_log_probes = false;  // also a line per /healthz and /readyz request
+    trusted_proxies proxies;         // peers whose X-Forwarded-For / Forwarded names the client in the log
+    std::chrono::seconds drain{5};   // after SIGTERM: /readyz 503 and keep serving this long, then stop
+    std::optional<unsigned>
+        instance;  // --instance N: already added to port (and pet.port); in every log line
     core::write_policy write_policy = core::write_policy::open;
     std::string public_url;  // base of image and file URLs; empty: http://<address>:<port>
     bool secrets_generated = false;

@@ -55,11 +55,18 @@ enum class error_style {
     petstore,  // {"code":404,"message":…}
 };
 
+// Whether the access log gets a line per request of a table's routes.
+enum class request_logging {
+    logged,
+    unlogged,  // health probes: a line per load-balancer check would drown the requests that matter
+};
+
 // Every route of one surface, in one table.
 struct route_table {
     std::string_view prefix;  // "/api/v1"
     error_style errors;
     std::span<const route> routes;
+    request_logging logging;
 };
 
 }  // namespace storefront::server

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -26,6 +27,11 @@ class http_server {
 
     // The bound port (the chosen one when configured with port 0). Valid after start().
     [[nodiscard]] std::uint16_t port() const noexcept { return port_; }
+
+    // The I/O threads, and a way to run `fn` on thread `i` (the watchdog's liveness probes): valid from
+    // start() until wait(); post_to_thread may be called from any thread.
+    [[nodiscard]] std::size_t thread_count() const noexcept { return workers_.size(); }
+    void post_to_thread(std::size_t i, std::function<void()> fn);
 
     // Stops accepting and closes idle connections; requests in progress finish and get "Connection: close".
     void begin_shutdown();

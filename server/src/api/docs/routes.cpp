@@ -24,7 +24,7 @@ constexpr std::array routes{
 };
 // clang-format on
 
-constexpr route_table table{"/", error_style::store, routes};
+constexpr route_table table{"/", error_style::store, routes, request_logging::logged};
 
 }  // namespace
 

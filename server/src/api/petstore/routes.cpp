@@ -41,7 +41,7 @@ constexpr std::array routes{
 };
 // clang-format on
 
-constexpr route_table table{"/api/v3", error_style::petstore, routes};
+constexpr route_table table{"/api/v3", error_style::petstore, routes, request_logging::logged};
 
 }  // namespace
 

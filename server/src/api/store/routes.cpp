@@ -49,7 +49,7 @@ constexpr std::array routes{
 };
 // clang-format on
 
-constexpr route_table table{"/api/v1", error_style::store, routes};
+constexpr route_table table{"/api/v1", error_style::store, routes, request_logging::logged};
 
 }  // namespace
 

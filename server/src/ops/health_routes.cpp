@@ -1,0 +1,69 @@
+// /healthz and /readyz: liveness answers from the I/O thread alone; readiness adds the start-up and drain
+// state and the shared, cached storage check (server/ops/readiness.hpp).
+
+#include "server/ops/health_routes.hpp"
+
+#include <array>
+#include <string>
+
+#include "server/app/app_services.hpp"
+#include "server/codec/json_writer.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+response status_response(http::status status, std::string_view text) {
+    std::string body;
+    json_writer(body).begin_object().key("status").value(text).end_object();
+    response r = json_response(status, std::move(body));
+    r.with_header("Cache-Control", "no-store");
+    if (status != http::status::ok) {
+        r.with_header("Retry-After", "2");
+    }
+    return r;
+}
+
+// GET /healthz : 200 {"status":"ok"} while the process serves requests at all
+handler_result handle_get_health(request_context&, app_services&) {
+    co_return status_response(http::status::ok, "ok");
+}
+
+// GET /readyz : 200 {"status":"ready"}, else 503 {"status":"starting"|"draining"|"storage unavailable"|…}
+handler_result handle_get_readiness(request_context&, app_services& app) {
+    if (!app.state().started()) {
+        co_return status_response(http::status::service_unavailable, "starting");
+    }
+    if (app.state().draining()) {
+        co_return status_response(http::status::service_unavailable, "draining");
+    }
+    const storage_health health = co_await app.readiness().check(app);
+    if (app.state().draining()) {  // SIGTERM while the check ran
+        co_return status_response(http::status::service_unavailable, "draining");
+    }
+    co_return status_response(
+        health == storage_health::reachable ? http::status::ok : http::status::service_unavailable,
+        describe(health)
+    );
+}
+
+using enum access_rule;
+using enum body_policy;
+using http::verb;
+
+// clang-format off
+constexpr std::array routes{
+    route{verb::get, "/healthz", &handle_get_health,    open, none, "getHealth"},
+    route{verb::get, "/readyz",  &handle_get_readiness, open, none, "getReadiness"},
+};
+// clang-format on
+
+constexpr route_table table{"/", error_style::store, routes, request_logging::unlogged};
+
+}  // namespace
+
+const route_table& health_routes() {
+    return table;
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,118 @@
+// /readyz's shared storage check: single flight, result cached for a short time, waiters woken by
+// cancelling their timers (posted to each waiter's own I/O thread, as Asio timers are not thread-safe).
+
+#include "server/ops/readiness.hpp"
+
+#include <algorithm>
+#include <exception>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "server/app/app_services.hpp"
+#include "server/ops/log.hpp"
+#include "storage/storage_error.hpp"
+
+namespace storefront::server {
+
+namespace asio = boost::asio;
+
+struct storage_readiness::waiter {
+    asio::steady_timer timer;
+};
+
+std::string_view describe(storage_health health) {
+    switch (health) {
+        case storage_health::reachable:
+            return "ready";
+        case storage_health::unavailable:
+            return "storage unavailable";
+        case storage_health::busy:
+            return "storage busy";
+    }
+    return "storage unavailable";
+}
+
+storage_readiness::storage_readiness(std::chrono::milliseconds ttl, std::chrono::milliseconds bound)
+    : ttl_(ttl), bound_(bound) {}
+
+asio::awaitable<storage_health> storage_readiness::check(app_services& app) {
+    const auto executor = co_await asio::this_coro::executor;
+    std::shared_ptr<waiter> waiting;
+    std::uint64_t seen = 0;
+    bool start = false;
+    {
+        const std::lock_guard lock(mutex_);
+        if (have_result_ && std::chrono::steady_clock::now() - checked_at_ < ttl_) {
+            co_return last_;
+        }
+        waiting = std::make_shared<waiter>(asio::steady_timer(executor, bound_));
+        waiters_.push_back(waiting);
+        seen = generation_;
+        start = !in_flight_;
+        in_flight_ = true;
+    }
+    if (start) {
+        asio::co_spawn(executor, run_check(app), asio::detached);
+    }
+    // Ends at the bound, or earlier when publish() cancels it.
+    (void)co_await waiting->timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    const std::lock_guard lock(mutex_);
+    if (generation_ != seen) {
+        co_return last_;
+    }
+    std::erase_if(waiters_, [&waiting](const std::weak_ptr<waiter>& other) {
+        return other.expired() || other.lock() == waiting;
+    });
+    co_return storage_health::unavailable;  // the check is still running: too slow counts as down
+}
+
+asio::awaitable<void> storage_readiness::run_check(app_services& app) {
+    storage_health health = storage_health::reachable;
+    try {
+        // A primary-key lookup of one row through the same pool and connections the API uses: cheap, and
+        // it fails exactly when requests would (found or not found both mean the storage answered).
+        co_await app.storage([&app] { (void)app.catalogue().find_category(1); });
+    } catch (const offload_rejected&) {
+        health = storage_health::busy;
+    } catch (const storage::storage_unavailable& e) {
+        health = storage_health::unavailable;
+        log_event("warning", "readiness_storage_unavailable", {field("what", e.what())});
+    } catch (const std::exception& e) {
+        health = storage_health::unavailable;
+        log_event("error", "readiness_check_failed", {field("what", e.what())});
+    }
+    publish(health);
+}
+
+void storage_readiness::publish(storage_health health) {
+    std::vector<std::weak_ptr<waiter>> woken;
+    {
+        const std::lock_guard lock(mutex_);
+        if (have_result_ && last_ != health) {
+            log_event("info", "readiness_changed", {field("storage", describe(health))});
+        }
+        have_result_ = true;
+        last_ = health;
+        checked_at_ = std::chrono::steady_clock::now();
+        ++generation_;
+        in_flight_ = false;
+        woken.swap(waiters_);
+    }
+    for (const auto& weak : woken) {
+        if (const auto woken_one = weak.lock()) {
+            asio::post(woken_one->timer.get_executor(), [weak] {
+                if (const auto alive = weak.lock()) {
+                    alive->timer.cancel();
+                }
+            });
+        }
+    }
+}
+
+}  // namespace storefront::server
