@@ -2,7 +2,7 @@
 # One-command set-up for a fresh Debian 12 machine.
 #   deploy/quickstart.sh run    install what is missing, build, start storefront on 127.0.0.1:8080
 #   deploy/quickstart.sh test   install what is missing, build, run every test (what CI runs):
-#       1. the whole suite (ctest: unit, end-to-end, fuzz seed replay, systemd unit check)
+#       1. the whole suite (ctest: unit, end-to-end, fuzz seed replay, systemd unit check, cluster drills)
 #       2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
 #       3. the end-to-end tests under ThreadSanitizer (several server threads)
 #       4. each libFuzzer harness for STOREFRONT_FUZZ_SECONDS (default 30) seconds, built with clang
@@ -29,8 +29,10 @@ packages=(
     libssl-dev libsodium-dev libgd-dev libsqlite3-dev libpq-dev libsystemd-dev
 )
 # postgresql-15: tests/pg/with_pg_cluster.sh runs throw-away clusters for the PostgreSQL tests; nodejs (the
-# machine's NodeSource 20 or newer counts) and prometheus (promtool) for the API document and metrics tests.
-[ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 postgresql-15 nodejs prometheus)
+# machine's NodeSource 20 or newer counts) and prometheus (promtool) for the API document and metrics tests;
+# haproxy, wrk, curl and openssl for the cluster drills (tests/cluster/drills.sh via deploy/cluster.sh).
+[ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 postgresql-15 nodejs prometheus
+    haproxy wrk curl openssl)
 
 missing=()
 for p in "${packages[@]}"; do

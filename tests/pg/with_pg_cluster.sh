@@ -16,25 +16,17 @@ if [ $# -lt 1 ]; then
     echo "usage: $0 CMD ARGS..." >&2
     exit 2
 fi
-bindir=${STOREFRONT_PG_BINDIR:-/usr/lib/postgresql/15/bin}
-for tool in initdb pg_ctl pg_isready; do
-    if [ ! -x "$bindir/$tool" ]; then
-        echo "with_pg_cluster: $bindir/$tool not found (install the Debian package postgresql-15)" >&2
-        exit 1
-    fi
-done
+# shellcheck source=SCRIPTDIR/../../deploy/lib/throwaway-pg.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../deploy/lib/throwaway-pg.sh"
+pg_check_tools with_pg_cluster
+bindir=$pg_bindir
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/storefront-pg.XXXXXX")
 chmod 755 "$dir"
 data=$dir/data
 # initdb and postgres refuse to run as root: run them as the postgres system user (or nobody).
-as_owner=()
-if [ "$(id -u)" -eq 0 ]; then
-    owner=postgres
-    id -u "$owner" >/dev/null 2>&1 || owner=nobody
-    chown "$owner" "$dir"
-    as_owner=(runuser -u "$owner" --)
-fi
+pg_take_dir "$dir"
+as_owner=("${pg_as_owner[@]}")
 
 cleanup() {
     local status=$?
@@ -57,26 +49,11 @@ if ! "${as_owner[@]}" "$bindir/initdb" -D "$data" -U storefront --auth=trust --e
     exit 1
 fi
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 started=
-for attempt in 1 2 3 4 5; do
-    port=$(free_port)
+for _ in 1 2 3 4 5; do
+    port=$(pg_free_port)
     # A throw-away cluster: no fsync (tests need speed, not durability), room for many test connections.
-    cat >"$dir/pg_ctl.sh" <<CTL
-#!/bin/sh
-# Runs pg_ctl on the test cluster as its owner: stop (fast), start (waits until ready), restart, status.
-cmd=\$1; shift
-case "\$cmd" in
-    stop) set -- -m fast "\$@" ;;
-esac
-exec ${as_owner[*]} "$bindir/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 \\
-    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off -c max_connections=300" \\
-    "\$cmd" "\$@"
-CTL
-    chmod 755 "$dir/pg_ctl.sh"
+    pg_write_ctl "$dir" "$data" "$port" "-c fsync=off -c max_connections=300"
     if "$dir/pg_ctl.sh" start >/dev/null 2>&1 &&
         "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -t 30; then
         started=yes
