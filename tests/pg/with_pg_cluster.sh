@@ -9,6 +9,8 @@
 #   TEST_PG_CTL      the pg_ctl binary
 #   TEST_PG_CTL_CMD  a script running pg_ctl as the cluster's owner with the right options:
 #                    "$TEST_PG_CTL_CMD stop" (fast), "$TEST_PG_CTL_CMD start" (waits until ready), "... status"
+# TEST_PG_FSYNC=on in the caller's environment keeps PostgreSQL's fsync (default off: tests need speed; the
+# storage benchmark measures durable writes and sets it).
 # Exits with the command's status, or non-zero with a message when PostgreSQL cannot start.
 set -euo pipefail
 
@@ -23,6 +25,12 @@ for tool in initdb pg_ctl pg_isready; do
         exit 1
     fi
 done
+
+pg_fsync=${TEST_PG_FSYNC:-off}
+case $pg_fsync in
+    on | off) ;;
+    *) echo "with_pg_cluster: TEST_PG_FSYNC must be on or off" >&2; exit 2 ;;
+esac
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/storefront-pg.XXXXXX")
 chmod 755 "$dir"
@@ -64,7 +72,8 @@ free_port() {
 started=
 for attempt in 1 2 3 4 5; do
     port=$(free_port)
-    # A throw-away cluster: no fsync (tests need speed, not durability), room for many test connections.
+    # A throw-away cluster: no fsync unless TEST_PG_FSYNC=on (tests need speed, not durability), room for
+    # many test connections.
     cat >"$dir/pg_ctl.sh" <<CTL
 #!/bin/sh
 # Runs pg_ctl on the test cluster as its owner: stop (fast), start (waits until ready), restart, status.
@@ -73,7 +82,7 @@ case "\$cmd" in
     stop) set -- -m fast "\$@" ;;
 esac
 exec ${as_owner[*]} "$bindir/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 \\
-    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off -c max_connections=300" \\
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=$pg_fsync -c max_connections=300" \\
     "\$cmd" "\$@"
 CTL
     chmod 755 "$dir/pg_ctl.sh"
