@@ -182,6 +182,18 @@ rss_load_max=0
 hwm_default=0
 nginx_rss=0
 
+# --- micro benchmark: the location index against brute force ---------------------------------------
+# First, alone on the machine (no server yet), and so that a failure here costs no load run. Google
+# Benchmark's JSON, then one row per number of points (CPU µs per query) for the chart.
+if [[ $do_micro == 1 ]]; then
+    log "micro benchmark: location index vs brute force ($micro_bin)"
+    timeout 900 "$micro_bin" --benchmark_filter='^BM_(kd|brute)_(nearest5|nearest5_within100km|within100km)/' \
+        --benchmark_format=json --benchmark_min_time=0.2 >"$results_dir/location_index.json" 2>"$work/micro.err" ||
+        { cat "$work/micro.err" >&2; exit 1; }
+    python3 "$repo/bench/load/location_index_dat.py" "$results_dir/location_index.json" \
+        >"$results_dir/location_index.dat"
+fi
+
 # --- default data set --------------------------------------------------------------------------------
 log "storefront (default data set), $threads thread(s); wrk -t$wrk_threads -c$connections -d${duration}s"
 start_server --storage "$storage"
@@ -270,35 +282,6 @@ map_rows big "1M generated set"
 hwm_gen=$(rss_kib "$server_pid" VmHWM)
 stop_server
 stop_nginx
-
-# --- micro benchmark: the location index against brute force ---------------------------------------
-# Run after the servers stopped, so it has the CPU to itself. Google Benchmark's CSV, then one row per
-# number of points (mean CPU µs per query) for the chart.
-if [[ $do_micro == 1 ]]; then
-    log "micro benchmark: location index vs brute force ($micro_bin)"
-    timeout 900 "$micro_bin" --benchmark_filter='^BM_(kd|brute)_(nearest5|nearest5_within100km|within100km)/' \
-        --benchmark_format=csv --benchmark_min_time=0.2 >"$results_dir/location_index.csv" 2>"$work/micro.err" ||
-        { cat "$work/micro.err" >&2; exit 1; }
-    # CSV: name,iterations,real_time,cpu_time,time_unit,... with names like "BM_kd_nearest5/1000".
-    awk -F, 'BEGIN {
-        split("BM_kd_nearest5 BM_brute_nearest5 BM_kd_nearest5_within100km BM_kd_within100km BM_brute_within100km", cols, " ")
-    }
-    $1 ~ /^"?BM_/ {
-        gsub(/"/, "", $1); split($1, nm, "/"); n = nm[2]; us = $4
-        if ($5 == "ns") us /= 1000; else if ($5 == "ms") us *= 1000; else if ($5 == "s") us *= 1e6
-        t[nm[1], n] = us; ns[n] = 1
-    }
-    END {
-        printf "# n"; for (c = 1; c <= 5; c++) printf "\t%s_us", substr(cols[c], 4); printf "\n"
-        m = 0; for (n in ns) sorted[++m] = n + 0
-        for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (sorted[j] < sorted[i]) { x = sorted[i]; sorted[i] = sorted[j]; sorted[j] = x }
-        for (i = 1; i <= m; i++) {
-            printf "%d", sorted[i]
-            for (c = 1; c <= 5; c++) printf "\t%.4f", t[cols[c], sorted[i]]
-            printf "\n"
-        }
-    }' "$results_dir/location_index.csv" >"$results_dir/location_index.dat"
-fi
 
 # --- report ------------------------------------------------------------------------------------------
 {
