@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Load benchmark: storefront against nginx serving the same response bytes as static files, same machine,
-# same run, equal threads/workers. Prints a markdown table. Loopback only; stops everything it started.
+# same run, equal threads/workers. Prints a markdown table and writes it, its data and PNG charts to the
+# results dir. Loopback only; stops everything it started.
 #
 #   bench/run_load.sh [--threads N] [--duration SECONDS] [--connections N] [--rounds N]
 #                     [--build-dir DIR] [--server-bin PATH] [--no-build] [--no-install] [--locations-only]
+#                     [--storage SPEC] [--results-dir DIR] [--micro-bin PATH] [--no-micro] [--no-charts]
 #
 # Environment equivalents: THREADS, DURATION, CONNECTIONS, ROUNDS, BUILD_DIR. See bench/README.md.
 set -euo pipefail
@@ -22,6 +24,13 @@ radius_km=100
 map_radius_km=1000  # the within-radius rows over uniformly random origins
 map_origin_count=2000
 locations_only=0
+# storefront's own default is sqlite:storefront.db in the current directory; the page benchmark measures
+# the server, and bench/run_storage.sh compares the backends.
+storage=memory
+results_dir=$repo/bench/results
+micro_bin=""
+do_micro=1
+do_charts=1
 
 while [[ $# -gt 0 ]]; do
     case $1 in
@@ -34,40 +43,45 @@ while [[ $# -gt 0 ]]; do
         --no-build) do_build=0; shift ;;
         --no-install) do_install=0; shift ;;
         --locations-only) locations_only=1; shift ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        --storage) storage=$2; shift 2 ;;
+        --results-dir) results_dir=$2; shift 2 ;;
+        --micro-bin) micro_bin=$2; shift 2 ;;
+        --no-micro) do_micro=0; shift ;;
+        --no-charts) do_charts=0; shift ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
 wrk_threads=$(( threads < 2 ? 1 : 2 ))
-
-log() { echo "[run_load] $*" >&2; }
+log_tag=run_load
+# shellcheck source=bench/lib/common.sh
+source "$repo/bench/lib/common.sh"
 
 # --- tools -------------------------------------------------------------------------------------------
 if [[ $do_install == 1 ]]; then
-    missing=()
-    command -v wrk >/dev/null || missing+=(wrk)
-    command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
-    command -v curl >/dev/null || missing+=(curl)
-    command -v cmake >/dev/null || missing+=(cmake)
-    if [[ ${#missing[@]} -gt 0 ]]; then
-        sudo=""
-        [[ $(id -u) == 0 ]] || sudo=sudo
-        log "installing ${missing[*]}"
-        $sudo apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
-            { $sudo apt-get update >&2 && $sudo apt-get install -y --no-install-recommends "${missing[@]}" >&2; }
-        # Debian starts the packaged nginx service on install; this benchmark runs its own instance only.
-    fi
+    tools=("${common_tools[@]}")
+    # The micro benchmark (chart of the location index) needs Google Benchmark to build.
+    [[ $do_micro == 0 || $do_build == 0 ]] || tools+=(/usr/include/benchmark/benchmark.h:libbenchmark-dev)
+    install_tools "${tools[@]}"
 fi
-nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+[[ $do_charts == 0 ]] || command -v gnuplot >/dev/null ||
+    { echo "gnuplot is missing (Debian gnuplot-nox; drop --no-install or pass --no-charts)" >&2; exit 1; }
 
 # --- build -------------------------------------------------------------------------------------------
 if [[ $do_build == 1 ]]; then
-    log "building Release in $build_dir"
-    cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >&2
-    cmake --build "$build_dir" -j2 --target storefront >&2
+    targets=(storefront)
+    [[ $do_micro == 0 ]] || targets+=(storefront_micro_bench)
+    build_release "$build_dir" "$do_micro" "${targets[@]}"
 fi
 server_bin=${server_bin:-$build_dir/server/storefront}
 [[ -x $server_bin ]] || { echo "no $server_bin (build first or drop --no-build)" >&2; exit 1; }
+micro_bin=${micro_bin:-$build_dir/bench/storefront_micro_bench}
+if [[ $do_micro == 1 && ! -x $micro_bin ]]; then
+    echo "no $micro_bin (configure with -DSTOREFRONT_BUILD_BENCH=ON and build storefront_micro_bench," \
+        "or pass --no-micro)" >&2
+    exit 1
+fi
+mkdir -p "$results_dir"
 
 big_csv=$build_dir/bench-locations-$big_count.csv
 if [[ ! -s $big_csv ]]; then
@@ -77,135 +91,7 @@ if [[ ! -s $big_csv ]]; then
     mv "$big_csv.tmp" "$big_csv"
 fi
 
-# --- clean-up of everything started here -------------------------------------------------------------
-work=$(mktemp -d /tmp/storefront-load.XXXXXX)
-chmod 755 "$work"  # nginx workers run as an unprivileged user when started as root
-server_pid=""
-nginx_pid=""
-writer_pid=""
-stop_server() {
-    if [[ -n $server_pid ]]; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-        server_pid=""
-    fi
-}
-stop_nginx() {
-    if [[ -n $nginx_pid ]]; then
-        kill -QUIT "$nginx_pid" 2>/dev/null || true
-        wait "$nginx_pid" 2>/dev/null || true
-        nginx_pid=""
-    fi
-}
-cleanup() {
-    if [[ -n $writer_pid ]]; then kill "$writer_pid" 2>/dev/null || true; fi
-    stop_server
-    stop_nginx
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-
-wait_port() {
-    for _ in $(seq 1 300); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "nothing listens on port $1" >&2
-    return 1
-}
-
-# Starts storefront with extra arguments; sets server_pid and server_port.
-start_server() {
-    server_port=$(free_port)
-    "$server_bin" --address 127.0.0.1 --port "$server_port" --threads "$threads" --access-log false \
-        "$@" >"$work/server.log" 2>&1 &
-    server_pid=$!
-    wait_port "$server_port"
-}
-
-rss_kib() { awk -v k="$2" '$1 == k":" {print $2}' "/proc/$1/status"; }
-mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
-
-start_nginx() {
-    nginx_port=$(free_port)
-    mkdir -p "$work/nginx/tmp"
-    cat >"$work/nginx/nginx.conf" <<EOF
-worker_processes $threads;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-daemon off;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    keepalive_timeout 65;
-    keepalive_requests 1000;
-    etag off;
-    client_body_temp_path $work/nginx/tmp/body;
-    proxy_temp_path $work/nginx/tmp/proxy;
-    fastcgi_temp_path $work/nginx/tmp/fastcgi;
-    uwsgi_temp_path $work/nginx/tmp/uwsgi;
-    scgi_temp_path $work/nginx/tmp/scgi;
-    types { }
-    default_type "application/json; charset=utf-8";
-    server {
-        listen 127.0.0.1:$nginx_port reuseport;
-        root $work/static;
-        add_header Access-Control-Allow-Origin "*";
-        add_header X-Content-Type-Options nosniff;
-    }
-}
-EOF
-    chmod -R a+rX "$work/static"
-    "$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
-    nginx_pid=$!
-    wait_port "$nginx_port"
-}
-
-# CPU clock ticks (user + system, all threads) used so far by the server behind NAME ("sf|…" or "ng|…").
-cpu_ticks() {
-    local pids total=0 p
-    if [[ $1 == sf\|* ]]; then pids=$server_pid; else pids="$nginx_pid $(pgrep -P "$nginx_pid" | tr '\n' ' ')"; fi
-    for p in $pids; do
-        total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
-    done
-    echo "$total"
-}
-
-# wrk_run NAME URL CONNS WRK_THREADS [lua args...] -> appends "NAME key=value..." to $work/results, with
-# the server's CPU time per request (robust against other load on the machine, unlike requests/s).
-wrk_run() {
-    local name=$1 url=$2 conns=$3 wthreads=$4
-    shift 4
-    local script=$repo/bench/load/report.lua
-    if [[ $# -gt 0 ]]; then
-        script=$repo/bench/load/origin.lua
-        if [[ $1 == map: ]]; then
-            script=$repo/bench/load/map_origins.lua
-            shift
-        fi
-    fi
-    local line before after
-    before=$(cpu_ticks "$name")
-    line=$(wrk -t"$wthreads" -c"$conns" -d"${duration}s" --timeout 5s -s "$script" "$url" ${1+--} "$@" |
-        grep '^RESULT') || { echo "wrk failed for $name" >&2; return 1; }
-    after=$(cpu_ticks "$name")
-    line="$line cpu_ns=$(( (after - before) * 1000000000 / $(getconf CLK_TCK) ))"
-    echo "$name ${line#RESULT }" >>"$work/results"
-    log "$name ${line#RESULT }"
-}
-
-# Saves the body storefront answers for PATH as static file FILE.
-save_body() {
-    curl -sf "http://127.0.0.1:$server_port$1" -o "$work/static/$2"
-}
+make_work storefront-load
 
 # Origins "lat,lng" taken from random samples of the served set, so every search finds neighbours.
 save_origins() {
@@ -215,25 +101,6 @@ save_origins() {
             grep -o '"latitude":[-0-9.e]*,"longitude":[-0-9.e]*' |
             sed 's/"latitude":\([^,]*\),"longitude":\(.*\)/\1,\2/' >>"$1"
     done
-}
-
-# bench_pair LABEL SERVER_PATH STATIC_FILE [origins-file]: storefront and nginx alternately, $rounds times
-# each, same settings; the report keeps each side's best round (other load on the machine only slows).
-bench_pair() {
-    local label=$1 path=$2 file=$3 origins=${4:-}
-    for _ in $(seq 1 "$rounds"); do
-        if [[ -n $origins ]]; then
-            wrk_run "sf|$label" "http://127.0.0.1:$server_port" "$connections" "$wrk_threads" \
-                "$path" "$origins" "$radius_km"
-            wrk_run "ng|$label" "http://127.0.0.1:$nginx_port" "$connections" "$wrk_threads" \
-                "/$file" "$origins" "$radius_km"
-        else
-            wrk_run "sf|$label" "http://127.0.0.1:$server_port$path" "$connections" "$wrk_threads"
-            wrk_run "ng|$label" "http://127.0.0.1:$nginx_port/$file" "$connections" "$wrk_threads"
-        fi
-    done
-    body_bytes[$label]=$(stat -c %s "$work/static/$file")
-    labels+=("$label")
 }
 
 # Origins for a map panning anywhere: latitude -60..60, any longitude (oceans included), fixed seed.
@@ -309,18 +176,27 @@ stop_writer() {
     log "writer: $(wc -l <"$work/writes") create+delete pairs"
 }
 
-declare -A body_bytes city_label far_label
-labels=()
+declare -A city_label far_label
 rss_before_256=0
 rss_load_max=0
 hwm_default=0
 nginx_rss=0
-mkdir -p "$work/static"
-: >"$work/results"
+
+# --- micro benchmark: the location index against brute force ---------------------------------------
+# First, alone on the machine (no server yet), and so that a failure here costs no load run. Google
+# Benchmark's JSON, then one row per number of points (CPU µs per query) for the chart.
+if [[ $do_micro == 1 ]]; then
+    log "micro benchmark: location index vs brute force ($micro_bin)"
+    timeout 900 "$micro_bin" --benchmark_filter='^BM_(kd|brute)_(nearest5|nearest5_within100km|within100km)/' \
+        --benchmark_format=json --benchmark_min_time=0.2 >"$results_dir/location_index.json" 2>"$work/micro.err" ||
+        { cat "$work/micro.err" >&2; exit 1; }
+    python3 "$repo/bench/load/location_index_dat.py" "$results_dir/location_index.json" \
+        >"$results_dir/location_index.dat"
+fi
 
 # --- default data set --------------------------------------------------------------------------------
 log "storefront (default data set), $threads thread(s); wrk -t$wrk_threads -c$connections -d${duration}s"
-start_server
+start_server --storage "$storage"
 rss_idle_default=$(rss_kib "$server_pid" VmRSS)
 save_body '/api/v1/products?offset=0&limit=10' products_0.json
 save_body '/api/v1/products?offset=40&limit=10' products_40.json
@@ -384,7 +260,7 @@ stop_server
 
 # --- 1,000,000 locations -----------------------------------------------------------------------------
 log "storefront with $big_count locations from $big_csv"
-start_server --location-file "$big_csv"
+start_server --storage "$storage" --location-file "$big_csv"
 rss_idle_big=$(rss_kib "$server_pid" VmRSS)
 save_body '/api/v1/locations?size=5' random_big.json
 save_body "/api/v1/locations?origin=4.6482784,-74.2726198&radius=${radius_km}&size=5" origin_big.json
@@ -399,7 +275,7 @@ stop_server
 # --- 1,000,000 generated locations: clustered around cities like the default set, so most of the map
 # is far from every point (the uniform CSV above has a point near every origin).
 log "storefront with $big_count generated locations"
-start_server --generated-locations "$big_count"
+start_server --storage "$storage" --generated-locations "$big_count"
 rss_idle_gen=$(rss_kib "$server_pid" VmRSS)
 wrk -t1 -c"$connections" -d1s "http://127.0.0.1:$server_port/api/v1/locations?size=5" >/dev/null
 map_rows big "1M generated set"
@@ -408,52 +284,18 @@ stop_server
 stop_nginx
 
 # --- report ------------------------------------------------------------------------------------------
-field() { sed -n "s/.* $2=\([0-9]*\).*/\1/p" <<<" $1"; }
-# The best round (highest requests/s) of NAME.
-row_of() {
-    grep -F "$1 " "$work/results" | awk '{
-        r = 0; d = 1
-        for (i = 1; i <= NF; i++) {
-            if ($i ~ /^requests=/) { r = substr($i, 10) }
-            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
-        }
-        if (r / d > best) { best = r / d; line = $0 }
-    } END { print line }'
-}
-fmt_ms() { awk -v u="$1" 'BEGIN {printf "%.2f", u / 1000}'; }
-
+{
 echo
 echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?') vs nginx $("$nginx_bin" -v 2>&1 |
     sed 's/.*nginx\///'): $threads server thread(s) / nginx worker(s); wrk -t$wrk_threads" \
-    "-c$connections -d${duration}s, best of $rounds alternating rounds (256-connection rows: wrk -t2 -c256); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "-c$connections -d${duration}s, best of $rounds alternating rounds (256-connection rows: wrk -t2 -c256); storage $storage;" \
+    "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| path | storefront req/s | nginx req/s | ratio | sf p50 / p99 ms | nginx p50 / p99 ms | p99 ratio | body B | CPU µs/req sf / nginx | CPU ratio | wire B/resp sf / nginx | non-2xx sf / nginx |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for label in "${labels[@]}"; do
-    sf=$(row_of "sf|$label")
-    ng=$(row_of "ng|$label")
-    sf_rps=$(awk -v r="$(field "$sf" requests)" -v d="$(field "$sf" duration_us)" 'BEGIN {printf "%.0f", r / d * 1e6}')
-    ng_rps=$(awk -v r="$(field "$ng" requests)" -v d="$(field "$ng" duration_us)" 'BEGIN {printf "%.0f", r / d * 1e6}')
-    ratio=$(awk -v a="$sf_rps" -v b="$ng_rps" 'BEGIN {printf "%.2f", a / b}')
-    p99_ratio=$(awk -v a="$(field "$sf" p99_us)" -v b="$(field "$ng" p99_us)" 'BEGIN {printf "%.2f", a / b}')
-    sf_cpu=$(awk -v c="$(field "$sf" cpu_ns)" -v r="$(field "$sf" requests)" 'BEGIN {printf "%.1f", c / r / 1000}')
-    ng_cpu=$(awk -v c="$(field "$ng" cpu_ns)" -v r="$(field "$ng" requests)" 'BEGIN {printf "%.1f", c / r / 1000}')
-    cpu_ratio=$(awk -v a="$sf_cpu" -v b="$ng_cpu" 'BEGIN {printf "%.2f", b / a}')
-    sf_wire=$(awk -v b="$(field "$sf" bytes)" -v r="$(field "$sf" requests)" 'BEGIN {printf "%.0f", b / r}')
-    ng_wire=$(awk -v b="$(field "$ng" bytes)" -v r="$(field "$ng" requests)" 'BEGIN {printf "%.0f", b / r}')
-    echo "| \`$label\` | $sf_rps | $ng_rps | **${ratio}×** | $(fmt_ms "$(field "$sf" p50_us)") / $(fmt_ms "$(field "$sf" p99_us)") |" \
-        "$(fmt_ms "$(field "$ng" p50_us)") / $(fmt_ms "$(field "$ng" p99_us)") | ${p99_ratio}× | ${body_bytes[$label]} |" \
-        "$sf_cpu / $ng_cpu | ${cpu_ratio}× | $sf_wire / $ng_wire | $(field "$sf" non2xx) / $(field "$ng" non2xx) |"
-done
+pair_table "$results_dir/load.dat" "${labels[@]}"
 echo
-rps_of() {
-    local row
-    row=$(row_of "sf|$1")
-    awk -v r="$(field "$row" requests)" -v d="$(field "$row" duration_us)" 'BEGIN {printf "%.0f", r / d * 1e6}'
-}
 for tag in default big; do
-    far=$(rps_of "${far_label[$tag]}")
-    city=$(rps_of "${city_label[$tag]}")
+    far=$(rps_of "sf|${far_label[$tag]}")
+    city=$(rps_of "sf|${city_label[$tag]}")
     echo "far ÷ city-centre (storefront req/s, ${tag}): $far / $city = $(awk -v a="$far" -v b="$city" 'BEGIN {printf "%.2f", a / b}')"
 done
 echo
@@ -472,3 +314,26 @@ echo "from the same wrk Lua script); storefront computes each answer. Radius ${r
 echo "sampled from the served set. Rows marked 'random origins': $map_origin_count origins drawn uniformly over latitude"
 echo "-60..60 and all longitudes (bench/load/map_origins.lua), one picked at random per request on both sides; nginx"
 echo "serves storefront's own answer for that origin, so both send the same bytes (Body B: the mean)."
+if [[ $do_micro == 1 ]]; then
+    echo
+    echo "Location index vs brute force (\`storefront_micro_bench\`, uniform points, k = 5, radius 100 km), CPU µs per query:"
+    echo
+    echo "| n | k-d 5 nearest | brute 5 nearest | speed-up | k-d 5 nearest ≤ 100 km | k-d within 100 km | brute within 100 km | speed-up |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+    awk -F'\t' '!/^#/ {printf "| %d | %.3f | %.3f | %.0f× | %.3f | %.3f | %.3f | %.0f× |\n", $1, $2, $3, $3 / $2, $4, $5, $6, $6 / $5}' \
+        "$results_dir/location_index.dat"
+fi
+} | tee "$results_dir/load.md"
+
+# --- charts ------------------------------------------------------------------------------------------
+if [[ $do_charts == 1 ]]; then
+    bars_chart "$results_dir/load.dat" "$results_dir/load_rps.png" \
+        "requests/s per path: storefront vs nginx serving the same bytes" "requests/s" 2 3
+    bars_chart "$results_dir/load.dat" "$results_dir/load_p99.png" \
+        "p99 latency per path: storefront vs nginx (log scale)" "p99 latency, ms" 4 5 1
+    if [[ $do_micro == 1 ]]; then
+        gnuplot -e "datafile='$results_dir/location_index.dat'; outfile='$results_dir/location_index.png'" \
+            "$repo/bench/charts/location_index.gp"
+        log "chart $results_dir/location_index.png"
+    fi
+fi

@@ -9,6 +9,8 @@
 #   TEST_PG_CTL      the pg_ctl binary
 #   TEST_PG_CTL_CMD  a script running pg_ctl as the cluster's owner with the right options:
 #                    "$TEST_PG_CTL_CMD stop" (fast), "$TEST_PG_CTL_CMD start" (waits until ready), "... status"
+# TEST_PG_FSYNC=on in the caller's environment keeps PostgreSQL's fsync (default off: tests need speed; the
+# storage benchmark measures durable writes and sets it).
 # Exits with the command's status, or non-zero with a message when PostgreSQL cannot start.
 set -euo pipefail
 
@@ -20,6 +22,12 @@ fi
 . "$(dirname "${BASH_SOURCE[0]}")/../../deploy/lib/throwaway-pg.sh"
 pg_check_tools with_pg_cluster
 bindir=$pg_bindir
+
+pg_fsync=${TEST_PG_FSYNC:-off}
+case $pg_fsync in
+    on | off) ;;
+    *) echo "with_pg_cluster: TEST_PG_FSYNC must be on or off" >&2; exit 2 ;;
+esac
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/storefront-pg.XXXXXX")
 chmod 755 "$dir"
@@ -52,8 +60,9 @@ fi
 started=
 for _ in 1 2 3 4 5; do
     port=$(pg_free_port)
-    # A throw-away cluster: no fsync (tests need speed, not durability), room for many test connections.
-    pg_write_ctl "$dir" "$data" "$port" "-c fsync=off -c max_connections=300"
+    # A throw-away cluster: no fsync unless TEST_PG_FSYNC=on (tests need speed, not durability), room for
+    # many test connections.
+    pg_write_ctl "$dir" "$data" "$port" "-c fsync=$pg_fsync -c max_connections=300"
     if "$dir/pg_ctl.sh" start >/dev/null 2>&1 &&
         "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -t 30; then
         started=yes

@@ -1,0 +1,270 @@
+# shellcheck shell=bash disable=SC2154,SC2034  # sourced: the caller sets the variables named below
+# Shell helpers shared by bench/run_load.sh and bench/run_storage.sh (sourced, never run): tools, a temp
+# dir with an EXIT trap that stops everything started here, free loopback ports, storefront and nginx
+# start/stop, wrk runs with a machine-readable RESULT line, storefront/nginx pairs and their report table.
+#
+# The sourcing script sets before calling anything here: repo, threads, duration, connections, rounds,
+# wrk_threads, server_bin, log_tag. Everything listens on 127.0.0.1 only.
+
+log() { echo "[$log_tag] $*" >&2; }
+
+# install_tools PACKAGE...: Debian packages to install when their command is missing, as "command:package"
+# (apt-get, with sudo when not root). Debian starts a packaged nginx service on install; the benchmarks run
+# their own instance only.
+install_tools() {
+    local missing=() spec cmd pkg
+    for spec in "$@"; do
+        cmd=${spec%%:*}
+        pkg=${spec#*:}
+        if [[ $cmd == /* ]]; then
+            [[ -e $cmd ]] || missing+=("$pkg")
+        else
+            command -v "$cmd" >/dev/null || [[ -x /usr/sbin/$cmd ]] || missing+=("$pkg")
+        fi
+    done
+    [[ ${#missing[@]} -gt 0 ]] || return 0
+    local sudo=""
+    [[ $(id -u) == 0 ]] || sudo=sudo
+    log "installing ${missing[*]}"
+    $sudo apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
+        { $sudo apt-get update >&2 && $sudo apt-get install -y --no-install-recommends "${missing[@]}" >&2; }
+}
+# What both scripts need; gnuplot-nox draws the charts (no X libraries).
+common_tools=(wrk:wrk nginx:nginx-light curl:curl cmake:cmake gnuplot:gnuplot-nox python3:python3)
+
+# build_release DIR BENCH(0|1) TARGET...: configure a Release build in DIR (with the micro benchmarks when
+# BENCH is 1) and build TARGETs with -j2.
+build_release() {
+    local dir=$1 bench=$2
+    shift 2
+    log "building Release in $dir: $*"
+    cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DSTOREFRONT_BUILD_BENCH="$bench" >&2
+    cmake --build "$dir" -j2 --target "$@" >&2
+}
+
+# --- temp dir and clean-up of everything started here ------------------------------------------------
+server_pid=""
+nginx_pid=""
+writer_pid=""
+extra_pids=()  # more processes to stop on exit (a second storefront, a background wrk)
+work=""
+stop_server() {
+    if [[ -n $server_pid ]]; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+        server_pid=""
+    fi
+}
+stop_nginx() {
+    if [[ -n $nginx_pid ]]; then
+        kill -QUIT "$nginx_pid" 2>/dev/null || true
+        wait "$nginx_pid" 2>/dev/null || true
+        nginx_pid=""
+    fi
+}
+stop_extra() {
+    local p
+    for p in "${extra_pids[@]}"; do
+        kill -TERM "$p" 2>/dev/null || true
+        wait "$p" 2>/dev/null || true
+    done
+    extra_pids=()
+}
+bench_cleanup() {
+    if [[ -n $writer_pid ]]; then kill "$writer_pid" 2>/dev/null || true; fi
+    stop_extra
+    stop_server
+    stop_nginx
+    [[ -z $work ]] || rm -rf "$work"
+}
+# make_work PREFIX: the temp dir ($work) and the trap; call once, early.
+make_work() {
+    work=$(mktemp -d "/tmp/$1.XXXXXX")
+    chmod 755 "$work"  # nginx workers run as an unprivileged user when started as root
+    mkdir -p "$work/static"
+    : >"$work/results"
+    trap bench_cleanup EXIT
+    trap 'exit 130' INT TERM
+}
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+wait_port() {
+    for _ in $(seq 1 300); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "nothing listens on port $1" >&2
+    return 1
+}
+
+# Starts storefront with extra arguments; sets server_pid and server_port.
+start_server() {
+    server_port=$(free_port)
+    "$server_bin" --address 127.0.0.1 --port "$server_port" --threads "$threads" --access-log false \
+        "$@" >"$work/server.log" 2>&1 &
+    server_pid=$!
+    wait_port "$server_port" || { tail -n 5 "$work/server.log" >&2; return 1; }
+}
+
+rss_kib() { awk -v k="$2" '$1 == k":" {print $2}' "/proc/$1/status"; }
+mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
+
+start_nginx() {
+    nginx_port=$(free_port)
+    mkdir -p "$work/nginx/tmp"
+    cat >"$work/nginx/nginx.conf" <<EOF
+worker_processes $threads;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+daemon off;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 65;
+    keepalive_requests 1000;
+    etag off;
+    client_body_temp_path $work/nginx/tmp/body;
+    proxy_temp_path $work/nginx/tmp/proxy;
+    fastcgi_temp_path $work/nginx/tmp/fastcgi;
+    uwsgi_temp_path $work/nginx/tmp/uwsgi;
+    scgi_temp_path $work/nginx/tmp/scgi;
+    types { }
+    default_type "application/json; charset=utf-8";
+    server {
+        listen 127.0.0.1:$nginx_port reuseport;
+        root $work/static;
+        add_header Access-Control-Allow-Origin "*";
+        add_header X-Content-Type-Options nosniff;
+    }
+}
+EOF
+    chmod -R a+rX "$work/static"
+    "$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
+    nginx_pid=$!
+    wait_port "$nginx_port"
+}
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+
+# CPU clock ticks (user + system, all threads) used so far by the server behind NAME ("sf|…" or "ng|…").
+cpu_ticks() {
+    local pids total=0 p
+    if [[ $1 == sf\|* ]]; then pids=$server_pid; else pids="$nginx_pid $(pgrep -P "$nginx_pid" | tr '\n' ' ')"; fi
+    for p in $pids; do
+        total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
+    done
+    echo "$total"
+}
+
+# wrk_run NAME URL CONNS WRK_THREADS [lua args...] -> appends "NAME key=value..." to $work/results, with
+# the server's CPU time per request (robust against other load on the machine, unlike requests/s).
+# A first lua argument "map:" selects map_origins.lua, "write:" write.lua; other arguments origin.lua.
+wrk_run() {
+    local name=$1 url=$2 conns=$3 wthreads=$4
+    shift 4
+    local script=$repo/bench/load/report.lua
+    if [[ $# -gt 0 ]]; then
+        script=$repo/bench/load/origin.lua
+        case $1 in
+            map:) script=$repo/bench/load/map_origins.lua; shift ;;
+            write:) script=$repo/bench/load/write.lua; shift ;;
+        esac
+    fi
+    local line before after
+    before=$(cpu_ticks "$name")
+    # timeout: a wedged wrk must not hang the benchmark (wrk stops itself after -d).
+    line=$(timeout $((duration + 30)) wrk -t"$wthreads" -c"$conns" -d"${duration}s" --timeout 5s -s "$script" \
+        "$url" ${1+--} "$@" | grep '^RESULT') || { echo "wrk failed for $name" >&2; return 1; }
+    after=$(cpu_ticks "$name")
+    line="$line cpu_ns=$(( (after - before) * 1000000000 / $(getconf CLK_TCK) ))"
+    echo "$name ${line#RESULT }" >>"$work/results"
+    log "$name ${line#RESULT }"
+}
+
+# Saves the body storefront answers for PATH as static file FILE.
+save_body() {
+    curl -sf "http://127.0.0.1:$server_port$1" -o "$work/static/$2"
+}
+
+declare -A body_bytes
+labels=()
+
+# bench_pair LABEL SERVER_PATH STATIC_FILE [origins-file]: storefront and nginx alternately, $rounds times
+# each, same settings; the report keeps each side's best round (other load on the machine only slows).
+bench_pair() {
+    local label=$1 path=$2 file=$3 origins=${4:-}
+    for _ in $(seq 1 "$rounds"); do
+        if [[ -n $origins ]]; then
+            wrk_run "sf|$label" "http://127.0.0.1:$server_port" "$connections" "$wrk_threads" \
+                "$path" "$origins" "$radius_km"
+            wrk_run "ng|$label" "http://127.0.0.1:$nginx_port" "$connections" "$wrk_threads" \
+                "/$file" "$origins" "$radius_km"
+        else
+            wrk_run "sf|$label" "http://127.0.0.1:$server_port$path" "$connections" "$wrk_threads"
+            wrk_run "ng|$label" "http://127.0.0.1:$nginx_port/$file" "$connections" "$wrk_threads"
+        fi
+    done
+    body_bytes[$label]=$(stat -c %s "$work/static/$file")
+    labels+=("$label")
+}
+
+# --- report ------------------------------------------------------------------------------------------
+field() { sed -n "s/.* $2=\([0-9]*\).*/\1/p" <<<" $1"; }
+# The best round (highest requests/s) of NAME.
+row_of() {
+    grep -F "$1 " "$work/results" | awk 'BEGIN { best = -1 } {
+        r = 0; d = 1
+        for (i = 1; i <= NF; i++) {
+            if ($i ~ /^requests=/) { r = substr($i, 10) }
+            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
+        }
+        if (r / d > best) { best = r / d; line = $0 }
+    } END { print line }'
+}
+fmt_ms() { awk -v u="$1" 'BEGIN {printf "%.2f", u / 1000}'; }
+# Requests per second of a RESULT row.
+rps_row() { awk -v r="$(field "$1" requests)" -v d="$(field "$1" duration_us)" 'BEGIN {printf "%.0f", r / d * 1e6}'; }
+rps_of() { rps_row "$(row_of "$1")"; }
+
+# pair_table DATFILE LABEL...: the markdown table of storefront/nginx pairs on stdout, and one tab-separated
+# line per pair in DATFILE for the charts: label, sf req/s, nginx req/s, sf p99 ms, nginx p99 ms, ratio.
+pair_table() {
+    local dat=$1 label sf ng sf_rps ng_rps ratio p99_ratio sf_cpu ng_cpu cpu_ratio sf_wire ng_wire
+    shift
+    printf '# label\tstorefront_rps\tnginx_rps\tstorefront_p99_ms\tnginx_p99_ms\tratio\n' >"$dat"
+    echo "| path | storefront req/s | nginx req/s | ratio | sf p50 / p99 ms | nginx p50 / p99 ms | p99 ratio | body B | CPU µs/req sf / nginx | CPU ratio | wire B/resp sf / nginx | non-2xx sf / nginx |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for label in "$@"; do
+        sf=$(row_of "sf|$label")
+        ng=$(row_of "ng|$label")
+        sf_rps=$(rps_row "$sf")
+        ng_rps=$(rps_row "$ng")
+        ratio=$(awk -v a="$sf_rps" -v b="$ng_rps" 'BEGIN {printf "%.2f", a / b}')
+        p99_ratio=$(awk -v a="$(field "$sf" p99_us)" -v b="$(field "$ng" p99_us)" 'BEGIN {printf "%.2f", a / b}')
+        sf_cpu=$(awk -v c="$(field "$sf" cpu_ns)" -v r="$(field "$sf" requests)" 'BEGIN {printf "%.1f", c / r / 1000}')
+        ng_cpu=$(awk -v c="$(field "$ng" cpu_ns)" -v r="$(field "$ng" requests)" 'BEGIN {printf "%.1f", c / r / 1000}')
+        cpu_ratio=$(awk -v a="$sf_cpu" -v b="$ng_cpu" 'BEGIN {printf "%.2f", b / a}')
+        sf_wire=$(awk -v b="$(field "$sf" bytes)" -v r="$(field "$sf" requests)" 'BEGIN {printf "%.0f", b / r}')
+        ng_wire=$(awk -v b="$(field "$ng" bytes)" -v r="$(field "$ng" requests)" 'BEGIN {printf "%.0f", b / r}')
+        echo "| \`$label\` | $sf_rps | $ng_rps | **${ratio}×** | $(fmt_ms "$(field "$sf" p50_us)") / $(fmt_ms "$(field "$sf" p99_us)") |" \
+            "$(fmt_ms "$(field "$ng" p50_us)") / $(fmt_ms "$(field "$ng" p99_us)") | ${p99_ratio}× | ${body_bytes[$label]} |" \
+            "$sf_cpu / $ng_cpu | ${cpu_ratio}× | $sf_wire / $ng_wire | $(field "$sf" non2xx) / $(field "$ng" non2xx) |"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$sf_rps" "$ng_rps" "$(fmt_ms "$(field "$sf" p99_us)")" \
+            "$(fmt_ms "$(field "$ng" p99_us)")" "$ratio" >>"$dat"
+    done
+}
+
+# bars_chart DATFILE PNG TITLE XLABEL COLUMN_A COLUMN_B [LOGX [NAME_A NAME_B]]: bench/charts/bars.gp,
+# column A (storefront) beside column B (nginx) per row of a tab-separated data file (pair_table's).
+bars_chart() {
+    local names=""
+    [[ -z ${8:-} ]] || names="; name_a='$8'; name_b='$9'"
+    gnuplot -e "datafile='$1'; outfile='$2'; plottitle='$3'; xlabel='$4'; col_a=$5; col_b=$6; logx=${7:-0}$names" \
+        "$repo/bench/charts/bars.gp"
+    log "chart $2"
+}
