@@ -9,6 +9,8 @@
 #include <boost/asio/error.hpp>
 #include <boost/asio/ip/address.hpp>
 
+#include "server/codec/header_text.hpp"
+
 namespace storefront::server {
 
 namespace ip = boost::asio::ip;
@@ -16,16 +18,6 @@ namespace ip = boost::asio::ip;
 namespace {
 
 constexpr std::size_t max_hop_length = 64;  // "[" + the longest IPv6 text + "]:65535", with room to spare
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
 
 // Splits on every `separator`, quoted or not: a client could otherwise open a quote in its own part of a
 // header and swallow the hops proxies append after it. (Addresses never contain ',' or ';'.)
@@ -79,7 +71,7 @@ bool same_prefix(
 trusted_proxies trusted_proxies::parse(std::string_view list) {
     trusted_proxies out;
     for (std::string_view item : split(list, ',')) {
-        item = trim(item);
+        item = trim_ows(item);
         if (item.empty()) {
             continue;
         }
@@ -114,7 +106,7 @@ bool trusted_proxies::contains(const ip::address& address) const {
 }
 
 bool parse_hop(std::string_view text, ip::address& out) {
-    text = trim(text);
+    text = trim_ows(text);
     if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
         text = text.substr(1, text.size() - 2);
     }
@@ -159,10 +151,10 @@ std::vector<std::string_view> forwarded_for_values(std::string_view forwarded) {
             if (equals == std::string_view::npos) {
                 continue;
             }
-            const std::string_view key = trim(pair.substr(0, equals));
+            const std::string_view key = trim_ows(pair.substr(0, equals));
             if (key.size() == 3 && (key[0] | 0x20) == 'f' && (key[1] | 0x20) == 'o' &&
                 (key[2] | 0x20) == 'r') {
-                value = trim(pair.substr(equals + 1));
+                value = trim_ows(pair.substr(equals + 1));
                 break;
             }
         }
@@ -182,9 +174,9 @@ std::string client_address(
         return current.to_string();
     }
     std::vector<std::string_view> hops;
-    if (!trim(x_forwarded_for).empty()) {
+    if (!trim_ows(x_forwarded_for).empty()) {
         hops = split(x_forwarded_for, ',');
-    } else if (!trim(forwarded).empty()) {
+    } else if (!trim_ows(forwarded).empty()) {
         hops = forwarded_for_values(forwarded);
     }
     for (auto hop = hops.rbegin(); hop != hops.rend(); ++hop) {

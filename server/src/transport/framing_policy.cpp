@@ -10,22 +10,14 @@
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include "server/codec/header_text.hpp"
+
 namespace storefront::server {
 
 namespace {
 
 framing_refusal bad_request(std::string message) {
     return {http::status::bad_request, std::move(message)};
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
-        s.remove_suffix(1);
-    }
-    return s;
 }
 
 bool all_digits(std::string_view s) {
@@ -49,12 +41,12 @@ std::optional<framing_refusal> check_transfer_encoding(std::string_view value) {
     std::size_t start = 0;
     while (start <= value.size()) {
         const auto comma = value.find(',', start);
-        const auto coding =
-            trim(value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)
-            );
+        const auto coding = trim_ows(
+            value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)
+        );
         if (!coding.empty()) {
             ++codings;
-            const std::string_view name = trim(coding.substr(0, coding.find(';')));
+            const std::string_view name = trim_ows(coding.substr(0, coding.find(';')));
             if (!is_known_coding(name) || name.size() != coding.size()) {
                 return framing_refusal{
                     http::status::not_implemented,
@@ -180,7 +172,7 @@ check_request_header(const http::request_header<>& header, const limits_config&)
     if (count_fields(header, http::field::expect) > 0) {
         const std::string_view expect = header[http::field::expect];
         if (count_fields(header, http::field::expect) > 1 ||
-            !boost::beast::iequals(trim(expect), "100-continue")) {
+            !boost::beast::iequals(trim_ows(expect), "100-continue")) {
             return framing_refusal{
                 http::status::expectation_failed, "Only Expect: 100-continue is supported"};
         }
