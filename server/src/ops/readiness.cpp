@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <utility>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -23,6 +24,9 @@ namespace storefront::server {
 namespace asio = boost::asio;
 
 struct storage_readiness::waiter {
+    // A constructor, not aggregate initialisation: clang 14 (the fuzz build) lacks C++20's parenthesised
+    // aggregate init that make_shared needs.
+    explicit waiter(asio::steady_timer t) : timer(std::move(t)) {}
     asio::steady_timer timer;
 };
 
