@@ -9,30 +9,12 @@
 #include <utility>
 
 #include "common/clock.hpp"
+#include "common/found.hpp"
 #include "common/next_id.hpp"
+#include "common/slug.hpp"
 #include "core/catalogue_rules.hpp"
-#include "core/slug.hpp"
 
 namespace storefront::storage {
-
-namespace {
-
-// The slug of a new title or name; text with no letter or digit gets "<kind>-<id>".
-std::string slug_for(std::string_view text, std::string_view kind, std::int64_t id) {
-    std::string slug = core::make_slug(text);
-    return slug.empty() ? std::string(kind) + "-" + std::to_string(id) : slug;
-}
-
-template <class Map>
-auto find_in(const Map& map, std::int64_t id) -> core::result<typename Map::mapped_type> {
-    const auto it = map.find(id);
-    if (it == map.end()) {
-        return core::errc::not_found;
-    }
-    return it->second;
-}
-
-}  // namespace
 
 memory_catalogue_store::memory_catalogue_store(
     std::vector<core::category> categories,
@@ -96,7 +78,7 @@ std::size_t memory_catalogue_store::count_products(const core::product_filter& f
 
 core::result<core::product> memory_catalogue_store::find_product(std::int64_t id) const {
     std::shared_lock lock(mutex_);
-    return find_in(products_, id);
+    return detail::find_in(products_, id);
 }
 
 core::result<core::product> memory_catalogue_store::find_product_by_slug(std::string_view slug) const {
@@ -136,7 +118,7 @@ std::vector<core::category> memory_catalogue_store::list_categories() const {
 
 core::result<core::category> memory_catalogue_store::find_category(std::int64_t id) const {
     std::shared_lock lock(mutex_);
-    return find_in(categories_, id);
+    return detail::find_in(categories_, id);
 }
 
 core::result<core::category> memory_catalogue_store::find_category_by_slug(std::string_view slug) const {
@@ -158,7 +140,7 @@ core::result<core::product> memory_catalogue_store::create_product(const core::p
         return core::errc::invalid_reference;
     }
     const std::int64_t id = next_id(last_product_id_);
-    std::string slug = slug_for(draft.title, "product", id);
+    std::string slug = detail::slug_for(draft.title, "product", id);
     if (product_slugs_.contains(slug)) {
         return core::errc::conflict;
     }
@@ -197,7 +179,7 @@ core::result<core::product> memory_catalogue_store::update_product(
         }
         p.product_category = category->second;
     }
-    std::string new_slug = patch.title ? slug_for(*patch.title, "product", id) : p.slug;
+    std::string new_slug = patch.title ? detail::slug_for(*patch.title, "product", id) : p.slug;
     if (new_slug != p.slug && product_slugs_.contains(new_slug)) {
         return core::errc::conflict;
     }
@@ -245,7 +227,7 @@ core::result<core::category> memory_catalogue_store::create_category(const core:
         return core::errc::storage_full;
     }
     const std::int64_t id = next_id(last_category_id_);
-    std::string slug = slug_for(draft.name, "category", id);
+    std::string slug = detail::slug_for(draft.name, "category", id);
     if (category_slugs_.contains(slug)) {
         return core::errc::conflict;
     }
@@ -274,7 +256,7 @@ core::result<core::category> memory_catalogue_store::update_category(
         return core::errc::seed_read_only;
     }
     core::category c = it->second;
-    std::string new_slug = patch.name ? slug_for(*patch.name, "category", id) : c.slug;
+    std::string new_slug = patch.name ? detail::slug_for(*patch.name, "category", id) : c.slug;
     if (new_slug != c.slug && category_slugs_.contains(new_slug)) {
         return core::errc::conflict;
     }

@@ -5,7 +5,7 @@
 
 #include <mutex>
 
-#include "common/clock.hpp"
+#include "common/budget.hpp"
 #include "common/random_name.hpp"
 
 namespace storefront::storage {
@@ -15,13 +15,9 @@ memory_file_store::memory_file_store(std::size_t max_bytes) : max_bytes_(max_byt
 core::result<std::shared_ptr<const stored_file>> memory_file_store::add(
     std::string extension, std::string original_name, std::string media_type, std::string bytes
 ) {
-    auto file = std::make_shared<stored_file>();
-    file->original_name = std::move(original_name);
-    file->media_type = std::move(media_type);
-    file->bytes = std::move(bytes);
-    file->created_at = detail::now_ms();
+    auto file = detail::new_upload(std::move(original_name), std::move(media_type), std::move(bytes));
     std::unique_lock lock(mutex_);
-    if (file->bytes.size() > max_bytes_ - used_bytes_) {
+    if (!detail::fits_budget(used_bytes_, file->bytes.size(), max_bytes_)) {
         return core::errc::storage_full;
     }
     do {

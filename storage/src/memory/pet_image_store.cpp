@@ -5,13 +5,15 @@
 
 #include <mutex>
 
+#include "common/budget.hpp"
+
 namespace storefront::storage {
 
 core::result<std::int64_t> memory_pet_image_store::add(std::int64_t pet_id, core::pet_image image) {
     auto blob = std::make_shared<const core::pet_image>(std::move(image));
     std::unique_lock lock(mutex_);
     const std::size_t size = blob->bytes.size();
-    if (size > max_bytes_ - used_bytes_) {
+    if (!detail::fits_budget(used_bytes_, size, max_bytes_)) {
         return core::errc::storage_full;
     }
     const std::int64_t id = ++last_id_;

@@ -2,6 +2,7 @@
 
 #include "postgres/aggregate.hpp"
 
+#include "common/seed_once.hpp"
 #include "postgres/schema.hpp"
 #include "storage/storage_error.hpp"
 
@@ -38,7 +39,10 @@ pg_pool::lease pg_aggregate::connection() {
     if (!ready_.load(std::memory_order_relaxed)) {
         pool_->ensure_schema(*conn);
         if (seed_) {
-            seed_once(*conn, name_, channel_, seed_);
+            seed_once<pg_connection>(*conn, name_, [&](pg_connection& c) {
+                seed_(c);
+                (void)c.exec("SELECT pg_notify($1, 'seed')", pg_params().add(channel_));
+            });
         }
         ready_.store(true, std::memory_order_release);
     }

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "common/clock.hpp"
-#include "core/slug.hpp"
+#include "common/slug.hpp"
 
 namespace storefront::storage {
 
@@ -121,11 +121,6 @@ core::result<void> lock_writable_row(pg_connection& db, std::string_view table, 
 
 std::int64_t next_id(pg_connection& db, std::string_view table) {
     return db.exec("SELECT nextval(pg_get_serial_sequence($1, 'id'))", pg_params().add(table)).int64(0, 0);
-}
-
-std::string slug_for(std::string_view text, std::string_view kind, std::int64_t id) {
-    std::string slug = core::make_slug(text);
-    return slug.empty() ? std::string(kind) + "-" + std::to_string(id) : slug;
 }
 
 }  // namespace
@@ -271,7 +266,7 @@ core::result<core::product> pg_catalogue_store::create_product(const core::produ
         pg_params()
             .add(id)
             .add(draft.title)
-            .add(slug_for(draft.title, "product", id))
+            .add(detail::slug_for(draft.title, "product", id))
             .add(draft.price)
             .add(draft.description)
             .add(draft.category_id)
@@ -306,7 +301,7 @@ core::result<core::product> pg_catalogue_store::update_product(
         pg_params()
             .add(id)
             .add(patch.title)
-            .add(patch.title ? std::optional(slug_for(*patch.title, "product", id)) : std::nullopt)
+            .add(patch.title ? std::optional(detail::slug_for(*patch.title, "product", id)) : std::nullopt)
             .add(patch.price)
             .add(patch.description)
             .add(patch.category_id)
@@ -345,7 +340,7 @@ core::result<core::category> pg_catalogue_store::create_category(const core::cat
         pg_params()
             .add(id)
             .add(draft.name)
-            .add(slug_for(draft.name, "category", id))
+            .add(detail::slug_for(draft.name, "category", id))
             .add(draft.image)
             .add(detail::now_ms())
     );
@@ -371,7 +366,7 @@ core::result<core::category> pg_catalogue_store::update_category(
         pg_params()
             .add(id)
             .add(patch.name)
-            .add(patch.name ? std::optional(slug_for(*patch.name, "category", id)) : std::nullopt)
+            .add(patch.name ? std::optional(detail::slug_for(*patch.name, "category", id)) : std::nullopt)
             .add(patch.image)
             .add(detail::now_ms())
     );

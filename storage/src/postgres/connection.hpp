@@ -89,8 +89,12 @@ struct pg_limits {
     std::chrono::milliseconds statement_timeout{5000};  // also the client-side deadline (plus a margin)
 };
 
+class pg_transaction;
+
 class pg_connection {
   public:
+    using transaction = pg_transaction;
+
     // Connects to `dsn` (a libpq URL or key=value string); throws storage_unavailable when it cannot. The
     // DSN (which may hold a password) never appears in an exception message.
     pg_connection(const std::string& dsn, const pg_limits& limits);

@@ -2,29 +2,10 @@
 
 #include "postgres/file_store.hpp"
 
-#include <random>
-
-#include "common/clock.hpp"
+#include "common/budget.hpp"
+#include "common/random_name.hpp"
 
 namespace storefront::storage {
-
-namespace {
-
-std::string random_name() {
-    static thread_local std::random_device entropy;  // /dev/urandom on Linux
-    constexpr char hex[] = "0123456789abcdef";
-    std::string name;
-    for (int word = 0; word < 4; ++word) {
-        std::uint32_t bits = entropy();
-        for (int i = 0; i < 8; ++i) {
-            name += hex[bits & 0xF];
-            bits >>= 4;
-        }
-    }
-    return name;
-}
-
-}  // namespace
 
 pg_file_store::pg_file_store(const std::string& dsn, std::size_t pool_size, std::size_t max_bytes)
     : aggregate_(dsn, pool_size, "files", {}, false), max_bytes_(max_bytes) {}
@@ -32,22 +13,18 @@ pg_file_store::pg_file_store(const std::string& dsn, std::size_t pool_size, std:
 core::result<std::shared_ptr<const stored_file>> pg_file_store::add(
     std::string extension, std::string original_name, std::string media_type, std::string bytes
 ) {
-    auto file = std::make_shared<stored_file>();
-    file->original_name = std::move(original_name);
-    file->media_type = std::move(media_type);
-    file->bytes = std::move(bytes);
-    file->created_at = detail::now_ms();
+    auto file = detail::new_upload(std::move(original_name), std::move(media_type), std::move(bytes));
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
     aggregate_.lock(*db);
     const auto used = static_cast<std::size_t>(
         db->exec("SELECT coalesce(sum(octet_length(bytes)), 0)::bigint FROM files").int64(0, 0)
     );
-    if (used > max_bytes_ || file->bytes.size() > max_bytes_ - used) {
+    if (!detail::fits_budget(used, file->bytes.size(), max_bytes_)) {
         return core::errc::storage_full;
     }
     do {
-        file->name = random_name() + extension;
+        file->name = detail::random_name() + extension;
     } while (db->exec(
                    "INSERT INTO files (name, original_name, media_type, bytes, created_at) "
                    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING",

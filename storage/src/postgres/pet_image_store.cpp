@@ -3,6 +3,8 @@
 
 #include "postgres/pet_image_store.hpp"
 
+#include "common/budget.hpp"
+
 namespace storefront::storage {
 
 using detail::pg_params;
@@ -17,7 +19,7 @@ core::result<std::int64_t> pg_pet_image_store::add(std::int64_t pet_id, core::pe
     const auto used = static_cast<std::size_t>(
         db->exec("SELECT coalesce(sum(octet_length(bytes)), 0)::bigint FROM pet_images").int64(0, 0)
     );
-    if (used > max_bytes_ || image.bytes.size() > max_bytes_ - used) {
+    if (!detail::fits_budget(used, image.bytes.size(), max_bytes_)) {
         return core::errc::storage_full;
     }
     const auto id =

@@ -82,22 +82,12 @@ void migrate_schema(pg_connection& conn) {
     tx.commit();
 }
 
-void seed_once(
-    pg_connection& conn,
-    std::string_view aggregate,
-    std::string_view channel,
-    const std::function<void(pg_connection&)>& write
-) {
-    pg_transaction tx(conn);
+bool claim_seed_marker(pg_connection& conn, std::string_view aggregate) {
     const auto marked = conn.exec(
         "INSERT INTO storefront_meta (key, value) VALUES ($1, 1) ON CONFLICT (key) DO NOTHING",
         pg_params().add(std::string(seed_marker_prefix) + std::string(aggregate))
     );
-    if (marked.affected() == 1) {
-        write(conn);
-        (void)conn.exec("SELECT pg_notify($1, 'seed')", pg_params().add(channel));
-    }
-    tx.commit();
+    return marked.affected() == 1;
 }
 
 }  // namespace storefront::storage::detail

@@ -4,7 +4,6 @@
 // storefront_meta, so instances starting at once neither collide nor migrate twice. Seed data is written
 // once per aggregate, guarded by a marker row (not by "the table is empty": deleted rows stay deleted).
 
-#include <functional>
 #include <string_view>
 
 #include "postgres/connection.hpp"
@@ -14,14 +13,9 @@ namespace storefront::storage::detail {
 // Brings the schema to the current version; throws storage_unavailable or pg_error.
 void migrate_schema(pg_connection& conn);
 
-// Runs `write` (and sends `channel` a notification) in one transaction when the seed marker of `aggregate`
-// is missing, then sets the marker; concurrent callers wait for the first one and do nothing.
-void seed_once(
-    pg_connection& conn,
-    std::string_view aggregate,
-    std::string_view channel,
-    const std::function<void(pg_connection&)>& write
-);
+// Sets the seed marker of `aggregate` inside the caller's transaction (common/seed_once.hpp); true when this
+// call set it, false when it was set already (a concurrent caller waits for the first one to commit).
+[[nodiscard]] bool claim_seed_marker(pg_connection& conn, std::string_view aggregate);
 
 // Every aggregate's table names in the order TRUNCATE accepts them, and the seed markers' key prefix.
 inline constexpr std::string_view all_tables =

@@ -8,7 +8,8 @@
 #include <utility>
 
 #include "common/clock.hpp"
-#include "core/slug.hpp"
+#include "common/seed_once.hpp"
+#include "common/slug.hpp"
 #include "sqlite/reset.hpp"
 
 namespace storefront::storage {
@@ -82,16 +83,11 @@ core::product product_at(const sqlite_statement& s) {
     return p;
 }
 
-std::string slug_for(std::string_view text, std::string_view kind, std::int64_t id) {
-    std::string slug = core::make_slug(text);
-    return slug.empty() ? std::string(kind) + "-" + std::to_string(id) : slug;
-}
-
 // The slug after a patch: a new text (title, name) gives a new slug, else the current one stays.
 std::string slug_after(
     const std::optional<std::string>& new_text, std::string_view kind, std::int64_t id, std::string current
 ) {
-    return new_text ? slug_for(*new_text, kind, id) : std::move(current);
+    return new_text ? detail::slug_for(*new_text, kind, id) : std::move(current);
 }
 
 // Runs an INSERT or UPDATE that may move a slug: a UNIQUE violation means the slug is taken.
@@ -201,7 +197,7 @@ sqlite_catalogue_store::sqlite_catalogue_store(
     const std::vector<core::product>& products
 )
     : db_(std::move(db)) {
-    detail::seed_once(*db_, "catalogue", [&](sqlite_connection& w) {
+    detail::seed_once(*db_->writer(), "catalogue", [&](sqlite_connection& w) {
         detail::write_catalogue_seed(w, categories, products);
     });
 }
@@ -282,7 +278,7 @@ core::result<core::product> sqlite_catalogue_store::create_product(const core::p
         "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
     );
     insert.bind(1, id).bind(2, std::string_view(draft.title));
-    insert.bind(3, std::string_view(slug_for(draft.title, "product", id))).bind(4, draft.price);
+    insert.bind(3, std::string_view(detail::slug_for(draft.title, "product", id))).bind(4, draft.price);
     insert.bind(5, std::string_view(draft.description)).bind(6, draft.category_id).bind(7, detail::now_ms());
     if (auto written = write_slugged(insert); !written) {
         return written.error();
@@ -353,7 +349,7 @@ core::result<core::category> sqlite_catalogue_store::create_category(const core:
         "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES (?1,?2,?3,?4,?5,?5)"
     );
     insert.bind(1, id).bind(2, std::string_view(draft.name));
-    insert.bind(3, std::string_view(slug_for(draft.name, "category", id)));
+    insert.bind(3, std::string_view(detail::slug_for(draft.name, "category", id)));
     insert.bind(4, std::string_view(draft.image)).bind(5, detail::now_ms());
     if (auto written = write_slugged(insert); !written) {
         return written.error();

@@ -115,22 +115,17 @@ sqlite_database::read_lease sqlite_database::reader() const {
     return read_lease(*this, std::move(db));
 }
 
-void seed_once(
-    sqlite_database& db, std::string_view aggregate, const std::function<void(sqlite_connection&)>& write
-) {
-    auto w = db.writer();
-    sqlite_connection::transaction tx(*w);
-    auto marker = w->prepare("SELECT 1 FROM meta WHERE key = 'seeded:' || ?1");
+bool claim_seed_marker(sqlite_connection& db, std::string_view aggregate) {
+    auto marker = db.prepare("SELECT 1 FROM meta WHERE key = 'seeded:' || ?1");
     marker.bind(1, aggregate);
     if (marker.step() == sqlite_statement::step_result::row) {
-        return;
+        return false;
     }
     marker.reset();
-    write(*w);
-    auto mark = w->prepare("INSERT INTO meta (key) VALUES ('seeded:' || ?1)");
+    auto mark = db.prepare("INSERT INTO meta (key) VALUES ('seeded:' || ?1)");
     mark.bind(1, aggregate);
     (void)mark.step();
-    tx.commit();
+    return true;
 }
 
 }  // namespace storefront::storage::detail

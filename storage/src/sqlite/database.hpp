@@ -77,11 +77,8 @@ class sqlite_database {
     mutable std::vector<std::unique_ptr<sqlite_connection>> idle_readers_;
 };
 
-// Runs `write` in one IMMEDIATE transaction unless the file already holds the seed of `aggregate`; then
-// marks it seeded, so the seed is written once per file, never again at a later start (even when every
-// seeded row was deleted since).
-void seed_once(
-    sqlite_database& db, std::string_view aggregate, const std::function<void(sqlite_connection&)>& write
-);
+// Sets the seed marker of `aggregate` inside the caller's IMMEDIATE transaction (common/seed_once.hpp); true
+// when this call set it, false when the file holds that seed already.
+[[nodiscard]] bool claim_seed_marker(sqlite_connection& db, std::string_view aggregate);
 
 }  // namespace storefront::storage::detail

@@ -5,7 +5,7 @@
 
 #include <utility>
 
-#include "common/clock.hpp"
+#include "common/budget.hpp"
 #include "common/random_name.hpp"
 
 namespace storefront::storage {
@@ -23,17 +23,13 @@ sqlite_file_store::sqlite_file_store(std::shared_ptr<detail::sqlite_database> db
 core::result<std::shared_ptr<const stored_file>> sqlite_file_store::add(
     std::string extension, std::string original_name, std::string media_type, std::string bytes
 ) {
-    auto file = std::make_shared<stored_file>();
-    file->original_name = std::move(original_name);
-    file->media_type = std::move(media_type);
-    file->bytes = std::move(bytes);
-    file->created_at = detail::now_ms();
+    auto file = detail::new_upload(std::move(original_name), std::move(media_type), std::move(bytes));
     auto w = db_->writer();
     sqlite_connection::transaction tx(*w);
     auto used = w->prepare("SELECT coalesce(sum(size), 0) FROM files");
     (void)used.step();
     const auto used_bytes = static_cast<std::size_t>(used.int64(0));
-    if (used_bytes > max_bytes_ || file->bytes.size() > max_bytes_ - used_bytes) {
+    if (!detail::fits_budget(used_bytes, file->bytes.size(), max_bytes_)) {
         return core::errc::storage_full;
     }
     auto insert = w->prepare(

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/next_id.hpp"
+#include "common/seed_once.hpp"
 #include "sqlite/reset.hpp"
 
 namespace storefront::storage {
@@ -43,7 +44,9 @@ sqlite_order_store::sqlite_order_store(
     std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet_order>& seed
 )
     : db_(std::move(db)) {
-    detail::seed_once(*db_, "orders", [&](sqlite_connection& w) { detail::write_order_seed(w, seed); });
+    detail::seed_once(*db_->writer(), "orders", [&](sqlite_connection& w) {
+        detail::write_order_seed(w, seed);
+    });
 }
 
 std::optional<core::pet_order> sqlite_order_store::find(std::int64_t id) const {

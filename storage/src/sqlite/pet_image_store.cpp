@@ -5,6 +5,8 @@
 
 #include <utility>
 
+#include "common/budget.hpp"
+
 namespace storefront::storage {
 
 namespace {
@@ -25,7 +27,7 @@ core::result<std::int64_t> sqlite_pet_image_store::add(std::int64_t pet_id, core
     auto used = w->prepare("SELECT coalesce(sum(size), 0) FROM pet_images");
     (void)used.step();
     const auto used_bytes = static_cast<std::size_t>(used.int64(0));
-    if (used_bytes > max_bytes_ || image.bytes.size() > max_bytes_ - used_bytes) {
+    if (!detail::fits_budget(used_bytes, image.bytes.size(), max_bytes_)) {
         return core::errc::storage_full;
     }
     auto insert = w->prepare("INSERT INTO pet_images (pet_id, media_type, size, bytes) VALUES (?1,?2,?3,?4)");

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/next_id.hpp"
+#include "common/seed_once.hpp"
 #include "sqlite/reset.hpp"
 
 namespace storefront::storage {
@@ -138,7 +139,7 @@ sqlite_pet_store::sqlite_pet_store(
     std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet>& seed
 )
     : db_(std::move(db)) {
-    detail::seed_once(*db_, "pets", [&](sqlite_connection& w) { detail::write_pet_seed(w, seed); });
+    detail::seed_once(*db_->writer(), "pets", [&](sqlite_connection& w) { detail::write_pet_seed(w, seed); });
 }
 
 std::optional<core::pet> sqlite_pet_store::find(std::int64_t id) const {

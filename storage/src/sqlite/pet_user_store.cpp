@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/next_id.hpp"
+#include "common/seed_once.hpp"
 #include "sqlite/reset.hpp"
 
 namespace storefront::storage {
@@ -87,7 +88,7 @@ sqlite_pet_user_store::sqlite_pet_user_store(
     const std::function<std::vector<core::pet_user_credentials>()>& seed
 )
     : db_(std::move(db)) {
-    detail::seed_once(*db_, "pet_users", [&](sqlite_connection& w) {
+    detail::seed_once(*db_->writer(), "pet_users", [&](sqlite_connection& w) {
         detail::write_pet_user_seed(w, seed());
     });
 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/clock.hpp"
+#include "common/seed_once.hpp"
 #include "core/email.hpp"
 #include "sqlite/reset.hpp"
 
@@ -89,7 +90,9 @@ sqlite_user_store::sqlite_user_store(
     std::size_t max_users
 )
     : db_(std::move(db)), max_users_(max_users) {
-    detail::seed_once(*db_, "users", [&](sqlite_connection& w) { detail::write_user_seed(w, seed()); });
+    detail::seed_once(*db_->writer(), "users", [&](sqlite_connection& w) {
+        detail::write_user_seed(w, seed());
+    });
 }
 
 void sqlite_user_store::committed(sqlite_connection::transaction& tx) {
