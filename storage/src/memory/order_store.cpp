@@ -6,6 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "common/found.hpp"
 #include "common/next_id.hpp"
 
 namespace storefront::storage {
@@ -19,10 +20,9 @@ memory_order_store::memory_order_store(std::vector<core::pet_order> orders) {
     }
 }
 
-std::optional<core::pet_order> memory_order_store::find(std::int64_t id) const {
+core::result<core::pet_order> memory_order_store::find(std::int64_t id) const {
     std::shared_lock lock(mutex_);
-    const auto it = orders_.find(id);
-    return it == orders_.end() ? std::nullopt : std::optional<core::pet_order>(it->second);
+    return detail::find_in(orders_, id);
 }
 
 core::pet_order memory_order_store::add(core::pet_order order) {
@@ -34,9 +34,9 @@ core::pet_order memory_order_store::add(core::pet_order order) {
     return order;
 }
 
-bool memory_order_store::remove(std::int64_t id) {
+core::result<void> memory_order_store::remove(std::int64_t id) {
     std::unique_lock lock(mutex_);
-    return orders_.erase(id) > 0;
+    return detail::found_any(orders_.erase(id) > 0);
 }
 
 std::map<core::order_status, std::int64_t> memory_order_store::inventory() const {

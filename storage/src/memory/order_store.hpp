@@ -13,9 +13,9 @@ class memory_order_store final : public order_store {
     // Throws std::invalid_argument for a non-positive or duplicate id.
     explicit memory_order_store(std::vector<core::pet_order> orders);
 
-    [[nodiscard]] std::optional<core::pet_order> find(std::int64_t id) const override;
+    [[nodiscard]] core::result<core::pet_order> find(std::int64_t id) const override;
     [[nodiscard]] core::pet_order add(core::pet_order order) override;
-    bool remove(std::int64_t id) override;
+    [[nodiscard]] core::result<void> remove(std::int64_t id) override;
     [[nodiscard]] std::map<core::order_status, std::int64_t> inventory() const override;
 
   private:

@@ -22,12 +22,15 @@ core::result<std::int64_t> memory_pet_image_store::add(std::int64_t pet_id, core
     return id;
 }
 
-std::shared_ptr<const core::pet_image> memory_pet_image_store::find(
+core::result<std::shared_ptr<const core::pet_image>> memory_pet_image_store::find(
     std::int64_t pet_id, std::int64_t image_id
 ) const {
     std::shared_lock lock(mutex_);
     const auto it = images_.find(key{pet_id, image_id});
-    return it == images_.end() ? nullptr : it->second;
+    if (it == images_.end()) {
+        return core::errc::not_found;
+    }
+    return it->second;
 }
 
 void memory_pet_image_store::remove_for_pet(std::int64_t pet_id) {

@@ -15,8 +15,9 @@ class memory_pet_image_store final : public pet_image_store {
     explicit memory_pet_image_store(std::size_t max_bytes) : max_bytes_(max_bytes) {}
 
     [[nodiscard]] core::result<std::int64_t> add(std::int64_t pet_id, core::pet_image image) override;
-    [[nodiscard]] std::shared_ptr<const core::pet_image> find(std::int64_t pet_id, std::int64_t image_id)
-        const override;
+    [[nodiscard]] core::result<std::shared_ptr<const core::pet_image>> find(
+        std::int64_t pet_id, std::int64_t image_id
+    ) const override;
     void remove_for_pet(std::int64_t pet_id) override;
 
   private:

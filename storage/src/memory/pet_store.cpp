@@ -8,6 +8,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "common/found.hpp"
 #include "common/next_id.hpp"
 
 namespace storefront::storage {
@@ -33,10 +34,9 @@ std::vector<core::pet> memory_pet_store::select(Keep&& keep) const {
     return out;
 }
 
-std::optional<core::pet> memory_pet_store::find(std::int64_t id) const {
+core::result<core::pet> memory_pet_store::find(std::int64_t id) const {
     std::shared_lock lock(mutex_);
-    const auto it = pets_.find(id);
-    return it == pets_.end() ? std::nullopt : std::optional<core::pet>(it->second);
+    return detail::find_in(pets_, id);
 }
 
 std::vector<core::pet> memory_pet_store::find_by_status(const std::vector<core::pet_status>& statuses) const {
@@ -62,23 +62,23 @@ core::pet memory_pet_store::add(core::pet pet) {
     return pet;
 }
 
-std::optional<core::pet> memory_pet_store::replace(const core::pet& pet) {
+core::result<core::pet> memory_pet_store::replace(const core::pet& pet) {
     std::unique_lock lock(mutex_);
     const auto it = pets_.find(pet.id);
     if (it == pets_.end()) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     it->second = pet;
     return pet;
 }
 
-std::optional<core::pet> memory_pet_store::update_name_status(
+core::result<core::pet> memory_pet_store::update_name_status(
     std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
 ) {
     std::unique_lock lock(mutex_);
     const auto it = pets_.find(id);
     if (it == pets_.end()) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     if (name) {
         it->second.name = std::move(*name);
@@ -89,19 +89,19 @@ std::optional<core::pet> memory_pet_store::update_name_status(
     return it->second;
 }
 
-std::optional<core::pet> memory_pet_store::add_photo_url(std::int64_t id, std::string url) {
+core::result<core::pet> memory_pet_store::add_photo_url(std::int64_t id, std::string url) {
     std::unique_lock lock(mutex_);
     const auto it = pets_.find(id);
     if (it == pets_.end()) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     it->second.photo_urls.push_back(std::move(url));
     return it->second;
 }
 
-bool memory_pet_store::remove(std::int64_t id) {
+core::result<void> memory_pet_store::remove(std::int64_t id) {
     std::unique_lock lock(mutex_);
-    return pets_.erase(id) > 0;
+    return detail::found_any(pets_.erase(id) > 0);
 }
 
 }  // namespace storefront::storage

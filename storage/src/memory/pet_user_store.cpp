@@ -8,6 +8,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "common/found.hpp"
+
 namespace storefront::storage {
 
 memory_pet_user_store::memory_pet_user_store(std::vector<core::pet_user_credentials> users) {
@@ -30,10 +32,9 @@ std::int64_t memory_pet_user_store::next_id() const {
     return largest + 1;
 }
 
-std::optional<core::pet_user_credentials> memory_pet_user_store::find(std::string_view username) const {
+core::result<core::pet_user_credentials> memory_pet_user_store::find(std::string_view username) const {
     std::shared_lock lock(mutex_);
-    const auto it = users_.find(username);
-    return it == users_.end() ? std::nullopt : std::optional<core::pet_user_credentials>(it->second);
+    return detail::find_in(users_, username);
 }
 
 core::pet_user memory_pet_user_store::add(core::pet_user_credentials user) {
@@ -66,14 +67,14 @@ core::result<core::pet_user> memory_pet_user_store::replace(
     return profile;
 }
 
-bool memory_pet_user_store::remove(std::string_view username) {
+core::result<void> memory_pet_user_store::remove(std::string_view username) {
     std::unique_lock lock(mutex_);
     const auto it = users_.find(username);
     if (it == users_.end()) {
-        return false;
+        return core::errc::not_found;
     }
     users_.erase(it);
-    return true;
+    return {};
 }
 
 }  // namespace storefront::storage

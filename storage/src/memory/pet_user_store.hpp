@@ -15,12 +15,12 @@ class memory_pet_user_store final : public pet_user_store {
     // Throws std::invalid_argument for a non-positive id or a duplicate username.
     explicit memory_pet_user_store(std::vector<core::pet_user_credentials> users);
 
-    [[nodiscard]] std::optional<core::pet_user_credentials> find(std::string_view username) const override;
+    [[nodiscard]] core::result<core::pet_user_credentials> find(std::string_view username) const override;
     [[nodiscard]] core::pet_user add(core::pet_user_credentials user) override;
     [[nodiscard]] core::result<core::pet_user> replace(
         std::string_view username, core::pet_user_credentials user
     ) override;
-    bool remove(std::string_view username) override;
+    [[nodiscard]] core::result<void> remove(std::string_view username) override;
 
   private:
     [[nodiscard]] std::int64_t next_id() const;  // call with the lock held

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "common/found.hpp"
 #include "core/pet_rules.hpp"
 
 namespace storefront::storage {
@@ -49,14 +50,14 @@ pg_order_store::pg_order_store(
           false
       ) {}
 
-std::optional<core::pet_order> pg_order_store::find(std::int64_t id) const {
+core::result<core::pet_order> pg_order_store::find(std::int64_t id) const {
     auto db = aggregate_.connection();
     const auto r = db->exec(
         "SELECT id, pet_id, quantity, ship_date, status, complete FROM orders WHERE id = $1",
         pg_params().add(id)
     );
     if (r.empty()) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     core::pet_order o;
     o.id = r.int64(0, 0);
@@ -86,14 +87,14 @@ core::pet_order pg_order_store::add(core::pet_order order) {
     return order;
 }
 
-bool pg_order_store::remove(std::int64_t id) {
+core::result<void> pg_order_store::remove(std::int64_t id) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
     const bool removed = db->exec("DELETE FROM orders WHERE id = $1", pg_params().add(id)).affected() > 0;
     if (removed) {
         aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    return removed;
+    return detail::found_any(removed);
 }
 
 std::map<core::order_status, std::int64_t> pg_order_store::inventory() const {

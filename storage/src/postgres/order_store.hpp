@@ -18,9 +18,9 @@ class pg_order_store final : public order_store {
   public:
     pg_order_store(const std::string& dsn, std::size_t pool_size, std::vector<core::pet_order> seed);
 
-    [[nodiscard]] std::optional<core::pet_order> find(std::int64_t id) const override;
+    [[nodiscard]] core::result<core::pet_order> find(std::int64_t id) const override;
     [[nodiscard]] core::pet_order add(core::pet_order order) override;
-    bool remove(std::int64_t id) override;
+    [[nodiscard]] core::result<void> remove(std::int64_t id) override;
     [[nodiscard]] std::map<core::order_status, std::int64_t> inventory() const override;
 
   private:

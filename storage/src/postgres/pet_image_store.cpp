@@ -4,7 +4,7 @@
 #include "postgres/pet_image_store.hpp"
 
 #include "common/budget.hpp"
-
+#include "common/found.hpp"
 namespace storefront::storage {
 
 using detail::pg_params;
@@ -32,15 +32,16 @@ core::result<std::int64_t> pg_pet_image_store::add(std::int64_t pet_id, core::pe
     return id;
 }
 
-std::shared_ptr<const core::pet_image> pg_pet_image_store::find(std::int64_t pet_id, std::int64_t image_id)
-    const {
+core::result<std::shared_ptr<const core::pet_image>> pg_pet_image_store::find(
+    std::int64_t pet_id, std::int64_t image_id
+) const {
     auto db = aggregate_.connection();
     const auto r = db->exec(
         "SELECT media_type, bytes FROM pet_images WHERE pet_id = $1 AND id = $2",
         pg_params().add(pet_id).add(image_id)
     );
     if (r.empty()) {
-        return nullptr;
+        return core::errc::not_found;
     }
     return std::make_shared<const core::pet_image>(core::pet_image{std::string(r.text(0, 0)), r.bytes(0, 1)});
 }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "common/found.hpp"
 #include "core/pet_rules.hpp"
 
 namespace storefront::storage {
@@ -104,11 +105,11 @@ pg_pet_store::pg_pet_store(const std::string& dsn, std::size_t pool_size, std::v
           false
       ) {}
 
-std::optional<core::pet> pg_pet_store::find(std::int64_t id) const {
+core::result<core::pet> pg_pet_store::find(std::int64_t id) const {
     auto db = aggregate_.connection();
-    return first(
+    return detail::found(first(
         pets_of(db->exec("SELECT " + std::string(columns) + " FROM pets WHERE id = $1", pg_params().add(id)))
-    );
+    ));
 }
 
 std::vector<core::pet> pg_pet_store::find_by_status(const std::vector<core::pet_status>& statuses) const {
@@ -147,7 +148,7 @@ core::pet pg_pet_store::add(core::pet pet) {
     return pet;
 }
 
-std::optional<core::pet> pg_pet_store::replace(const core::pet& pet) {
+core::result<core::pet> pg_pet_store::replace(const core::pet& pet) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
     const auto changed = db->exec(
@@ -157,13 +158,13 @@ std::optional<core::pet> pg_pet_store::replace(const core::pet& pet) {
         pet_params(pet)
     );
     if (changed.affected() == 0) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     aggregate_.commit_write(*db, tx);
     return pet;
 }
 
-std::optional<core::pet> pg_pet_store::update_name_status(
+core::result<core::pet> pg_pet_store::update_name_status(
     std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
 ) {
     auto db = aggregate_.connection();
@@ -178,10 +179,10 @@ std::optional<core::pet> pg_pet_store::update_name_status(
     if (updated) {
         aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    return updated;
+    return detail::found(updated);
 }
 
-std::optional<core::pet> pg_pet_store::add_photo_url(std::int64_t id, std::string url) {
+core::result<core::pet> pg_pet_store::add_photo_url(std::int64_t id, std::string url) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
     auto updated = first(pets_of(db->exec(
@@ -192,17 +193,17 @@ std::optional<core::pet> pg_pet_store::add_photo_url(std::int64_t id, std::strin
     if (updated) {
         aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    return updated;
+    return detail::found(updated);
 }
 
-bool pg_pet_store::remove(std::int64_t id) {
+core::result<void> pg_pet_store::remove(std::int64_t id) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
     const bool removed = db->exec("DELETE FROM pets WHERE id = $1", pg_params().add(id)).affected() > 0;
     if (removed) {
         aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    return removed;
+    return detail::found_any(removed);
 }
 
 }  // namespace storefront::storage

@@ -18,18 +18,18 @@ class pg_pet_store final : public pet_store {
   public:
     pg_pet_store(const std::string& dsn, std::size_t pool_size, std::vector<core::pet> seed);
 
-    [[nodiscard]] std::optional<core::pet> find(std::int64_t id) const override;
+    [[nodiscard]] core::result<core::pet> find(std::int64_t id) const override;
     [[nodiscard]] std::vector<core::pet> find_by_status(const std::vector<core::pet_status>& statuses
     ) const override;
     [[nodiscard]] std::vector<core::pet> find_by_tags(const std::vector<std::string>& tag_names
     ) const override;
     [[nodiscard]] core::pet add(core::pet pet) override;
-    [[nodiscard]] std::optional<core::pet> replace(const core::pet& pet) override;
-    [[nodiscard]] std::optional<core::pet> update_name_status(
+    [[nodiscard]] core::result<core::pet> replace(const core::pet& pet) override;
+    [[nodiscard]] core::result<core::pet> update_name_status(
         std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
     ) override;
-    [[nodiscard]] std::optional<core::pet> add_photo_url(std::int64_t id, std::string url) override;
-    bool remove(std::int64_t id) override;
+    [[nodiscard]] core::result<core::pet> add_photo_url(std::int64_t id, std::string url) override;
+    [[nodiscard]] core::result<void> remove(std::int64_t id) override;
 
   private:
     mutable detail::pg_aggregate aggregate_;

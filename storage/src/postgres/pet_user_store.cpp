@@ -6,6 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "common/found.hpp"
+
 namespace storefront::storage {
 
 namespace {
@@ -61,7 +63,7 @@ pg_pet_user_store::pg_pet_user_store(
           false
       ) {}
 
-std::optional<core::pet_user_credentials> pg_pet_user_store::find(std::string_view username) const {
+core::result<core::pet_user_credentials> pg_pet_user_store::find(std::string_view username) const {
     auto db = aggregate_.connection();
     const auto r = db->exec(
         "SELECT username, id, first_name, last_name, email, phone, user_status, password_hash FROM pet_users "
@@ -69,7 +71,7 @@ std::optional<core::pet_user_credentials> pg_pet_user_store::find(std::string_vi
         pg_params().add(username)
     );
     if (r.empty()) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     const auto text = [&](int column) {
         return r.is_null(0, column) ? std::nullopt : std::optional(std::string(r.text(0, column)));
@@ -128,7 +130,7 @@ core::result<core::pet_user> pg_pet_user_store::replace(
     return user.profile;
 }
 
-bool pg_pet_user_store::remove(std::string_view username) {
+core::result<void> pg_pet_user_store::remove(std::string_view username) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
     const bool removed =
@@ -136,7 +138,7 @@ bool pg_pet_user_store::remove(std::string_view username) {
     if (removed) {
         aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
     }
-    return removed;
+    return detail::found_any(removed);
 }
 
 }  // namespace storefront::storage

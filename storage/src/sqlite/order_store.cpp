@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "common/found.hpp"
 #include "common/next_id.hpp"
 #include "common/seed_once.hpp"
 #include "sqlite/reset.hpp"
@@ -49,12 +50,12 @@ sqlite_order_store::sqlite_order_store(
     });
 }
 
-std::optional<core::pet_order> sqlite_order_store::find(std::int64_t id) const {
+core::result<core::pet_order> sqlite_order_store::find(std::int64_t id) const {
     auto r = db_->reader();
     auto s = r->prepare("SELECT id, pet_id, quantity, ship_date, status, complete FROM orders WHERE id = ?1");
     s.bind(1, id);
     if (s.step() != step::row) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     core::pet_order o;
     o.id = s.int64(0);
@@ -81,7 +82,7 @@ core::pet_order sqlite_order_store::add(core::pet_order order) {
     return order;
 }
 
-bool sqlite_order_store::remove(std::int64_t id) {
+core::result<void> sqlite_order_store::remove(std::int64_t id) {
     auto w = db_->writer();
     sqlite_connection::transaction tx(*w);
     auto remove = w->prepare("DELETE FROM orders WHERE id = ?1");
@@ -89,7 +90,7 @@ bool sqlite_order_store::remove(std::int64_t id) {
     (void)remove.step();
     const bool removed = w->changes() > 0;
     tx.commit();
-    return removed;
+    return detail::found_any(removed);
 }
 
 std::map<core::order_status, std::int64_t> sqlite_order_store::inventory() const {

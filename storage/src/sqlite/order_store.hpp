@@ -14,9 +14,9 @@ class sqlite_order_store final : public order_store {
     // Writes `seed` the first time this file gets orders, never again.
     sqlite_order_store(std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet_order>& seed);
 
-    [[nodiscard]] std::optional<core::pet_order> find(std::int64_t id) const override;
+    [[nodiscard]] core::result<core::pet_order> find(std::int64_t id) const override;
     [[nodiscard]] core::pet_order add(core::pet_order order) override;
-    bool remove(std::int64_t id) override;
+    [[nodiscard]] core::result<void> remove(std::int64_t id) override;
     [[nodiscard]] std::map<core::order_status, std::int64_t> inventory() const override;
 
   private:

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/budget.hpp"
+#include "common/found.hpp"
 
 namespace storefront::storage {
 
@@ -39,14 +40,14 @@ core::result<std::int64_t> sqlite_pet_image_store::add(std::int64_t pet_id, core
     return id;
 }
 
-std::shared_ptr<const core::pet_image> sqlite_pet_image_store::find(
+core::result<std::shared_ptr<const core::pet_image>> sqlite_pet_image_store::find(
     std::int64_t pet_id, std::int64_t image_id
 ) const {
     auto r = db_->reader();
     auto s = r->prepare("SELECT media_type, bytes FROM pet_images WHERE id = ?1 AND pet_id = ?2");
     s.bind(1, image_id).bind(2, pet_id);
     if (s.step() != step::row) {
-        return nullptr;
+        return core::errc::not_found;
     }
     return std::make_shared<const core::pet_image>(core::pet_image{s.text(0), s.blob(1)});
 }

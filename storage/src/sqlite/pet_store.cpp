@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "common/found.hpp"
 #include "common/next_id.hpp"
 #include "common/seed_once.hpp"
 #include "sqlite/reset.hpp"
@@ -142,10 +143,10 @@ sqlite_pet_store::sqlite_pet_store(
     detail::seed_once(*db_->writer(), "pets", [&](sqlite_connection& w) { detail::write_pet_seed(w, seed); });
 }
 
-std::optional<core::pet> sqlite_pet_store::find(std::int64_t id) const {
+core::result<core::pet> sqlite_pet_store::find(std::int64_t id) const {
     auto r = db_->reader();
     sqlite_connection::read_transaction snapshot(*r);  // the row and its children from one state
-    return pet_by_id(*r, id);
+    return detail::found(pet_by_id(*r, id));
 }
 
 std::vector<core::pet> sqlite_pet_store::find_by_status(const std::vector<core::pet_status>& statuses) const {
@@ -189,13 +190,13 @@ core::pet sqlite_pet_store::add(core::pet pet) {
     return pet;
 }
 
-std::optional<core::pet> sqlite_pet_store::replace(const core::pet& pet) {
+core::result<core::pet> sqlite_pet_store::replace(const core::pet& pet) {
     auto w = db_->writer();
     sqlite_connection::transaction tx(*w);
     auto exists = w->prepare("SELECT 1 FROM pets WHERE id = ?1");
     exists.bind(1, pet.id);
     if (exists.step() != step::row) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     exists.reset();
     write_pet(*w, pet);
@@ -203,14 +204,14 @@ std::optional<core::pet> sqlite_pet_store::replace(const core::pet& pet) {
     return pet;
 }
 
-std::optional<core::pet> sqlite_pet_store::update_name_status(
+core::result<core::pet> sqlite_pet_store::update_name_status(
     std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
 ) {
     auto w = db_->writer();
     sqlite_connection::transaction tx(*w);
     auto pet = pet_by_id(*w, id);
     if (!pet) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     if (name) {
         pet->name = std::move(*name);
@@ -223,23 +224,23 @@ std::optional<core::pet> sqlite_pet_store::update_name_status(
     pet->status ? update.bind(3, static_cast<std::int64_t>(*pet->status)) : update.bind_null(3);
     (void)update.step();
     tx.commit();
-    return pet;
+    return std::move(*pet);
 }
 
-std::optional<core::pet> sqlite_pet_store::add_photo_url(std::int64_t id, std::string url) {
+core::result<core::pet> sqlite_pet_store::add_photo_url(std::int64_t id, std::string url) {
     auto w = db_->writer();
     sqlite_connection::transaction tx(*w);
     auto pet = pet_by_id(*w, id);
     if (!pet) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     insert_photo(*w, id, pet->photo_urls.size(), url);
     pet->photo_urls.push_back(std::move(url));
     tx.commit();
-    return pet;
+    return std::move(*pet);
 }
 
-bool sqlite_pet_store::remove(std::int64_t id) {
+core::result<void> sqlite_pet_store::remove(std::int64_t id) {
     auto w = db_->writer();
     sqlite_connection::transaction tx(*w);
     auto remove = w->prepare("DELETE FROM pets WHERE id = ?1");  // photos and tags follow (cascade)
@@ -247,7 +248,7 @@ bool sqlite_pet_store::remove(std::int64_t id) {
     (void)remove.step();
     const bool removed = w->changes() > 0;
     tx.commit();
-    return removed;
+    return detail::found_any(removed);
 }
 
 }  // namespace storefront::storage

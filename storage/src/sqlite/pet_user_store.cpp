@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "common/found.hpp"
 #include "common/next_id.hpp"
 #include "common/seed_once.hpp"
 #include "sqlite/reset.hpp"
@@ -93,9 +94,9 @@ sqlite_pet_user_store::sqlite_pet_user_store(
     });
 }
 
-std::optional<core::pet_user_credentials> sqlite_pet_user_store::find(std::string_view username) const {
+core::result<core::pet_user_credentials> sqlite_pet_user_store::find(std::string_view username) const {
     auto r = db_->reader();
-    return user_named(*r, username);
+    return detail::found(user_named(*r, username));
 }
 
 core::pet_user sqlite_pet_user_store::add(core::pet_user_credentials user) {
@@ -132,13 +133,13 @@ core::result<core::pet_user> sqlite_pet_user_store::replace(
     return user.profile;
 }
 
-bool sqlite_pet_user_store::remove(std::string_view username) {
+core::result<void> sqlite_pet_user_store::remove(std::string_view username) {
     auto w = db_->writer();
     sqlite_connection::transaction tx(*w);
     delete_user(*w, username);
     const bool removed = w->changes() > 0;
     tx.commit();
-    return removed;
+    return detail::found_any(removed);
 }
 
 }  // namespace storefront::storage

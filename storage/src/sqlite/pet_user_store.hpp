@@ -19,12 +19,12 @@ class sqlite_pet_user_store final : public pet_user_store {
         const std::function<std::vector<core::pet_user_credentials>()>& seed
     );
 
-    [[nodiscard]] std::optional<core::pet_user_credentials> find(std::string_view username) const override;
+    [[nodiscard]] core::result<core::pet_user_credentials> find(std::string_view username) const override;
     [[nodiscard]] core::pet_user add(core::pet_user_credentials user) override;
     [[nodiscard]] core::result<core::pet_user> replace(
         std::string_view username, core::pet_user_credentials user
     ) override;
-    bool remove(std::string_view username) override;
+    [[nodiscard]] core::result<void> remove(std::string_view username) override;
 
   private:
     std::shared_ptr<detail::sqlite_database> db_;
