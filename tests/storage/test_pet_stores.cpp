@@ -150,12 +150,12 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(images_with_budget, Backend, pet_backends) {
     BOOST_TEST_REQUIRE(second.has_value());
     BOOST_TEST(*first != *second);
     BOOST_TEST((images->add(1, {"image/png", "x"}).error() == core::errc::storage_full));
-    BOOST_TEST(images->find(1, *first)->bytes == "12345");
+    BOOST_TEST(images->find(1, *first).value()->bytes == "12345");
     BOOST_TEST(!images->find(2, *first));  // ids belong to their pet
     const auto held = images->find(2, *second);
     images->remove_for_pet(2);
     BOOST_TEST(!images->find(2, *second));
-    BOOST_TEST(held->bytes == "abcde");                              // a reader keeps its copy alive
+    BOOST_TEST(held.value()->bytes == "abcde");                      // a reader keeps its copy alive
     BOOST_TEST(images->add(1, {"image/png", "12345"}).has_value());  // the budget was freed
 }
 

@@ -113,7 +113,7 @@ void expect_every_write(const all_stores& s, const written& w) {
     BOOST_TEST_REQUIRE(file.has_value());
     BOOST_TEST((*file)->bytes == std::string("\x89PNG\0\1", 6));  // binary-safe, NUL included
     BOOST_TEST((*file)->original_name == "cat.png");
-    BOOST_TEST(s.images->find(1, w.image_id)->bytes == "GIF89a");
+    BOOST_TEST(s.images->find(1, w.image_id).value()->bytes == "GIF89a");
 
     BOOST_TEST(!s.pets->find(2));  // not re-seeded
     BOOST_TEST(s.pets->find(1)->name == "Renamed");

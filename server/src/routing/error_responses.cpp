@@ -170,6 +170,13 @@ response pet_error_response(boost::system::error_code ec) {
     return internal_error();
 }
 
+response pet_error_response(boost::system::error_code ec, std::string_view subject) {
+    if (ec == core::errc::not_found) {
+        return pet_error(http::status::not_found, std::string(subject) + " not found");
+    }
+    return pet_error_response(ec);
+}
+
 response pet_unauthorized(bool api_key, std::string_view scope, bool bad_token) {
     std::string message = bad_token ? "Invalid or expired bearer token" : "Missing or invalid credentials";
     message += api_key && !scope.empty() ? ": send the api_key header or a bearer token with scope "

@@ -19,7 +19,8 @@ class pet_store {
   public:
     virtual ~pet_store() = default;
 
-    [[nodiscard]] virtual std::optional<core::pet> find(std::int64_t id) const = 0;
+    // errc::not_found when there is no pet `id`.
+    [[nodiscard]] virtual core::result<core::pet> find(std::int64_t id) const = 0;
 
     // Pets whose status is one of `statuses`, in id order.
     [[nodiscard]] virtual std::vector<core::pet> find_by_status(const std::vector<core::pet_status>& statuses
@@ -33,32 +34,33 @@ class pet_store {
     // (as the public petstore does).
     [[nodiscard]] virtual core::pet add(core::pet pet) = 0;
 
-    // Replaces the pet with `pet.id`; nullopt (and nothing stored) when there is none.
-    [[nodiscard]] virtual std::optional<core::pet> replace(const core::pet& pet) = 0;
+    // Replaces the pet with `pet.id`; errc::not_found (and nothing stored) when there is none.
+    [[nodiscard]] virtual core::result<core::pet> replace(const core::pet& pet) = 0;
 
-    // Sets the name and/or status of pet `id` in one step; nullopt when there is none.
-    [[nodiscard]] virtual std::optional<core::pet> update_name_status(
+    // Sets the name and/or status of pet `id` in one step; errc::not_found when there is none.
+    [[nodiscard]] virtual core::result<core::pet> update_name_status(
         std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
     ) = 0;
 
-    // Appends `url` to the photoUrls of pet `id`; nullopt when there is none.
-    [[nodiscard]] virtual std::optional<core::pet> add_photo_url(std::int64_t id, std::string url) = 0;
+    // Appends `url` to the photoUrls of pet `id`; errc::not_found when there is none.
+    [[nodiscard]] virtual core::result<core::pet> add_photo_url(std::int64_t id, std::string url) = 0;
 
-    // False when there was no such pet.
-    virtual bool remove(std::int64_t id) = 0;
+    // errc::not_found when there was no such pet.
+    [[nodiscard]] virtual core::result<void> remove(std::int64_t id) = 0;
 };
 
 class order_store {
   public:
     virtual ~order_store() = default;
 
-    [[nodiscard]] virtual std::optional<core::pet_order> find(std::int64_t id) const = 0;
+    // errc::not_found when there is no order `id`.
+    [[nodiscard]] virtual core::result<core::pet_order> find(std::int64_t id) const = 0;
 
     // Stores `order` and returns it as stored: id 0 gets the next free id; an existing id is replaced.
     [[nodiscard]] virtual core::pet_order add(core::pet_order order) = 0;
 
-    // False when there was no such order.
-    virtual bool remove(std::int64_t id) = 0;
+    // errc::not_found when there was no such order.
+    [[nodiscard]] virtual core::result<void> remove(std::int64_t id) = 0;
 
     // The sum of order quantities per order status; every status is present (0 when it has no orders).
     [[nodiscard]] virtual std::map<core::order_status, std::int64_t> inventory() const = 0;
@@ -68,8 +70,8 @@ class pet_user_store {
   public:
     virtual ~pet_user_store() = default;
 
-    // Exact, case-sensitive username.
-    [[nodiscard]] virtual std::optional<core::pet_user_credentials> find(std::string_view username) const = 0;
+    // Exact, case-sensitive username; errc::not_found when there is no such user.
+    [[nodiscard]] virtual core::result<core::pet_user_credentials> find(std::string_view username) const = 0;
 
     // Stores `user` under its username and returns the profile as stored: id 0 gets the next free id;
     // an existing username is replaced (as the public petstore does).
@@ -81,8 +83,8 @@ class pet_user_store {
         std::string_view username, core::pet_user_credentials user
     ) = 0;
 
-    // False when there was no such user.
-    virtual bool remove(std::string_view username) = 0;
+    // errc::not_found when there was no such user.
+    [[nodiscard]] virtual core::result<void> remove(std::string_view username) = 0;
 };
 
 class pet_image_store {
@@ -93,8 +95,9 @@ class pet_image_store {
     // errc::storage_full when the store's byte budget has no room for it.
     [[nodiscard]] virtual core::result<std::int64_t> add(std::int64_t pet_id, core::pet_image image) = 0;
 
-    // The image, shared (never copied) with concurrent readers; nullptr when unknown or of another pet.
-    [[nodiscard]] virtual std::shared_ptr<const core::pet_image> find(
+    // The image, shared (never copied) with concurrent readers; errc::not_found when unknown or of another
+    // pet.
+    [[nodiscard]] virtual core::result<std::shared_ptr<const core::pet_image>> find(
         std::int64_t pet_id, std::int64_t image_id
     ) const = 0;
 

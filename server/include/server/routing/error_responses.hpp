@@ -47,6 +47,9 @@ namespace storefront::server {
 // invalid_token/invalid_credentials -> 401; anything else -> 500.
 [[nodiscard]] response pet_error_response(boost::system::error_code ec);
 
+// The same, with not_found -> 404 naming what was looked for: `subject` "Pet" gives "Pet not found".
+[[nodiscard]] response pet_error_response(boost::system::error_code ec, std::string_view subject);
+
 // 401 for missing or bad credentials, with one WWW-Authenticate challenge per accepted scheme:
 // `ApiKey realm="storefront-pet", header="api_key"` when `api_key` is accepted, and
 // `Bearer realm="storefront-pet", scope="<scope>"` (plus error="invalid_token" when `bad_token`)

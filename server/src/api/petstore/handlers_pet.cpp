@@ -14,14 +14,6 @@
 
 namespace storefront::server {
 
-namespace {
-
-response pet_not_found() {
-    return pet_error(http::status::not_found, "Pet not found");
-}
-
-}  // namespace
-
 // POST /pet {Pet} (bearer write:pets) : stores a new pet (id assigned when absent) and returns it
 handler_result handle_post_pet(request_context& ctx, app_services& app) {
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
@@ -48,7 +40,7 @@ handler_result handle_put_pet(request_context& ctx, app_services& app) {
     }
     const auto stored = co_await app.storage([&] { return app.pets().replace(*pet); });
     if (!stored) {
-        co_return pet_not_found();
+        co_return pet_error_response(stored.error(), "Pet");
     }
     co_return json_response(http::status::ok, to_json(*stored));
 }
@@ -81,7 +73,7 @@ handler_result handle_get_pet(request_context& ctx, app_services& app) {
     }
     const auto pet = co_await app.storage([&] { return app.pets().find(*id); });
     if (!pet) {
-        co_return pet_not_found();
+        co_return pet_error_response(pet.error(), "Pet");
     }
     co_return json_response(http::status::ok, to_json(*pet));
 }
@@ -123,7 +115,7 @@ handler_result handle_post_pet_by_id(request_context& ctx, app_services& app) {
         return app.pets().update_name_status(*id, std::move(new_name), new_status);
     });
     if (!updated) {
-        co_return pet_not_found();
+        co_return pet_error_response(updated.error(), "Pet");
     }
     co_return json_response(http::status::ok, to_json(*updated));
 }
@@ -135,8 +127,9 @@ handler_result handle_delete_pet(request_context& ctx, app_services& app) {
         co_return std::move(id).error();
     }
     const std::int64_t pet_id = (*id);
-    if (!co_await app.storage([&] { return app.pets().remove(pet_id); })) {
-        co_return pet_not_found();
+    const auto removed = co_await app.storage([&] { return app.pets().remove(pet_id); });
+    if (!removed) {
+        co_return pet_error_response(removed.error(), "Pet");
     }
     co_await app.storage([&] { return app.pet_images().remove_for_pet(pet_id); });
     co_return pet_params::json_string_response("Pet deleted");
@@ -166,8 +159,9 @@ handler_result handle_post_pet_upload_image(request_context& ctx, app_services& 
         co_return pet_error(http::status::bad_request, "No file uploaded: the request body is empty");
     }
     const std::int64_t pet_id = (*id);
-    if (!co_await app.storage([&] { return app.pets().find(pet_id); })) {
-        co_return pet_not_found();
+    const auto pet = co_await app.storage([&] { return app.pets().find(pet_id); });
+    if (!pet) {
+        co_return pet_error_response(pet.error(), "Pet");
     }
     core::pet_image image;
     image.media_type = core::pet_image_media_type(declared, bytes);
@@ -183,7 +177,7 @@ handler_result handle_post_pet_upload_image(request_context& ctx, app_services& 
     if (!updated) {
         co_await app.storage([&] { return app.pet_images().remove_for_pet(pet_id); }
         );  // the pet was deleted meanwhile
-        co_return pet_not_found();
+        co_return pet_error_response(updated.error(), "Pet");
     }
     co_return json_response(http::status::ok, to_json(*updated));
 }
@@ -200,11 +194,12 @@ handler_result handle_get_pet_image(request_context& ctx, app_services& app) {
     }
     auto image = co_await app.storage([&] { return app.pet_images().find(*pet_id, *image_id); });
     if (!image) {
-        co_return pet_error(http::status::not_found, "Image not found");
+        co_return pet_error_response(image.error(), "Image");
     }
+    const auto& blob = *image;
     response r;
-    r.content_type = image->media_type;
-    r.shared_body = std::shared_ptr<const std::string>(image, &image->bytes);  // shares, never copies
+    r.content_type = blob->media_type;
+    r.shared_body = std::shared_ptr<const std::string>(blob, &blob->bytes);  // shares, never copies
     r.with_header("Cache-Control", "public, max-age=86400");
     co_return r;
 }

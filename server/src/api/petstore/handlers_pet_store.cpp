@@ -10,14 +10,6 @@
 
 namespace storefront::server {
 
-namespace {
-
-response order_not_found() {
-    return pet_error(http::status::not_found, "Order not found");
-}
-
-}  // namespace
-
 // GET /store/inventory (api_key) : order quantities summed by order status
 handler_result handle_get_store_inventory(request_context& ctx, app_services& app) {
     std::string out;
@@ -59,7 +51,7 @@ handler_result handle_get_store_order(request_context& ctx, app_services& app) {
     }
     const auto order = co_await app.storage([&] { return app.orders().find(*id); });
     if (!order) {
-        co_return order_not_found();
+        co_return pet_error_response(order.error(), "Order");
     }
     co_return json_response(http::status::ok, to_json(*order));
 }
@@ -70,8 +62,9 @@ handler_result handle_delete_store_order(request_context& ctx, app_services& app
     if (!id) {
         co_return std::move(id).error();
     }
-    if (!co_await app.storage([&] { return app.orders().remove(*id); })) {
-        co_return order_not_found();
+    const auto removed = co_await app.storage([&] { return app.orders().remove(*id); });
+    if (!removed) {
+        co_return pet_error_response(removed.error(), "Order");
     }
     co_return pet_params::json_string_response("Order deleted");
 }

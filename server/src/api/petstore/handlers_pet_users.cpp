@@ -22,10 +22,6 @@ namespace {
 constexpr std::size_t max_users_per_list = 50;  // each one costs an Argon2id hash
 constexpr std::int64_t session_lifetime_ms = 3600 * 1000;
 
-response user_not_found() {
-    return pet_error(http::status::not_found, "User not found");
-}
-
 response invalid_login() {
     return pet_error(http::status::bad_request, "Invalid username/password supplied");
 }
@@ -163,7 +159,7 @@ handler_result handle_get_pet_user(request_context& ctx, app_services& app) {
     }
     const auto user = co_await app.storage([&] { return app.pet_users().find(*username); });
     if (!user) {
-        co_return user_not_found();
+        co_return pet_error_response(user.error(), "User");
     }
     co_return json_response(http::status::ok, to_json(user->profile));
 }
@@ -185,7 +181,7 @@ handler_result handle_put_pet_user(request_context& ctx, app_services& app) {
     const std::string& current = (*username);
     const auto existing = co_await app.storage([&] { return app.pet_users().find(current); });
     if (!existing) {
-        co_return user_not_found();
+        co_return pet_error_response(existing.error(), "User");
     }
     core::pet_user_credentials user{std::move(input->profile), existing->password_hash};
     const bool hashed = co_await apply_password(app, user, input->password);
@@ -196,13 +192,10 @@ handler_result handle_put_pet_user(request_context& ctx, app_services& app) {
     const auto stored =
         co_await app.storage([&] { return app.pet_users().replace(current, std::move(user)); });
     if (!stored) {
-        if (stored.error() == core::errc::not_found) {
-            co_return user_not_found();
-        }
         if (stored.error() == core::errc::conflict) {
             co_return pet_error(http::status::conflict, "username " + new_name + " is already taken");
         }
-        co_return pet_error_response(stored.error());
+        co_return pet_error_response(stored.error(), "User");
     }
     co_return json_response(http::status::ok, to_json(*stored));
 }
@@ -213,8 +206,9 @@ handler_result handle_delete_pet_user(request_context& ctx, app_services& app) {
     if (!username) {
         co_return std::move(username).error();
     }
-    if (!co_await app.storage([&] { return app.pet_users().remove(*username); })) {
-        co_return user_not_found();
+    const auto removed = co_await app.storage([&] { return app.pet_users().remove(*username); });
+    if (!removed) {
+        co_return pet_error_response(removed.error(), "User");
     }
     co_return pet_params::json_string_response("User deleted");
 }

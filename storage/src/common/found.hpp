@@ -1,0 +1,40 @@
+#pragma once
+// The ports' answer for a row that may not be there, written once for every adapter: the value, or
+// errc::not_found.
+
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "core/errc.hpp"
+
+namespace storefront::storage::detail {
+
+// The value, or errc::not_found for nullopt.
+template <class T>
+[[nodiscard]] core::result<T> found(std::optional<T> value) {
+    if (!value) {
+        return core::errc::not_found;
+    }
+    return std::move(*value);
+}
+
+// The entry of `key` in `map` (a copy of the mapped value), or errc::not_found.
+template <class Map, class Key>
+[[nodiscard]] core::result<typename Map::mapped_type> find_in(const Map& map, const Key& key) {
+    const auto it = map.find(key);
+    if (it == map.end()) {
+        return core::errc::not_found;
+    }
+    return it->second;
+}
+
+// Success when something was removed, else errc::not_found.
+[[nodiscard]] inline core::result<void> found_any(bool removed) {
+    if (!removed) {
+        return core::errc::not_found;
+    }
+    return {};
+}
+
+}  // namespace storefront::storage::detail

@@ -1,0 +1,156 @@
+// memory_user_store: users by id and by normalised e-mail; reads share a lock, writes take it alone and
+// bump the revision before releasing it.
+
+#include "memory/user_store.hpp"
+
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+#include "common/clock.hpp"
+#include "common/next_id.hpp"
+#include "core/email.hpp"
+
+namespace storefront::storage {
+
+memory_user_store::memory_user_store(std::vector<core::user_credentials> users, std::size_t max_users)
+    : max_users_(max_users) {
+    for (auto& u : users) {
+        auto& profile = u.profile;
+        std::optional<std::string> normalized = core::normalize_email(profile.email);
+        if (!normalized) {
+            throw std::invalid_argument("invalid e-mail for user " + std::to_string(profile.id));
+        }
+        profile.email = *normalized;
+        const std::int64_t id = profile.id;
+        if (!id_by_email_.emplace(std::move(*normalized), id).second) {
+            throw std::invalid_argument("duplicate e-mail for user " + std::to_string(id));
+        }
+        if (!users_.emplace(id, std::move(u)).second) {
+            throw std::invalid_argument("duplicate user id " + std::to_string(id));
+        }
+        last_id_ = std::max(last_id_, id);
+    }
+}
+
+std::vector<core::user> memory_user_store::list_users(const core::page_request& page) const {
+    std::shared_lock lock(mutex_);
+    std::vector<core::user> out;
+    const core::index_range range = core::page_slice(page, users_.size());
+    auto it = users_.begin();
+    std::advance(it, static_cast<std::ptrdiff_t>(range.first));
+    for (std::size_t i = range.first; i < range.last; ++i, ++it) {
+        out.push_back(it->second.profile);
+    }
+    return out;
+}
+
+std::size_t memory_user_store::user_count() const {
+    std::shared_lock lock(mutex_);
+    return users_.size();
+}
+
+core::result<core::user> memory_user_store::find_user(std::int64_t id) const {
+    std::shared_lock lock(mutex_);
+    const auto it = users_.find(id);
+    if (it == users_.end()) {
+        return core::errc::not_found;
+    }
+    return it->second.profile;
+}
+
+core::result<core::user_credentials> memory_user_store::find_credentials(std::string_view normalized_email
+) const {
+    std::shared_lock lock(mutex_);
+    const auto it = id_by_email_.find(normalized_email);
+    if (it == id_by_email_.end()) {
+        return core::errc::not_found;
+    }
+    return users_.at(it->second);
+}
+
+bool memory_user_store::email_taken(std::string_view normalized_email) const {
+    std::shared_lock lock(mutex_);
+    return id_by_email_.contains(normalized_email);
+}
+
+core::result<core::user> memory_user_store::create_user(const core::user_draft& draft) {
+    std::unique_lock lock(mutex_);
+    if (users_.size() >= max_users_) {
+        return core::errc::storage_full;
+    }
+    if (id_by_email_.contains(draft.email)) {
+        return core::errc::conflict;
+    }
+    core::user_credentials u;
+    u.profile.id = next_id(last_id_);
+    u.profile.email = draft.email;
+    u.profile.name = draft.name;
+    u.profile.role = draft.role;
+    u.profile.avatar = draft.avatar;
+    u.profile.created_at = u.profile.updated_at = detail::now_ms();
+    u.password_hash = draft.password_hash;
+    last_id_ = u.profile.id;
+    id_by_email_.emplace(draft.email, u.profile.id);
+    const core::user profile = u.profile;
+    users_.emplace(profile.id, std::move(u));
+    revision_.fetch_add(1, std::memory_order_acq_rel);
+    return profile;
+}
+
+core::result<core::user> memory_user_store::update_user(std::int64_t id, const core::user_patch& patch) {
+    std::unique_lock lock(mutex_);
+    const auto it = users_.find(id);
+    if (it == users_.end()) {
+        return core::errc::not_found;
+    }
+    if (it->second.profile.seed) {
+        return core::errc::seed_user_read_only;
+    }
+    core::user_credentials u = it->second;
+    if (patch.email && *patch.email != u.profile.email) {
+        if (id_by_email_.contains(*patch.email)) {
+            return core::errc::conflict;
+        }
+        id_by_email_.erase(u.profile.email);
+        id_by_email_.emplace(*patch.email, id);
+        u.profile.email = *patch.email;
+    }
+    if (patch.name) {
+        u.profile.name = *patch.name;
+    }
+    if (patch.avatar) {
+        u.profile.avatar = *patch.avatar;
+    }
+    if (patch.role) {
+        u.profile.role = *patch.role;
+    }
+    if (patch.password_hash) {
+        u.password_hash = *patch.password_hash;
+    }
+    u.profile.updated_at = detail::now_ms();
+    it->second = u;
+    revision_.fetch_add(1, std::memory_order_acq_rel);
+    return u.profile;
+}
+
+core::result<void> memory_user_store::delete_user(std::int64_t id) {
+    std::unique_lock lock(mutex_);
+    const auto it = users_.find(id);
+    if (it == users_.end()) {
+        return core::errc::not_found;
+    }
+    if (it->second.profile.seed) {
+        return core::errc::seed_user_read_only;
+    }
+    id_by_email_.erase(it->second.profile.email);
+    users_.erase(it);
+    revision_.fetch_add(1, std::memory_order_acq_rel);
+    return {};
+}
+
+std::uint64_t memory_user_store::revision() const {
+    return revision_.load(std::memory_order_acquire);
+}
+
+}  // namespace storefront::storage

@@ -1,0 +1,63 @@
+#pragma once
+// What every pg_* store shares: the process's pool for its DSN, the schema and the aggregate's seed made
+// ready before the first statement (retried on a later call while the database is unreachable), the
+// aggregate's NOTIFY channel, and the in-process revision that own commits and the listener bump.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "postgres/pool.hpp"
+
+namespace storefront::storage::detail {
+
+class pg_aggregate {
+  public:
+    using seed_writer = std::function<void(pg_connection&)>;
+
+    // `name` is the aggregate ("catalogue"); its channel is "storefront_<name>". `seed` (may be empty) writes
+    // the seed once. With `listen`, revision() also moves when another instance writes.
+    pg_aggregate(
+        const std::string& dsn, std::size_t pool_size, std::string name, seed_writer seed, bool listen
+    );
+    ~pg_aggregate();
+    pg_aggregate(const pg_aggregate&) = delete;
+    pg_aggregate& operator=(const pg_aggregate&) = delete;
+
+    // A connection to a database whose schema and seed are in place; throws storage_unavailable.
+    [[nodiscard]] pg_pool::lease connection();
+
+    // Inside a write's transaction: tells the other instances (delivered at commit).
+    void notify(pg_connection& conn) const;
+    // Inside a write's transaction: serialises this aggregate's writers across instances until commit
+    // (for "largest id + 1" and byte budgets).
+    void lock(pg_connection& conn) const;
+    // After a write committed.
+    void committed() { revision_.fetch_add(1, std::memory_order_acq_rel); }
+    // The end of every write that changed something: NOTIFY inside the transaction (delivered at commit),
+    // commit, then move this instance's revision.
+    void commit_write(pg_connection& conn, pg_transaction& tx) {
+        notify(conn);
+        tx.commit();
+        committed();
+    }
+    [[nodiscard]] std::uint64_t revision() const { return revision_.load(std::memory_order_acquire); }
+
+    [[nodiscard]] pg_pool& pool() { return *pool_; }
+
+  private:
+    std::shared_ptr<pg_pool> pool_;
+    std::string name_;
+    std::string channel_;
+    seed_writer seed_;
+    std::mutex ready_mutex_;
+    std::atomic<bool> ready_{false};
+    std::atomic<std::uint64_t> revision_{1};
+    std::uint64_t subscription_ = 0;
+};
+
+}  // namespace storefront::storage::detail

@@ -1,0 +1,395 @@
+// pg_catalogue_store: filtered pages in one SQL statement, writes as single transactions whose constraint
+// violations (UNIQUE slug, FOREIGN KEY category) become errc values, and the seed writer.
+
+#include "postgres/catalogue_store.hpp"
+
+#include <limits>
+#include <utility>
+
+#include "common/clock.hpp"
+#include "common/slug.hpp"
+
+namespace storefront::storage {
+
+namespace {
+
+using detail::pg_connection;
+using detail::pg_params;
+using detail::pg_rows;
+using detail::pg_violation;
+
+constexpr std::string_view product_select = R"sql(
+SELECT p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed,
+       c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed, p.images
+FROM products p JOIN categories c ON c.id = p.category_id )sql";
+
+constexpr std::string_view category_select =
+    "SELECT id, name, slug, image, created_at, updated_at, seed FROM categories ";
+
+// The filter as conditions on $1..$6 (NULL: not set), so one statement serves every combination. The
+// title match folds ASCII case only, whatever the database's locale (COLLATE "C").
+constexpr std::string_view filter_where = R"sql(
+WHERE ($1::text IS NULL OR strpos(lower(p.title COLLATE "C"), lower($1::text COLLATE "C")) > 0)
+  AND ($2::float8 IS NULL OR abs(p.price - $2::float8) < 0.005)
+  AND ($3::float8 IS NULL OR p.price >= $3::float8 - 0.005)
+  AND ($4::float8 IS NULL OR p.price <= $4::float8 + 0.005)
+  AND ($5::bigint IS NULL OR p.category_id = $5::bigint)
+  AND ($6::text IS NULL OR c.slug = $6::text) )sql";
+
+pg_params filter_params(const core::product_filter& f) {
+    pg_params p;
+    p.add(f.title).add(f.price).add(f.price_min).add(f.price_max).add(f.category_id).add(f.category_slug);
+    return p;
+}
+
+core::category category_at(const pg_rows& r, int row, int first) {
+    core::category c;
+    c.id = r.int64(row, first);
+    c.name = r.text(row, first + 1);
+    c.slug = r.text(row, first + 2);
+    c.image = r.text(row, first + 3);
+    c.created_at = r.int64(row, first + 4);
+    c.updated_at = r.int64(row, first + 5);
+    c.seed = r.boolean(row, first + 6);
+    return c;
+}
+
+std::vector<core::product> products_of(const pg_rows& r) {
+    std::vector<core::product> out;
+    for (int row = 0; row < r.size(); ++row) {
+        core::product p;
+        p.id = r.int64(row, 0);
+        p.title = r.text(row, 1);
+        p.slug = r.text(row, 2);
+        p.price = r.real(row, 3);
+        p.description = r.text(row, 4);
+        p.created_at = r.int64(row, 5);
+        p.updated_at = r.int64(row, 6);
+        p.seed = r.boolean(row, 7);
+        p.product_category = category_at(r, row, 8);
+        p.images = detail::parse_array_no_nulls(r.text(row, 15));
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+std::vector<core::category> categories_of(const pg_rows& r) {
+    std::vector<core::category> out;
+    for (int row = 0; row < r.size(); ++row) {
+        out.push_back(category_at(r, row, 0));
+    }
+    return out;
+}
+
+std::vector<core::product> query_products(
+    pg_connection& db, std::string_view where, const pg_params& params
+) {
+    return products_of(db.exec(std::string(product_select) + std::string(where), params));
+}
+
+core::result<core::product> one_product(pg_connection& db, std::int64_t id) {
+    auto found = query_products(db, "WHERE p.id = $1", pg_params().add(id));
+    if (found.empty()) {
+        return core::errc::not_found;
+    }
+    return std::move(found.front());
+}
+
+core::result<core::category> one_category(
+    pg_connection& db, std::string_view where, const pg_params& params
+) {
+    auto found = categories_of(db.exec(std::string(category_select) + std::string(where), params));
+    if (found.empty()) {
+        return core::errc::not_found;
+    }
+    return std::move(found.front());
+}
+
+// The seed flag of a row locked for this transaction; not_found when there is none.
+// Locks a row that a write is about to change or delete until commit; seed rows are read-only.
+core::result<void> lock_writable_row(pg_connection& db, std::string_view table, std::int64_t id) {
+    const auto r =
+        db.exec("SELECT seed FROM " + std::string(table) + " WHERE id = $1 FOR UPDATE", pg_params().add(id));
+    if (r.empty()) {
+        return core::errc::not_found;
+    }
+    if (r.boolean(0, 0)) {
+        return core::errc::seed_read_only;
+    }
+    return {};
+}
+
+std::int64_t next_id(pg_connection& db, std::string_view table) {
+    return db.exec("SELECT nextval(pg_get_serial_sequence($1, 'id'))", pg_params().add(table)).int64(0, 0);
+}
+
+}  // namespace
+
+namespace detail {
+
+void write_catalogue_seed(
+    pg_connection& conn,
+    const std::vector<core::category>& categories,
+    const std::vector<core::product>& products
+) {
+    for (const auto& c : categories) {
+        (void)conn.exec(
+            "INSERT INTO categories (id, name, slug, image, created_at, updated_at, seed) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            pg_params()
+                .add(c.id)
+                .add(c.name)
+                .add(c.slug)
+                .add(c.image)
+                .add(c.created_at)
+                .add(c.updated_at)
+                .add(c.seed)
+        );
+    }
+    for (const auto& p : products) {
+        (void)conn.exec(
+            "INSERT INTO products (id, title, slug, price, description, category_id, images, created_at, "
+            "updated_at, seed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            pg_params()
+                .add(p.id)
+                .add(p.title)
+                .add(p.slug)
+                .add(p.price)
+                .add(p.description)
+                .add(p.product_category.id)
+                .add(format_array(p.images))
+                .add(p.created_at)
+                .add(p.updated_at)
+                .add(p.seed)
+        );
+    }
+    // Identity sequences continue after the seed's explicit ids.
+    for (const char* table : {"categories", "products"}) {
+        (void)conn.exec(
+            "SELECT setval(pg_get_serial_sequence($1, 'id'), "
+            "(SELECT coalesce(max(id), 0) + 1 FROM " +
+                std::string(table) + "), false)",
+            pg_params().add(table)
+        );
+    }
+}
+
+}  // namespace detail
+
+pg_catalogue_store::pg_catalogue_store(
+    const std::string& dsn,
+    std::size_t pool_size,
+    std::vector<core::category> categories,
+    std::vector<core::product> products
+)
+    : aggregate_(
+          dsn,
+          pool_size,
+          "catalogue",
+          [categories = std::move(categories), products = std::move(products)](pg_connection& conn) {
+              detail::write_catalogue_seed(conn, categories, products);
+          },
+          true
+      ) {}
+
+std::vector<core::product> pg_catalogue_store::list_products(
+    const core::product_filter& filter, const core::page_request& page
+) const {
+    auto params = filter_params(filter);
+    constexpr std::size_t most = std::numeric_limits<std::int64_t>::max();
+    params.add(static_cast<std::int64_t>(std::min(page.limit, most)));
+    params.add(static_cast<std::int64_t>(std::min(page.offset, most)));
+    auto db = aggregate_.connection();
+    return query_products(*db, std::string(filter_where) + "ORDER BY p.id LIMIT $7 OFFSET $8", params);
+}
+
+std::size_t pg_catalogue_store::count_products(const core::product_filter& filter) const {
+    auto db = aggregate_.connection();
+    const auto r = db->exec(
+        "SELECT count(*) FROM products p JOIN categories c ON c.id = p.category_id " +
+            std::string(filter_where),
+        filter_params(filter)
+    );
+    return static_cast<std::size_t>(r.int64(0, 0));
+}
+
+core::result<core::product> pg_catalogue_store::find_product(std::int64_t id) const {
+    auto db = aggregate_.connection();
+    return one_product(*db, id);
+}
+
+core::result<core::product> pg_catalogue_store::find_product_by_slug(std::string_view slug) const {
+    auto db = aggregate_.connection();
+    auto found = query_products(*db, "WHERE p.slug = $1", pg_params().add(slug));
+    if (found.empty()) {
+        return core::errc::not_found;
+    }
+    return std::move(found.front());
+}
+
+core::result<std::vector<core::product>> pg_catalogue_store::related_products(std::int64_t id) const {
+    auto db = aggregate_.connection();
+    const auto product = one_product(*db, id);
+    if (!product) {
+        return product.error();
+    }
+    return query_products(
+        *db,
+        "WHERE p.category_id = $1 AND p.id <> $2 ORDER BY p.id",
+        pg_params().add(product->product_category.id).add(id)
+    );
+}
+
+std::vector<core::category> pg_catalogue_store::list_categories() const {
+    auto db = aggregate_.connection();
+    return categories_of(db->exec(std::string(category_select) + "ORDER BY id"));
+}
+
+core::result<core::category> pg_catalogue_store::find_category(std::int64_t id) const {
+    auto db = aggregate_.connection();
+    return one_category(*db, "WHERE id = $1", pg_params().add(id));
+}
+
+core::result<core::category> pg_catalogue_store::find_category_by_slug(std::string_view slug) const {
+    auto db = aggregate_.connection();
+    return one_category(*db, "WHERE slug = $1", pg_params().add(slug));
+}
+
+core::result<core::product> pg_catalogue_store::create_product(const core::product_draft& draft) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    const auto id = next_id(*db, "products");
+    const auto now = detail::now_ms();
+    const auto violation = db->exec_or_violation(
+        "INSERT INTO products (id, title, slug, price, description, category_id, images, created_at, "
+        "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+        pg_params()
+            .add(id)
+            .add(draft.title)
+            .add(detail::slug_for(draft.title, "product", id))
+            .add(draft.price)
+            .add(draft.description)
+            .add(draft.category_id)
+            .add(detail::format_array(draft.images))
+            .add(now)
+    );
+    if (violation == pg_violation::foreign_key) {
+        return core::errc::invalid_reference;
+    }
+    if (violation == pg_violation::unique) {
+        return core::errc::conflict;  // the slug is taken
+    }
+    auto created = one_product(*db, id);
+    aggregate_.commit_write(*db, tx);
+    return created;
+}
+
+core::result<core::product> pg_catalogue_store::update_product(
+    std::int64_t id, const core::product_patch& patch
+) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    if (const auto writable = lock_writable_row(*db, "products", id); !writable) {
+        return writable.error();
+    }
+    // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
+    const auto violation = db->exec_or_violation(
+        "UPDATE products SET title = coalesce($2, title), slug = coalesce($3, slug), "
+        "price = coalesce($4, price), description = coalesce($5, description), "
+        "category_id = coalesce($6, category_id), images = coalesce($7::text[], images), updated_at = $8 "
+        "WHERE id = $1",
+        pg_params()
+            .add(id)
+            .add(patch.title)
+            .add(patch.title ? std::optional(detail::slug_for(*patch.title, "product", id)) : std::nullopt)
+            .add(patch.price)
+            .add(patch.description)
+            .add(patch.category_id)
+            .add(patch.images ? std::optional(detail::format_array(*patch.images)) : std::nullopt)
+            .add(detail::now_ms())
+    );
+    if (violation == pg_violation::foreign_key) {
+        return core::errc::invalid_reference;
+    }
+    if (violation == pg_violation::unique) {
+        return core::errc::conflict;
+    }
+    auto updated = one_product(*db, id);
+    aggregate_.commit_write(*db, tx);
+    return updated;
+}
+
+core::result<void> pg_catalogue_store::delete_product(std::int64_t id) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    if (const auto writable = lock_writable_row(*db, "products", id); !writable) {
+        return writable.error();
+    }
+    (void)db->exec("DELETE FROM products WHERE id = $1", pg_params().add(id));
+    aggregate_.commit_write(*db, tx);
+    return {};
+}
+
+core::result<core::category> pg_catalogue_store::create_category(const core::category_draft& draft) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    const auto id = next_id(*db, "categories");
+    const auto violation = db->exec_or_violation(
+        "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, "
+        "$5)",
+        pg_params()
+            .add(id)
+            .add(draft.name)
+            .add(detail::slug_for(draft.name, "category", id))
+            .add(draft.image)
+            .add(detail::now_ms())
+    );
+    if (violation != pg_violation::none) {
+        return core::errc::conflict;
+    }
+    auto created = one_category(*db, "WHERE id = $1", pg_params().add(id));
+    aggregate_.commit_write(*db, tx);
+    return created;
+}
+
+core::result<core::category> pg_catalogue_store::update_category(
+    std::int64_t id, const core::category_patch& patch
+) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    if (const auto writable = lock_writable_row(*db, "categories", id); !writable) {
+        return writable.error();
+    }
+    const auto violation = db->exec_or_violation(
+        "UPDATE categories SET name = coalesce($2, name), slug = coalesce($3, slug), "
+        "image = coalesce($4, image), updated_at = $5 WHERE id = $1",
+        pg_params()
+            .add(id)
+            .add(patch.name)
+            .add(patch.name ? std::optional(detail::slug_for(*patch.name, "category", id)) : std::nullopt)
+            .add(patch.image)
+            .add(detail::now_ms())
+    );
+    if (violation != pg_violation::none) {
+        return core::errc::conflict;
+    }
+    auto updated = one_category(*db, "WHERE id = $1", pg_params().add(id));
+    aggregate_.commit_write(*db, tx);
+    return updated;
+}
+
+core::result<void> pg_catalogue_store::delete_category(std::int64_t id) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    if (const auto writable = lock_writable_row(*db, "categories", id); !writable) {
+        return writable.error();
+    }
+    if (db->exec_or_violation("DELETE FROM categories WHERE id = $1", pg_params().add(id)) ==
+        pg_violation::foreign_key) {
+        return core::errc::in_use;  // products still reference it
+    }
+    aggregate_.commit_write(*db, tx);
+    return {};
+}
+
+}  // namespace storefront::storage

@@ -1,0 +1,145 @@
+#pragma once
+// A small RAII layer over libpq (Debian libpq-dev) for the pg_* adapters: one connection with bounded waits
+// (connect_timeout, a client-side deadline on every statement, statement_timeout on the server),
+// parameterised statements only, results with typed columns, and transactions that roll back unless
+// committed. A lost connection or a timeout throws storage_unavailable and marks the connection broken; a
+// constraint violation is returned to the adapter (exec_or_violation); any other error throws pg_error (a
+// bug).
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct pg_conn;
+struct pg_result;
+
+namespace storefront::storage::detail {
+
+class pg_error : public std::runtime_error {
+  public:
+    pg_error(const std::string& what, std::string sqlstate)
+        : std::runtime_error(what), sqlstate_(std::move(sqlstate)) {}
+    [[nodiscard]] const std::string& sqlstate() const noexcept { return sqlstate_; }
+
+  private:
+    std::string sqlstate_;
+};
+
+// Parameters $1, $2, … in order; text format except bytes (binary, for bytea).
+class pg_params {
+  public:
+    pg_params& add(std::int64_t value);
+    pg_params& add(double value);
+    pg_params& add(bool value);
+    pg_params& add(std::string_view text);
+    pg_params& add(const char* text) { return add(std::string_view(text)); }
+    pg_params& add_bytes(std::string_view bytes);
+    pg_params& add_null();
+    template <class T>
+    pg_params& add(const std::optional<T>& value) {
+        return value ? add(*value) : add_null();
+    }
+
+  private:
+    friend class pg_connection;
+    std::vector<std::string> values_;
+    std::vector<bool> nulls_;
+    std::vector<int> formats_;
+};
+
+// The rows of one statement; columns in text format.
+class pg_rows {
+  public:
+    pg_rows() = default;
+    explicit pg_rows(::pg_result* result);
+
+    [[nodiscard]] int size() const;
+    [[nodiscard]] bool empty() const { return size() == 0; }
+    [[nodiscard]] std::int64_t affected() const;  // rows changed by INSERT/UPDATE/DELETE
+
+    [[nodiscard]] bool is_null(int row, int column) const;
+    [[nodiscard]] std::string_view text(int row, int column) const;
+    [[nodiscard]] std::int64_t int64(int row, int column) const;
+    [[nodiscard]] double real(int row, int column) const;
+    [[nodiscard]] bool boolean(int row, int column) const;
+    [[nodiscard]] std::string bytes(int row, int column) const;  // a bytea column
+
+  private:
+    std::shared_ptr<::pg_result> result_;
+};
+
+enum class pg_violation { none, unique, foreign_key };
+
+// One-dimensional array literals in PostgreSQL's text format ({"a","b",NULL}), so a list travels in one
+// parameter or column whatever characters its items hold.
+[[nodiscard]] std::string format_array(const std::vector<std::optional<std::string>>& items);
+[[nodiscard]] std::string format_array(const std::vector<std::string>& items);
+// Throws pg_error for a malformed literal.
+[[nodiscard]] std::vector<std::optional<std::string>> parse_array(std::string_view literal);
+[[nodiscard]] std::vector<std::string> parse_array_no_nulls(std::string_view literal);
+
+// The bounds every connection works within.
+struct pg_limits {
+    std::chrono::milliseconds connect_timeout{3000};
+    std::chrono::milliseconds statement_timeout{5000};  // also the client-side deadline (plus a margin)
+};
+
+class pg_transaction;
+
+class pg_connection {
+  public:
+    using transaction = pg_transaction;
+
+    // Connects to `dsn` (a libpq URL or key=value string); throws storage_unavailable when it cannot. The
+    // DSN (which may hold a password) never appears in an exception message.
+    pg_connection(const std::string& dsn, const pg_limits& limits);
+    ~pg_connection();
+    pg_connection(const pg_connection&) = delete;
+    pg_connection& operator=(const pg_connection&) = delete;
+
+    // Runs one statement; every failure throws (storage_unavailable or pg_error).
+    pg_rows exec(std::string_view sql, const pg_params& params = {});
+    // Like exec, but a UNIQUE or FOREIGN KEY violation is returned instead of thrown (the transaction
+    // is then aborted: the caller returns and lets the transaction roll back).
+    pg_violation exec_or_violation(std::string_view sql, const pg_params& params, pg_rows* rows = nullptr);
+
+    // False once a statement failed on the connection level; the pool then drops the connection.
+    [[nodiscard]] bool healthy() const;
+    // Reads what the server sent while the connection was idle (a shutdown notice) without blocking;
+    // false when the connection turned out to be gone.
+    [[nodiscard]] bool still_open();
+
+    // For LISTEN: waits up to `timeout` for notifications; each one's channel is appended to `channels`.
+    // Throws storage_unavailable when the connection is lost.
+    void wait_for_notifications(std::chrono::milliseconds timeout, std::vector<std::string>& channels);
+
+  private:
+    ::pg_result* run(std::string_view sql, const pg_params& params);
+    void wait_socket(bool for_write, std::chrono::steady_clock::time_point deadline);
+    [[noreturn]] void lost(const std::string& what);
+
+    ::pg_conn* conn_ = nullptr;
+    pg_limits limits_;
+    bool broken_ = false;
+};
+
+// BEGIN … COMMIT; the destructor rolls back a transaction that was not committed.
+class pg_transaction {
+  public:
+    explicit pg_transaction(pg_connection& conn);
+    ~pg_transaction();
+    pg_transaction(const pg_transaction&) = delete;
+    pg_transaction& operator=(const pg_transaction&) = delete;
+    void commit();
+
+  private:
+    pg_connection& conn_;
+    bool done_ = false;
+};
+
+}  // namespace storefront::storage::detail

@@ -1,0 +1,99 @@
+// pg_listener: the LISTEN thread, its reconnect loop with back-off, and the subscriber table.
+
+#include "postgres/listener.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "storage/storage_error.hpp"
+
+namespace storefront::storage::detail {
+
+namespace {
+
+constexpr std::chrono::milliseconds poll_interval{200};
+constexpr std::chrono::milliseconds first_backoff{100};
+constexpr std::chrono::milliseconds max_backoff{2000};
+
+}  // namespace
+
+pg_listener::pg_listener(std::string dsn, pg_limits limits) : dsn_(std::move(dsn)), limits_(limits) {
+    thread_ = std::thread([this] { run(); });
+}
+
+pg_listener::~pg_listener() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+std::uint64_t pg_listener::subscribe(const std::string& channel, std::atomic<std::uint64_t>& revision) {
+    std::lock_guard lock(mutex_);
+    const auto id = next_id_++;
+    subscribers_.emplace(id, subscriber{channel, &revision});
+    return id;
+}
+
+void pg_listener::unsubscribe(std::uint64_t id) {
+    std::lock_guard lock(mutex_);
+    subscribers_.erase(id);
+}
+
+void pg_listener::bump(const std::string* channel) {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, s] : subscribers_) {
+        if (!channel || s.channel == *channel) {
+            s.revision->fetch_add(1, std::memory_order_acq_rel);
+        }
+    }
+}
+
+void pg_listener::pause(std::chrono::milliseconds how_long) {
+    std::unique_lock lock(mutex_);
+    wake_.wait_for(lock, how_long, [this] { return stop_; });
+}
+
+void pg_listener::run() {
+    std::unique_ptr<pg_connection> conn;
+    std::chrono::milliseconds backoff{0};
+    std::vector<std::string> received;
+    for (;;) {
+        {
+            std::lock_guard lock(mutex_);
+            if (stop_) {
+                return;
+            }
+        }
+        if (!conn) {
+            try {
+                auto fresh = std::make_unique<pg_connection>(dsn_, limits_);
+                for (const char* channel : channels) {
+                    (void)fresh->exec(std::string("LISTEN ") + channel);
+                }
+                conn = std::move(fresh);
+                backoff = std::chrono::milliseconds{0};
+                sessions_.fetch_add(1, std::memory_order_acq_rel);
+                bump(nullptr);                 // whatever happened while nobody listened
+            } catch (const std::exception&) {  // storage_unavailable, or a server refusing LISTEN
+                backoff = std::clamp(backoff * 2, first_backoff, max_backoff);
+                pause(backoff);
+            }
+            continue;
+        }
+        try {
+            received.clear();
+            conn->wait_for_notifications(poll_interval, received);
+            for (const auto& channel : received) {
+                bump(&channel);
+            }
+        } catch (const storage_unavailable&) {
+            conn.reset();
+            bump(nullptr);
+        }
+    }
+}
+
+}  // namespace storefront::storage::detail

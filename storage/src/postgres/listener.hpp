@@ -1,0 +1,66 @@
+#pragma once
+// LISTEN on one dedicated connection: a thread waits for NOTIFY on the storefront_* channels and bumps the
+// revision counters subscribed to each channel, so in-process caches of every instance notice writes made
+// by the others. A lost connection is re-established with back-off; since notifications may have been
+// missed meanwhile, every counter is bumped when it drops and again when listening resumes.
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "postgres/connection.hpp"
+
+namespace storefront::storage::detail {
+
+class pg_listener {
+  public:
+    pg_listener(std::string dsn, pg_limits limits);
+    // Stops the thread (within the poll interval, or a connect attempt's timeout when one is under way).
+    ~pg_listener();
+    pg_listener(const pg_listener&) = delete;
+    pg_listener& operator=(const pg_listener&) = delete;
+
+    // `revision` is bumped for every notification on `channel` until unsubscribe(id) returns.
+    [[nodiscard]] std::uint64_t subscribe(const std::string& channel, std::atomic<std::uint64_t>& revision);
+    void unsubscribe(std::uint64_t id);
+
+    // How many times listening has (re)started; tests use it to wait until notifications arrive.
+    [[nodiscard]] std::uint64_t sessions() const { return sessions_.load(std::memory_order_acquire); }
+
+  private:
+    struct subscriber {
+        std::string channel;
+        std::atomic<std::uint64_t>* revision;
+    };
+
+    void run();
+    void bump(const std::string* channel);  // nullptr: every subscriber
+    void pause(std::chrono::milliseconds how_long);
+
+    std::string dsn_;
+    pg_limits limits_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::map<std::uint64_t, subscriber> subscribers_;
+    std::uint64_t next_id_ = 1;
+    bool stop_ = false;
+    std::atomic<std::uint64_t> sessions_{0};
+    std::thread thread_;
+};
+
+// Channel names, one per aggregate; writes send pg_notify on theirs.
+inline constexpr const char* channels[] = {
+    "storefront_catalogue",
+    "storefront_users",
+    "storefront_files",
+    "storefront_pets",
+    "storefront_orders",
+    "storefront_pet_users",
+    "storefront_pet_images"};
+
+}  // namespace storefront::storage::detail

@@ -1,0 +1,115 @@
+// pg_order_store: orders as rows, upserts for client-chosen ids, the inventory summed in SQL.
+
+#include "postgres/order_store.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+#include "common/found.hpp"
+#include "core/pet_rules.hpp"
+
+namespace storefront::storage {
+
+namespace {
+
+using detail::pg_connection;
+using detail::pg_params;
+
+constexpr std::string_view upsert =
+    "INSERT INTO orders (id, pet_id, quantity, ship_date, status, complete) VALUES ($1, $2, $3, $4, $5, $6) "
+    "ON CONFLICT (id) DO UPDATE SET pet_id = excluded.pet_id, quantity = excluded.quantity, "
+    "ship_date = excluded.ship_date, status = excluded.status, complete = excluded.complete";
+
+pg_params order_params(const core::pet_order& o) {
+    pg_params p;
+    p.add(o.id).add(o.pet_id).add(static_cast<std::int64_t>(o.quantity)).add(o.ship_date);
+    p.add(core::to_string(o.status)).add(o.complete);
+    return p;
+}
+
+}  // namespace
+
+namespace detail {
+
+void write_order_seed(pg_connection& conn, const std::vector<core::pet_order>& orders) {
+    for (const auto& o : orders) {
+        (void)conn.exec(upsert, order_params(o));
+    }
+}
+
+}  // namespace detail
+
+pg_order_store::pg_order_store(
+    const std::string& dsn, std::size_t pool_size, std::vector<core::pet_order> seed
+)
+    : aggregate_(
+          dsn,
+          pool_size,
+          "orders",
+          [seed = std::move(seed)](pg_connection& conn) { detail::write_order_seed(conn, seed); },
+          false
+      ) {}
+
+core::result<core::pet_order> pg_order_store::find(std::int64_t id) const {
+    auto db = aggregate_.connection();
+    const auto r = db->exec(
+        "SELECT id, pet_id, quantity, ship_date, status, complete FROM orders WHERE id = $1",
+        pg_params().add(id)
+    );
+    if (r.empty()) {
+        return core::errc::not_found;
+    }
+    core::pet_order o;
+    o.id = r.int64(0, 0);
+    o.pet_id = r.int64(0, 1);
+    o.quantity = static_cast<std::int32_t>(r.int64(0, 2));
+    if (!r.is_null(0, 3)) {
+        o.ship_date = r.int64(0, 3);
+    }
+    o.status = core::parse_order_status(r.text(0, 4)).value_or(core::order_status::placed);
+    o.complete = r.boolean(0, 5);
+    return o;
+}
+
+core::pet_order pg_order_store::add(core::pet_order order) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    aggregate_.lock(*db);
+    if (order.id == 0) {
+        const auto largest = db->exec("SELECT coalesce(max(id), 0) FROM orders").int64(0, 0);
+        if (largest == std::numeric_limits<std::int64_t>::max()) {
+            throw std::overflow_error("no free order id left");
+        }
+        order.id = largest + 1;
+    }
+    (void)db->exec(upsert, order_params(order));
+    aggregate_.commit_write(*db, tx);
+    return order;
+}
+
+core::result<void> pg_order_store::remove(std::int64_t id) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    const bool removed = db->exec("DELETE FROM orders WHERE id = $1", pg_params().add(id)).affected() > 0;
+    if (removed) {
+        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
+    }
+    return detail::found_any(removed);
+}
+
+std::map<core::order_status, std::int64_t> pg_order_store::inventory() const {
+    std::map<core::order_status, std::int64_t> out{
+        {core::order_status::placed, 0},
+        {core::order_status::approved, 0},
+        {core::order_status::delivered, 0}};
+    auto db = aggregate_.connection();
+    const auto r = db->exec("SELECT status, sum(quantity)::bigint FROM orders GROUP BY status");
+    for (int row = 0; row < r.size(); ++row) {
+        if (const auto status = core::parse_order_status(r.text(row, 0))) {
+            out[*status] = r.int64(row, 1);
+        }
+    }
+    return out;
+}
+
+}  // namespace storefront::storage

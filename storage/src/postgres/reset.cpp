@@ -1,0 +1,48 @@
+// pg_reset_to_seed: the seed is computed first (password hashing is slow), then one short transaction.
+
+#include "postgres/reset.hpp"
+
+#include "postgres/catalogue_store.hpp"
+#include "postgres/listener.hpp"
+#include "postgres/order_store.hpp"
+#include "postgres/pet_image_store.hpp"
+#include "postgres/pet_store.hpp"
+#include "postgres/pet_user_store.hpp"
+#include "postgres/schema.hpp"
+#include "postgres/user_store.hpp"
+#include "seed/catalogue.hpp"
+#include "seed/pets.hpp"
+#include "seed/users.hpp"
+
+namespace storefront::storage::detail {
+
+void pg_reset_to_seed(const std::string& dsn) {
+    const auto categories = seed_categories();
+    const auto products = seed_products();
+    const auto users = seed_user_credentials();
+    const auto pets = seed_pets();
+    const auto orders = seed_orders();
+    const auto pet_users = seed_pet_users();
+
+    pg_connection conn(dsn, pg_limits{});
+    migrate_schema(conn);
+    pg_transaction tx(conn);
+    (void)conn.exec("TRUNCATE " + std::string(all_tables) + " RESTART IDENTITY");
+    for (const char* aggregate : {"catalogue", "users", "pets", "orders", "pet_users"}) {
+        (void)conn.exec(
+            "INSERT INTO storefront_meta (key, value) VALUES ($1, 1) ON CONFLICT (key) DO NOTHING",
+            pg_params().add(std::string(seed_marker_prefix) + aggregate)
+        );
+    }
+    write_catalogue_seed(conn, categories, products);
+    write_user_seed(conn, users);
+    write_pet_seed(conn, pets);
+    write_order_seed(conn, orders);
+    write_pet_user_seed(conn, pet_users);
+    for (const char* channel : channels) {
+        (void)conn.exec("SELECT pg_notify($1, 'reset')", pg_params().add(channel));
+    }
+    tx.commit();
+}
+
+}  // namespace storefront::storage::detail

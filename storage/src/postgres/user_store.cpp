@@ -1,0 +1,204 @@
+// pg_user_store: pages, lookups by id and e-mail, and single-transaction writes whose UNIQUE e-mail
+// violations become errc::conflict; the seed writer.
+
+#include "postgres/user_store.hpp"
+
+#include <limits>
+#include <utility>
+
+#include "common/clock.hpp"
+
+namespace storefront::storage {
+
+namespace {
+
+using detail::pg_connection;
+using detail::pg_params;
+using detail::pg_rows;
+using detail::pg_violation;
+
+constexpr std::string_view user_select =
+    "SELECT id, email, name, role, avatar, created_at, updated_at, seed, password_hash FROM users ";
+
+std::vector<core::user_credentials> users_of(const pg_rows& r) {
+    std::vector<core::user_credentials> out;
+    for (int row = 0; row < r.size(); ++row) {
+        core::user_credentials c;
+        auto& u = c.profile;
+        u.id = r.int64(row, 0);
+        u.email = r.text(row, 1);
+        u.name = r.text(row, 2);
+        u.role = r.text(row, 3);
+        u.avatar = r.text(row, 4);
+        u.created_at = r.int64(row, 5);
+        u.updated_at = r.int64(row, 6);
+        u.seed = r.boolean(row, 7);
+        c.password_hash = r.text(row, 8);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+core::result<core::user_credentials> one_user(
+    pg_connection& db, std::string_view where, const pg_params& params
+) {
+    auto found = users_of(db.exec(std::string(user_select) + std::string(where), params));
+    if (found.empty()) {
+        return core::errc::not_found;
+    }
+    return std::move(found.front());
+}
+
+}  // namespace
+
+namespace detail {
+
+void write_user_seed(pg_connection& conn, const std::vector<core::user_credentials>& users) {
+    for (const auto& c : users) {
+        const auto& u = c.profile;
+        (void)conn.exec(
+            "INSERT INTO users (id, email, name, role, avatar, password_hash, created_at, updated_at, seed) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            pg_params()
+                .add(u.id)
+                .add(u.email)
+                .add(u.name)
+                .add(u.role)
+                .add(u.avatar)
+                .add(c.password_hash)
+                .add(u.created_at)
+                .add(u.updated_at)
+                .add(u.seed)
+        );
+    }
+    (void)conn.exec(
+        "SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM users), "
+        "false)"
+    );
+}
+
+}  // namespace detail
+
+pg_user_store::pg_user_store(
+    const std::string& dsn, std::size_t pool_size, std::function<std::vector<core::user_credentials>()> seed
+)
+    : aggregate_(
+          dsn,
+          pool_size,
+          "users",
+          [seed = std::move(seed)](pg_connection& conn) { detail::write_user_seed(conn, seed()); },
+          true
+      ) {}
+
+std::vector<core::user> pg_user_store::list_users(const core::page_request& page) const {
+    constexpr std::size_t most = std::numeric_limits<std::int64_t>::max();
+    auto db = aggregate_.connection();
+    std::vector<core::user> out;
+    for (auto& c : users_of(db->exec(
+             std::string(user_select) + "ORDER BY id LIMIT $1 OFFSET $2",
+             pg_params()
+                 .add(static_cast<std::int64_t>(std::min(page.limit, most)))
+                 .add(static_cast<std::int64_t>(std::min(page.offset, most)))
+         ))) {
+        out.push_back(std::move(c.profile));
+    }
+    return out;
+}
+
+std::size_t pg_user_store::user_count() const {
+    auto db = aggregate_.connection();
+    return static_cast<std::size_t>(db->exec("SELECT count(*) FROM users").int64(0, 0));
+}
+
+core::result<core::user> pg_user_store::find_user(std::int64_t id) const {
+    auto db = aggregate_.connection();
+    auto found = one_user(*db, "WHERE id = $1", pg_params().add(id));
+    if (!found) {
+        return found.error();
+    }
+    return std::move(found->profile);
+}
+
+core::result<core::user_credentials> pg_user_store::find_credentials(std::string_view normalized_email
+) const {
+    auto db = aggregate_.connection();
+    return one_user(*db, "WHERE email = $1", pg_params().add(normalized_email));
+}
+
+bool pg_user_store::email_taken(std::string_view normalized_email) const {
+    auto db = aggregate_.connection();
+    return !db->exec("SELECT 1 FROM users WHERE email = $1", pg_params().add(normalized_email)).empty();
+}
+
+core::result<core::user> pg_user_store::create_user(const core::user_draft& draft) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    pg_rows rows;
+    const auto violation = db->exec_or_violation(
+        "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
+        pg_params()
+            .add(draft.email)
+            .add(draft.name)
+            .add(draft.role)
+            .add(draft.avatar)
+            .add(draft.password_hash)
+            .add(detail::now_ms()),
+        &rows
+    );
+    if (violation != pg_violation::none) {
+        return core::errc::conflict;  // the e-mail is taken
+    }
+    auto created = one_user(*db, "WHERE id = $1", pg_params().add(rows.int64(0, 0)));
+    aggregate_.commit_write(*db, tx);
+    return std::move(created->profile);
+}
+
+core::result<core::user> pg_user_store::update_user(std::int64_t id, const core::user_patch& patch) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    const auto current = db->exec("SELECT seed FROM users WHERE id = $1 FOR UPDATE", pg_params().add(id));
+    if (current.empty()) {
+        return core::errc::not_found;
+    }
+    if (current.boolean(0, 0)) {
+        return core::errc::seed_user_read_only;
+    }
+    const auto violation = db->exec_or_violation(
+        "UPDATE users SET email = coalesce($2, email), name = coalesce($3, name), "
+        "password_hash = coalesce($4, password_hash), avatar = coalesce($5, avatar), role = coalesce($6, "
+        "role), "
+        "updated_at = $7 WHERE id = $1",
+        pg_params()
+            .add(id)
+            .add(patch.email)
+            .add(patch.name)
+            .add(patch.password_hash)
+            .add(patch.avatar)
+            .add(patch.role)
+            .add(detail::now_ms())
+    );
+    if (violation != pg_violation::none) {
+        return core::errc::conflict;  // the new e-mail is another user's
+    }
+    auto updated = one_user(*db, "WHERE id = $1", pg_params().add(id));
+    aggregate_.commit_write(*db, tx);
+    return std::move(updated->profile);
+}
+
+core::result<void> pg_user_store::delete_user(std::int64_t id) {
+    auto db = aggregate_.connection();
+    detail::pg_transaction tx(*db);
+    const auto current = db->exec("SELECT seed FROM users WHERE id = $1 FOR UPDATE", pg_params().add(id));
+    if (current.empty()) {
+        return core::errc::not_found;
+    }
+    if (current.boolean(0, 0)) {
+        return core::errc::seed_user_read_only;
+    }
+    (void)db->exec("DELETE FROM users WHERE id = $1", pg_params().add(id));
+    aggregate_.commit_write(*db, tx);
+    return {};
+}
+
+}  // namespace storefront::storage

@@ -1,0 +1,410 @@
+// sqlite_catalogue_store: seed-once, filtered pages in SQL, and writes as single transactions whose checks
+// run inside them and whose constraint violations (UNIQUE slug, FOREIGN KEY category) become errc values.
+
+#include "sqlite/catalogue_store.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "common/clock.hpp"
+#include "common/seed_once.hpp"
+#include "common/slug.hpp"
+#include "sqlite/reset.hpp"
+
+namespace storefront::storage {
+
+namespace {
+
+using detail::sqlite_connection;
+using detail::sqlite_statement;
+using step = sqlite_statement::step_result;
+
+// Products with their category and their images in order (joined with the unit separator, which no URL
+// holds).
+constexpr std::string_view product_select = R"sql(
+SELECT p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed,
+       c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed,
+       (SELECT group_concat(url, char(31)) FROM
+            (SELECT url FROM product_images WHERE product_id = p.id ORDER BY position))
+FROM products p JOIN categories c ON c.id = p.category_id )sql";
+
+constexpr std::string_view category_select =
+    "SELECT id, name, slug, image, created_at, updated_at, seed FROM categories ";
+
+// The filter as SQL conditions on ?1..?6 (NULL: not set), so one statement serves every combination.
+constexpr std::string_view filter_where = R"sql(
+WHERE (?1 IS NULL OR instr(lower(p.title), lower(?1)) > 0)
+  AND (?2 IS NULL OR abs(p.price - ?2) < 0.005)
+  AND (?3 IS NULL OR p.price >= ?3 - 0.005)
+  AND (?4 IS NULL OR p.price <= ?4 + 0.005)
+  AND (?5 IS NULL OR p.category_id = ?5)
+  AND (?6 IS NULL OR c.slug = ?6) )sql";
+
+void bind_filter(sqlite_statement& s, const core::product_filter& f) {
+    f.title ? s.bind(1, std::string_view(*f.title)) : s.bind_null(1);
+    f.price ? s.bind(2, *f.price) : s.bind_null(2);
+    f.price_min ? s.bind(3, *f.price_min) : s.bind_null(3);
+    f.price_max ? s.bind(4, *f.price_max) : s.bind_null(4);
+    f.category_id ? s.bind(5, static_cast<std::int64_t>(*f.category_id)) : s.bind_null(5);
+    f.category_slug ? s.bind(6, std::string_view(*f.category_slug)) : s.bind_null(6);
+}
+
+core::category category_at(const sqlite_statement& s, int first) {
+    core::category c;
+    c.id = s.int64(first);
+    c.name = s.text(first + 1);
+    c.slug = s.text(first + 2);
+    c.image = s.text(first + 3);
+    c.created_at = s.int64(first + 4);
+    c.updated_at = s.int64(first + 5);
+    c.seed = s.int64(first + 6) != 0;
+    return c;
+}
+
+core::product product_at(const sqlite_statement& s) {
+    core::product p;
+    p.id = s.int64(0);
+    p.title = s.text(1);
+    p.slug = s.text(2);
+    p.price = s.real(3);
+    p.description = s.text(4);
+    p.created_at = s.int64(5);
+    p.updated_at = s.int64(6);
+    p.seed = s.int64(7) != 0;
+    p.product_category = category_at(s, 8);
+    const std::string joined = s.text(15);
+    std::size_t start = 0;
+    while (!joined.empty() && start <= joined.size()) {
+        const std::size_t end = std::min(joined.find('\x1f', start), joined.size());
+        p.images.push_back(joined.substr(start, end - start));
+        start = end + 1;
+    }
+    return p;
+}
+
+// The slug after a patch: a new text (title, name) gives a new slug, else the current one stays.
+std::string slug_after(
+    const std::optional<std::string>& new_text, std::string_view kind, std::int64_t id, std::string current
+) {
+    return new_text ? detail::slug_for(*new_text, kind, id) : std::move(current);
+}
+
+// Runs an INSERT or UPDATE that may move a slug: a UNIQUE violation means the slug is taken.
+core::result<void> write_slugged(sqlite_statement& s) {
+    if (s.step() == step::constraint) {
+        return core::errc::conflict;
+    }
+    return {};
+}
+
+template <class Bind>
+std::vector<core::product> products_where(sqlite_connection& db, std::string_view where, Bind&& bind) {
+    auto s = db.prepare(std::string(product_select) + std::string(where));
+    bind(s);
+    std::vector<core::product> out;
+    while (s.step() == step::row) {
+        out.push_back(product_at(s));
+    }
+    return out;
+}
+
+template <class Bind>
+std::vector<core::category> categories_where(sqlite_connection& db, std::string_view where, Bind&& bind) {
+    auto s = db.prepare(std::string(category_select) + std::string(where));
+    bind(s);
+    std::vector<core::category> out;
+    while (s.step() == step::row) {
+        out.push_back(category_at(s, 0));
+    }
+    return out;
+}
+
+template <class T>
+core::result<T> first_or_not_found(std::vector<T> found) {
+    if (found.empty()) {
+        return core::errc::not_found;
+    }
+    return std::move(found.front());
+}
+
+core::result<core::product> product_by_id(sqlite_connection& db, std::int64_t id) {
+    return first_or_not_found(products_where(db, "WHERE p.id = ?1", [&](auto& s) { s.bind(1, id); }));
+}
+
+core::result<core::category> category_by_id(sqlite_connection& db, std::int64_t id) {
+    return first_or_not_found(categories_where(db, "WHERE id = ?1", [&](auto& s) { s.bind(1, id); }));
+}
+
+std::int64_t next_id_of(sqlite_connection& db, std::string_view table) {
+    auto next = db.prepare("SELECT coalesce(max(id), 0) + 1 FROM " + std::string(table));
+    (void)next.step();
+    return next.int64(0);
+}
+
+void write_images(sqlite_connection& db, std::int64_t product_id, const std::vector<std::string>& images) {
+    auto clear = db.prepare("DELETE FROM product_images WHERE product_id = ?1");
+    clear.bind(1, product_id);
+    (void)clear.step();
+    auto insert = db.prepare("INSERT INTO product_images (product_id, position, url) VALUES (?1, ?2, ?3)");
+    for (std::size_t i = 0; i < images.size(); ++i) {
+        insert.bind(1, product_id).bind(2, static_cast<std::int64_t>(i)).bind(3, std::string_view(images[i]));
+        (void)insert.step();
+        insert.reset();
+    }
+}
+
+}  // namespace
+
+namespace detail {
+
+void write_catalogue_seed(
+    sqlite_connection& db,
+    const std::vector<core::category>& categories,
+    const std::vector<core::product>& products
+) {
+    auto insert_category = db.prepare(
+        "INSERT INTO categories (id, name, slug, image, created_at, updated_at, seed) VALUES "
+        "(?1,?2,?3,?4,?5,?6,?7)"
+    );
+    for (const auto& c : categories) {
+        insert_category.bind(1, c.id).bind(2, std::string_view(c.name)).bind(3, std::string_view(c.slug));
+        insert_category.bind(4, std::string_view(c.image)).bind(5, c.created_at).bind(6, c.updated_at);
+        insert_category.bind(7, static_cast<std::int64_t>(c.seed));
+        (void)insert_category.step();
+        insert_category.reset();
+    }
+    auto insert_product = db.prepare(
+        "INSERT INTO products (id, title, slug, price, description, category_id, created_at, updated_at, "
+        "seed) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
+    );
+    for (const auto& p : products) {
+        insert_product.bind(1, p.id).bind(2, std::string_view(p.title)).bind(3, std::string_view(p.slug));
+        insert_product.bind(4, p.price).bind(5, std::string_view(p.description));
+        insert_product.bind(6, p.product_category.id).bind(7, p.created_at).bind(8, p.updated_at);
+        insert_product.bind(9, static_cast<std::int64_t>(p.seed));
+        (void)insert_product.step();
+        insert_product.reset();
+        write_images(db, p.id, p.images);
+    }
+}
+
+}  // namespace detail
+
+sqlite_catalogue_store::sqlite_catalogue_store(
+    std::shared_ptr<detail::sqlite_database> db,
+    const std::vector<core::category>& categories,
+    const std::vector<core::product>& products
+)
+    : db_(std::move(db)) {
+    detail::seed_once(*db_->writer(), "catalogue", [&](sqlite_connection& w) {
+        detail::write_catalogue_seed(w, categories, products);
+    });
+}
+
+void sqlite_catalogue_store::committed(sqlite_connection::transaction& tx) {
+    tx.commit();
+    db_->catalogue_revision.fetch_add(1, std::memory_order_acq_rel);
+}
+
+std::vector<core::product> sqlite_catalogue_store::list_products(
+    const core::product_filter& filter, const core::page_request& page
+) const {
+    auto r = db_->reader();
+    return products_where(*r, std::string(filter_where) + "ORDER BY p.id LIMIT ?7 OFFSET ?8", [&](auto& s) {
+        bind_filter(s, filter);
+        s.bind(7, static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)));
+        s.bind(8, static_cast<std::int64_t>(std::min<std::size_t>(page.offset, INT64_MAX)));
+    });
+}
+
+std::size_t sqlite_catalogue_store::count_products(const core::product_filter& filter) const {
+    auto r = db_->reader();
+    auto s = r->prepare(
+        "SELECT count(*) FROM products p JOIN categories c ON c.id = p.category_id " +
+        std::string(filter_where)
+    );
+    bind_filter(s, filter);
+    return s.step() == step::row ? static_cast<std::size_t>(s.int64(0)) : 0;
+}
+
+core::result<core::product> sqlite_catalogue_store::find_product(std::int64_t id) const {
+    auto r = db_->reader();
+    return product_by_id(*r, id);
+}
+
+core::result<core::product> sqlite_catalogue_store::find_product_by_slug(std::string_view slug) const {
+    auto r = db_->reader();
+    return first_or_not_found(products_where(*r, "WHERE p.slug = ?1", [&](auto& s) { s.bind(1, slug); }));
+}
+
+core::result<std::vector<core::product>> sqlite_catalogue_store::related_products(std::int64_t id) const {
+    auto r = db_->reader();
+    // The product and its relatives from one snapshot, so a concurrent move cannot mix two states.
+    sqlite_connection::read_transaction snapshot(*r);
+    const auto product = product_by_id(*r, id);
+    if (!product) {
+        return product.error();
+    }
+    return products_where(*r, "WHERE p.category_id = ?1 AND p.id <> ?2 ORDER BY p.id", [&](auto& s) {
+        s.bind(1, product->product_category.id).bind(2, id);
+    });
+}
+
+std::vector<core::category> sqlite_catalogue_store::list_categories() const {
+    auto r = db_->reader();
+    return categories_where(*r, "ORDER BY id", [](auto&) {});
+}
+
+core::result<core::category> sqlite_catalogue_store::find_category(std::int64_t id) const {
+    auto r = db_->reader();
+    return category_by_id(*r, id);
+}
+
+core::result<core::category> sqlite_catalogue_store::find_category_by_slug(std::string_view slug) const {
+    auto r = db_->reader();
+    return first_or_not_found(categories_where(*r, "WHERE slug = ?1", [&](auto& s) { s.bind(1, slug); }));
+}
+
+core::result<core::product> sqlite_catalogue_store::create_product(const core::product_draft& draft) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    if (!category_by_id(*w, draft.category_id)) {
+        return core::errc::invalid_reference;
+    }
+    const std::int64_t id = next_id_of(*w, "products");
+    auto insert = w->prepare(
+        "INSERT INTO products (id, title, slug, price, description, category_id, created_at, updated_at) "
+        "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
+    );
+    insert.bind(1, id).bind(2, std::string_view(draft.title));
+    insert.bind(3, std::string_view(detail::slug_for(draft.title, "product", id))).bind(4, draft.price);
+    insert.bind(5, std::string_view(draft.description)).bind(6, draft.category_id).bind(7, detail::now_ms());
+    if (auto written = write_slugged(insert); !written) {
+        return written.error();
+    }
+    write_images(*w, id, draft.images);
+    auto created = product_by_id(*w, id);
+    committed(tx);
+    return created;
+}
+
+core::result<core::product> sqlite_catalogue_store::update_product(
+    std::int64_t id, const core::product_patch& patch
+) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    auto current = product_by_id(*w, id);
+    if (!current) {
+        return current.error();
+    }
+    if (current->seed) {
+        return core::errc::seed_read_only;
+    }
+    if (patch.category_id && !category_by_id(*w, *patch.category_id)) {
+        return core::errc::invalid_reference;
+    }
+    auto update = w->prepare(
+        "UPDATE products SET title = ?2, slug = ?3, price = ?4, description = ?5, category_id = ?6, "
+        "updated_at = ?7 WHERE id = ?1"
+    );
+    update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current->title)));
+    update.bind(3, std::string_view(slug_after(patch.title, "product", id, current->slug)));
+    update.bind(4, patch.price.value_or(current->price));
+    update.bind(5, std::string_view(patch.description ? *patch.description : current->description));
+    update.bind(6, patch.category_id.value_or(current->product_category.id)).bind(7, detail::now_ms());
+    if (auto written = write_slugged(update); !written) {
+        return written.error();
+    }
+    if (patch.images) {
+        write_images(*w, id, *patch.images);
+    }
+    auto updated = product_by_id(*w, id);
+    committed(tx);
+    return updated;
+}
+
+core::result<void> sqlite_catalogue_store::delete_product(std::int64_t id) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    const auto current = product_by_id(*w, id);
+    if (!current) {
+        return current.error();
+    }
+    if (current->seed) {
+        return core::errc::seed_read_only;
+    }
+    auto remove = w->prepare("DELETE FROM products WHERE id = ?1");
+    remove.bind(1, id);
+    (void)remove.step();
+    committed(tx);
+    return {};
+}
+
+core::result<core::category> sqlite_catalogue_store::create_category(const core::category_draft& draft) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    const std::int64_t id = next_id_of(*w, "categories");
+    auto insert = w->prepare(
+        "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES (?1,?2,?3,?4,?5,?5)"
+    );
+    insert.bind(1, id).bind(2, std::string_view(draft.name));
+    insert.bind(3, std::string_view(detail::slug_for(draft.name, "category", id)));
+    insert.bind(4, std::string_view(draft.image)).bind(5, detail::now_ms());
+    if (auto written = write_slugged(insert); !written) {
+        return written.error();
+    }
+    auto created = category_by_id(*w, id);
+    committed(tx);
+    return created;
+}
+
+core::result<core::category> sqlite_catalogue_store::update_category(
+    std::int64_t id, const core::category_patch& patch
+) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    auto current = category_by_id(*w, id);
+    if (!current) {
+        return current.error();
+    }
+    if (current->seed) {
+        return core::errc::seed_read_only;
+    }
+    auto update =
+        w->prepare("UPDATE categories SET name = ?2, slug = ?3, image = ?4, updated_at = ?5 WHERE id = ?1");
+    update.bind(1, id).bind(2, std::string_view(patch.name.value_or(current->name)));
+    update.bind(3, std::string_view(slug_after(patch.name, "category", id, current->slug)));
+    update.bind(4, std::string_view(patch.image ? *patch.image : current->image)).bind(5, detail::now_ms());
+    if (auto written = write_slugged(update); !written) {
+        return written.error();
+    }
+    auto updated = category_by_id(*w, id);
+    committed(tx);
+    return updated;
+}
+
+core::result<void> sqlite_catalogue_store::delete_category(std::int64_t id) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    const auto current = category_by_id(*w, id);
+    if (!current) {
+        return current.error();
+    }
+    if (current->seed) {
+        return core::errc::seed_read_only;
+    }
+    auto remove = w->prepare("DELETE FROM categories WHERE id = ?1");
+    remove.bind(1, id);
+    if (remove.step() == step::constraint) {
+        return core::errc::in_use;  // products still reference it (foreign key)
+    }
+    committed(tx);
+    return {};
+}
+
+std::uint64_t sqlite_catalogue_store::revision() const {
+    return db_->catalogue_revision.load(std::memory_order_acquire);
+}
+
+}  // namespace storefront::storage

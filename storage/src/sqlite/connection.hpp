@@ -1,0 +1,107 @@
+#pragma once
+// A small RAII layer over the SQLite C API (Debian libsqlite3-dev) for the sqlite_* adapters: one connection
+// opened with the durability settings issue 9 asks for, prepared statements with typed binds and columns,
+// and transactions that roll back unless committed. A backend that cannot answer (busy past the timeout, I/O
+// error, full disk, unopenable file) throws storage_unavailable; other failures (a broken invariant such as
+// bad SQL) throw sqlite_error; expected outcomes (a UNIQUE violation) are reported by step() to the adapter.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace storefront::storage::detail {
+
+class sqlite_error : public std::runtime_error {
+  public:
+    sqlite_error(const std::string& what, int code) : std::runtime_error(what), code_(code) {}
+    [[nodiscard]] int code() const noexcept { return code_; }
+
+  private:
+    int code_;
+};
+
+class sqlite_statement {
+  public:
+    enum class step_result { row, done, constraint };
+
+    sqlite_statement(sqlite3* db, std::string_view sql);
+    ~sqlite_statement();
+    sqlite_statement(const sqlite_statement&) = delete;
+    sqlite_statement& operator=(const sqlite_statement&) = delete;
+
+    // Parameters are numbered from 1, as in SQL's ?1, ?2, …
+    sqlite_statement& bind(int index, std::int64_t value);
+    sqlite_statement& bind(int index, double value);
+    sqlite_statement& bind(int index, std::string_view text);
+    sqlite_statement& bind_blob(int index, std::string_view bytes);
+    sqlite_statement& bind_null(int index);
+
+    // The next row, the end, or a constraint violation (UNIQUE, FOREIGN KEY); throws on anything else.
+    step_result step();
+    void reset();  // ready to bind and run again
+
+    // Columns are numbered from 0.
+    [[nodiscard]] std::int64_t int64(int column) const;
+    [[nodiscard]] double real(int column) const;
+    [[nodiscard]] std::string text(int column) const;
+    [[nodiscard]] std::string blob(int column) const;
+    [[nodiscard]] bool is_null(int column) const;
+
+  private:
+    sqlite3* db_;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+class sqlite_connection {
+  public:
+    // Opens (creating) `path` with WAL, synchronous=FULL, foreign keys on and `busy_timeout`; a `read_only`
+    // connection refuses writes (PRAGMA query_only), so a reader can never take the write lock by mistake.
+    sqlite_connection(
+        const std::string& path, std::chrono::milliseconds busy_timeout, bool read_only = false
+    );
+    ~sqlite_connection();
+    sqlite_connection(const sqlite_connection&) = delete;
+    sqlite_connection& operator=(const sqlite_connection&) = delete;
+
+    void exec(std::string_view sql);  // statements without results (schema, pragmas)
+    [[nodiscard]] sqlite_statement prepare(std::string_view sql) { return sqlite_statement(db_, sql); }
+    [[nodiscard]] std::int64_t last_insert_id() const;
+    [[nodiscard]] std::int64_t changes() const;  // rows the last INSERT, UPDATE or DELETE touched
+
+    // BEGIN IMMEDIATE … COMMIT; the destructor rolls back a transaction that was not committed.
+    class transaction {
+      public:
+        explicit transaction(sqlite_connection& db);
+        ~transaction();
+        transaction(const transaction&) = delete;
+        transaction& operator=(const transaction&) = delete;
+        void commit();
+
+      private:
+        sqlite_connection& db_;
+        bool done_ = false;
+    };
+
+    // BEGIN (deferred) … ROLLBACK: several reads from one snapshot of the file.
+    class read_transaction {
+      public:
+        explicit read_transaction(sqlite_connection& db);
+        ~read_transaction();
+        read_transaction(const read_transaction&) = delete;
+        read_transaction& operator=(const read_transaction&) = delete;
+
+      private:
+        sqlite_connection& db_;
+    };
+
+  private:
+    sqlite3* db_ = nullptr;
+};
+
+}  // namespace storefront::storage::detail

@@ -1,0 +1,131 @@
+// sqlite_database: the schema of every aggregate in one file, the write connection, the read pool and the
+// process-wide registry that shares them between the stores of one path.
+
+#include "sqlite/database.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace storefront::storage::detail {
+
+namespace {
+
+// Every aggregate in one file, so reset_to_seed can empty and refill all of them in one transaction. `meta`
+// holds one 'seeded:<aggregate>' row per seeded aggregate.
+constexpr std::string_view schema = R"sql(
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS categories (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, slug TEXT NOT NULL UNIQUE, image TEXT NOT NULL,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, seed INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS products (
+    id INTEGER PRIMARY KEY, title TEXT NOT NULL, slug TEXT NOT NULL UNIQUE, price REAL NOT NULL,
+    description TEXT NOT NULL, category_id INTEGER NOT NULL REFERENCES categories(id),
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, seed INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS products_by_category ON products(category_id);
+CREATE TABLE IF NOT EXISTS product_images (
+    product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+    url TEXT NOT NULL, PRIMARY KEY (product_id, position));
+CREATE TABLE IF NOT EXISTS users (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, email TEXT NOT NULL UNIQUE COLLATE NOCASE, name TEXT NOT NULL,
+    role TEXT NOT NULL, avatar TEXT NOT NULL, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL, seed INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS files (
+    name TEXT PRIMARY KEY, original_name TEXT NOT NULL, media_type TEXT NOT NULL, size INTEGER NOT NULL,
+    bytes BLOB NOT NULL, created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS pets (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, status INTEGER, has_category INTEGER NOT NULL,
+    category_id INTEGER, category_name TEXT);
+CREATE TABLE IF NOT EXISTS pet_photos (
+    pet_id INTEGER NOT NULL REFERENCES pets(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+    url TEXT NOT NULL, PRIMARY KEY (pet_id, position));
+CREATE TABLE IF NOT EXISTS pet_tags (
+    pet_id INTEGER NOT NULL REFERENCES pets(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+    tag_id INTEGER, name TEXT, PRIMARY KEY (pet_id, position));
+CREATE INDEX IF NOT EXISTS pet_tags_by_name ON pet_tags(name);
+CREATE TABLE IF NOT EXISTS orders (
+    id INTEGER PRIMARY KEY, pet_id INTEGER NOT NULL, quantity INTEGER NOT NULL, ship_date INTEGER,
+    status INTEGER NOT NULL, complete INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS pet_users (
+    username TEXT PRIMARY KEY, id INTEGER NOT NULL, first_name TEXT, last_name TEXT, email TEXT, phone TEXT,
+    user_status INTEGER, password_hash TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS pet_images (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, pet_id INTEGER NOT NULL, media_type TEXT NOT NULL,
+    size INTEGER NOT NULL, bytes BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS pet_images_by_pet ON pet_images(pet_id);
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY, user_id INTEGER NOT NULL, generation INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions(expires_at);
+)sql";
+
+// The registry key: the same file under another spelling must share the same connections.
+std::string key_of(const std::string& path) {
+    std::error_code ignored;
+    const auto canonical = std::filesystem::weakly_canonical(path, ignored);
+    return canonical.empty() ? path : canonical.string();
+}
+
+}  // namespace
+
+std::shared_ptr<sqlite_database> sqlite_database::open(
+    const std::string& path, const storage_config& config
+) {
+    static std::mutex registry_mutex;
+    static std::map<std::string, std::weak_ptr<sqlite_database>> registry;
+    const std::string key = key_of(path);
+    std::lock_guard lock(registry_mutex);
+    if (auto existing = registry[key].lock()) {
+        return existing;
+    }
+    auto db = std::make_shared<sqlite_database>(path, config);
+    registry[key] = db;
+    return db;
+}
+
+sqlite_database::sqlite_database(const std::string& path, const storage_config& config)
+    : writer_(std::make_unique<sqlite_connection>(path, config.busy_timeout)) {
+    {
+        sqlite_connection::transaction tx(*writer_);
+        writer_->exec(schema);
+        tx.commit();
+    }
+    // Opened after the schema exists, so their first statements see it.
+    const std::size_t readers = std::max<std::size_t>(config.pool_size, 1);
+    for (std::size_t i = 0; i < readers; ++i) {
+        idle_readers_.push_back(std::make_unique<sqlite_connection>(path, config.busy_timeout, true));
+    }
+}
+
+sqlite_database::read_lease::read_lease(const sqlite_database& owner, std::unique_ptr<sqlite_connection> db)
+    : owner_(owner), db_(std::move(db)) {}
+
+sqlite_database::read_lease::~read_lease() {
+    {
+        std::lock_guard lock(owner_.pool_mutex_);
+        owner_.idle_readers_.push_back(std::move(db_));
+    }
+    owner_.pool_ready_.notify_one();
+}
+
+sqlite_database::read_lease sqlite_database::reader() const {
+    std::unique_lock lock(pool_mutex_);
+    pool_ready_.wait(lock, [&] { return !idle_readers_.empty(); });
+    auto db = std::move(idle_readers_.back());
+    idle_readers_.pop_back();
+    return read_lease(*this, std::move(db));
+}
+
+bool claim_seed_marker(sqlite_connection& db, std::string_view aggregate) {
+    auto marker = db.prepare("SELECT 1 FROM meta WHERE key = 'seeded:' || ?1");
+    marker.bind(1, aggregate);
+    if (marker.step() == sqlite_statement::step_result::row) {
+        return false;
+    }
+    marker.reset();
+    auto mark = db.prepare("INSERT INTO meta (key) VALUES ('seeded:' || ?1)");
+    mark.bind(1, aggregate);
+    (void)mark.step();
+    return true;
+}
+
+}  // namespace storefront::storage::detail

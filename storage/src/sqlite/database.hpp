@@ -1,0 +1,84 @@
+#pragma once
+// One SQLite database file as the sqlite_* adapters share it: the schema of every aggregate, one write
+// connection behind a mutex and a small pool of read-only connections (WAL lets them read the last committed
+// write while the writer works). Blocking: callers run it through the offload pool.
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sqlite/connection.hpp"
+#include "storage/storage_config.hpp"
+
+namespace storefront::storage::detail {
+
+class sqlite_database {
+  public:
+    // The database of `path`, shared by every store of that path in this process. Sharing gives one
+    // in-process writer queue per file (threads wait on a mutex, not on SQLite's sleeping busy handler, whose
+    // timeout is then left for other processes) and bounds the connections a server opens, whatever the
+    // number of stores. Creates the schema; throws storage_unavailable when the file cannot be opened or
+    // is locked past `config.busy_timeout`.
+    [[nodiscard]] static std::shared_ptr<sqlite_database> open(
+        const std::string& path, const storage_config& config
+    );
+
+    sqlite_database(const std::string& path, const storage_config& config);
+    sqlite_database(const sqlite_database&) = delete;
+    sqlite_database& operator=(const sqlite_database&) = delete;
+
+    // A read connection, returned to the pool when the lease ends; waits while every one is in use.
+    class read_lease {
+      public:
+        read_lease(const sqlite_database& owner, std::unique_ptr<sqlite_connection> db);
+        ~read_lease();
+        read_lease(const read_lease&) = delete;
+        read_lease& operator=(const read_lease&) = delete;
+        sqlite_connection& operator*() const { return *db_; }
+        sqlite_connection* operator->() const { return db_.get(); }
+
+      private:
+        const sqlite_database& owner_;
+        std::unique_ptr<sqlite_connection> db_;
+    };
+    [[nodiscard]] read_lease reader() const;
+
+    // The write connection, alone for as long as the lease lives; open a transaction on it for each write.
+    class write_lease {
+      public:
+        explicit write_lease(sqlite_database& owner) : lock_(owner.write_mutex_), db_(*owner.writer_) {}
+        sqlite_connection& operator*() const { return db_; }
+        sqlite_connection* operator->() const { return &db_; }
+
+      private:
+        std::unique_lock<std::mutex> lock_;
+        sqlite_connection& db_;
+    };
+    [[nodiscard]] write_lease writer() { return write_lease(*this); }
+
+    // Revisions for callers' caches, bumped after each committed write of the aggregate (in-process: a
+    // read per request would cost a query). reset_to_seed bumps both.
+    std::atomic<std::uint64_t> catalogue_revision{1};
+    std::atomic<std::uint64_t> user_revision{1};
+
+  private:
+    std::unique_ptr<sqlite_connection> writer_;
+    std::mutex write_mutex_;
+    mutable std::mutex pool_mutex_;
+    mutable std::condition_variable pool_ready_;
+    mutable std::vector<std::unique_ptr<sqlite_connection>> idle_readers_;
+};
+
+// Sets the seed marker of `aggregate` inside the caller's IMMEDIATE transaction (common/seed_once.hpp); true
+// when this call set it, false when the file holds that seed already.
+[[nodiscard]] bool claim_seed_marker(sqlite_connection& db, std::string_view aggregate);
+
+}  // namespace storefront::storage::detail

@@ -1,0 +1,109 @@
+// sqlite_order_store: orders by id (an existing id is replaced, as the petstore does) and the quantities
+// per status summed in SQL.
+
+#include "sqlite/order_store.hpp"
+
+#include <utility>
+
+#include "common/found.hpp"
+#include "common/next_id.hpp"
+#include "common/seed_once.hpp"
+#include "sqlite/reset.hpp"
+
+namespace storefront::storage {
+
+namespace {
+
+using detail::sqlite_connection;
+using detail::sqlite_statement;
+using step = sqlite_statement::step_result;
+
+void write_order(sqlite_connection& db, const core::pet_order& o) {
+    auto upsert = db.prepare(
+        "INSERT OR REPLACE INTO orders (id, pet_id, quantity, ship_date, status, complete) "
+        "VALUES (?1,?2,?3,?4,?5,?6)"
+    );
+    upsert.bind(1, o.id).bind(2, o.pet_id).bind(3, static_cast<std::int64_t>(o.quantity));
+    o.ship_date ? upsert.bind(4, *o.ship_date) : upsert.bind_null(4);
+    upsert.bind(5, static_cast<std::int64_t>(o.status)).bind(6, static_cast<std::int64_t>(o.complete));
+    (void)upsert.step();
+}
+
+}  // namespace
+
+namespace detail {
+
+void write_order_seed(sqlite_connection& db, const std::vector<core::pet_order>& orders) {
+    for (const auto& o : orders) {
+        write_order(db, o);
+    }
+}
+
+}  // namespace detail
+
+sqlite_order_store::sqlite_order_store(
+    std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet_order>& seed
+)
+    : db_(std::move(db)) {
+    detail::seed_once(*db_->writer(), "orders", [&](sqlite_connection& w) {
+        detail::write_order_seed(w, seed);
+    });
+}
+
+core::result<core::pet_order> sqlite_order_store::find(std::int64_t id) const {
+    auto r = db_->reader();
+    auto s = r->prepare("SELECT id, pet_id, quantity, ship_date, status, complete FROM orders WHERE id = ?1");
+    s.bind(1, id);
+    if (s.step() != step::row) {
+        return core::errc::not_found;
+    }
+    core::pet_order o;
+    o.id = s.int64(0);
+    o.pet_id = s.int64(1);
+    o.quantity = static_cast<std::int32_t>(s.int64(2));
+    if (!s.is_null(3)) {
+        o.ship_date = s.int64(3);
+    }
+    o.status = static_cast<core::order_status>(s.int64(4));
+    o.complete = s.int64(5) != 0;
+    return o;
+}
+
+core::pet_order sqlite_order_store::add(core::pet_order order) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    if (order.id == 0) {
+        auto largest = w->prepare("SELECT coalesce(max(id), 0) FROM orders");
+        (void)largest.step();
+        order.id = next_id(largest.int64(0));
+    }
+    write_order(*w, order);
+    tx.commit();
+    return order;
+}
+
+core::result<void> sqlite_order_store::remove(std::int64_t id) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    auto remove = w->prepare("DELETE FROM orders WHERE id = ?1");
+    remove.bind(1, id);
+    (void)remove.step();
+    const bool removed = w->changes() > 0;
+    tx.commit();
+    return detail::found_any(removed);
+}
+
+std::map<core::order_status, std::int64_t> sqlite_order_store::inventory() const {
+    std::map<core::order_status, std::int64_t> out{
+        {core::order_status::placed, 0},
+        {core::order_status::approved, 0},
+        {core::order_status::delivered, 0}};
+    auto r = db_->reader();
+    auto s = r->prepare("SELECT status, sum(quantity) FROM orders GROUP BY status");
+    while (s.step() == step::row) {
+        out[static_cast<core::order_status>(s.int64(0))] = s.int64(1);
+    }
+    return out;
+}
+
+}  // namespace storefront::storage

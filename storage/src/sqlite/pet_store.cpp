@@ -1,0 +1,254 @@
+// sqlite_pet_store: pets, their photo URLs and tags; a pet is read back with its children and written as
+// "replace the row and its children", so a partial pet can never be seen.
+
+#include "sqlite/pet_store.hpp"
+
+#include <utility>
+
+#include "common/found.hpp"
+#include "common/next_id.hpp"
+#include "common/seed_once.hpp"
+#include "sqlite/reset.hpp"
+
+namespace storefront::storage {
+
+namespace {
+
+using detail::sqlite_connection;
+using detail::sqlite_statement;
+using step = sqlite_statement::step_result;
+
+void bind_optional(sqlite_statement& s, int index, const std::optional<std::int64_t>& value) {
+    value ? s.bind(index, *value) : s.bind_null(index);
+}
+
+void bind_optional(sqlite_statement& s, int index, const std::optional<std::string>& value) {
+    value ? s.bind(index, std::string_view(*value)) : s.bind_null(index);
+}
+
+std::optional<std::int64_t> optional_int(const sqlite_statement& s, int column) {
+    return s.is_null(column) ? std::nullopt : std::optional<std::int64_t>(s.int64(column));
+}
+
+std::optional<std::string> optional_text(const sqlite_statement& s, int column) {
+    return s.is_null(column) ? std::nullopt : std::optional<std::string>(s.text(column));
+}
+
+// "?,?,?" for `count` values bound from `first` on (the values themselves are never spliced into SQL).
+std::string placeholders(std::size_t count, int first) {
+    std::string out;
+    for (std::size_t i = 0; i < count; ++i) {
+        out += (i ? ",?" : "?") + std::to_string(first + static_cast<int>(i));
+    }
+    return out;
+}
+
+// The pets a WHERE clause selects, in id order, each with its photos and tags.
+template <class Bind>
+std::vector<core::pet> pets_where(sqlite_connection& db, std::string_view where, Bind&& bind) {
+    auto s = db.prepare(
+        "SELECT id, name, status, has_category, category_id, category_name FROM pets " + std::string(where) +
+        " ORDER BY id"
+    );
+    bind(s);
+    std::vector<core::pet> out;
+    while (s.step() == step::row) {
+        core::pet p;
+        p.id = s.int64(0);
+        p.name = s.text(1);
+        if (!s.is_null(2)) {
+            p.status = static_cast<core::pet_status>(s.int64(2));
+        }
+        if (s.int64(3) != 0) {
+            p.category = core::pet_category{optional_int(s, 4), optional_text(s, 5)};
+        }
+        out.push_back(std::move(p));
+    }
+    auto photos = db.prepare("SELECT url FROM pet_photos WHERE pet_id = ?1 ORDER BY position");
+    auto tags = db.prepare("SELECT tag_id, name FROM pet_tags WHERE pet_id = ?1 ORDER BY position");
+    for (auto& p : out) {
+        photos.reset();
+        photos.bind(1, p.id);
+        while (photos.step() == step::row) {
+            p.photo_urls.push_back(photos.text(0));
+        }
+        tags.reset();
+        tags.bind(1, p.id);
+        while (tags.step() == step::row) {
+            p.tags.push_back({optional_int(tags, 0), optional_text(tags, 1)});
+        }
+    }
+    return out;
+}
+
+std::optional<core::pet> pet_by_id(sqlite_connection& db, std::int64_t id) {
+    auto found = pets_where(db, "WHERE id = ?1", [&](auto& s) { s.bind(1, id); });
+    return found.empty() ? std::nullopt : std::optional<core::pet>(std::move(found.front()));
+}
+
+void insert_photo(sqlite_connection& db, std::int64_t pet_id, std::size_t position, std::string_view url) {
+    auto insert = db.prepare("INSERT INTO pet_photos (pet_id, position, url) VALUES (?1, ?2, ?3)");
+    insert.bind(1, pet_id).bind(2, static_cast<std::int64_t>(position)).bind(3, url);
+    (void)insert.step();
+}
+
+// Stores `p` whole: the row is inserted or overwritten and its children replaced.
+void write_pet(sqlite_connection& db, const core::pet& p) {
+    auto upsert = db.prepare(
+        "INSERT INTO pets (id, name, status, has_category, category_id, category_name) "
+        "VALUES (?1,?2,?3,?4,?5,?6) ON CONFLICT(id) DO UPDATE SET name = excluded.name, "
+        "status = excluded.status, has_category = excluded.has_category, category_id = excluded.category_id, "
+        "category_name = excluded.category_name"
+    );
+    upsert.bind(1, p.id).bind(2, std::string_view(p.name));
+    p.status ? upsert.bind(3, static_cast<std::int64_t>(*p.status)) : upsert.bind_null(3);
+    upsert.bind(4, static_cast<std::int64_t>(p.category.has_value()));
+    bind_optional(upsert, 5, p.category ? p.category->id : std::nullopt);
+    bind_optional(upsert, 6, p.category ? p.category->name : std::nullopt);
+    (void)upsert.step();
+    for (const char* table : {"pet_photos", "pet_tags"}) {
+        auto clear = db.prepare("DELETE FROM " + std::string(table) + " WHERE pet_id = ?1");
+        clear.bind(1, p.id);
+        (void)clear.step();
+    }
+    for (std::size_t i = 0; i < p.photo_urls.size(); ++i) {
+        insert_photo(db, p.id, i, p.photo_urls[i]);
+    }
+    auto tag = db.prepare("INSERT INTO pet_tags (pet_id, position, tag_id, name) VALUES (?1, ?2, ?3, ?4)");
+    for (std::size_t i = 0; i < p.tags.size(); ++i) {
+        tag.reset();
+        tag.bind(1, p.id).bind(2, static_cast<std::int64_t>(i));
+        bind_optional(tag, 3, p.tags[i].id);
+        bind_optional(tag, 4, p.tags[i].name);
+        (void)tag.step();
+    }
+}
+
+}  // namespace
+
+namespace detail {
+
+void write_pet_seed(sqlite_connection& db, const std::vector<core::pet>& pets) {
+    for (const auto& p : pets) {
+        write_pet(db, p);
+    }
+}
+
+}  // namespace detail
+
+sqlite_pet_store::sqlite_pet_store(
+    std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet>& seed
+)
+    : db_(std::move(db)) {
+    detail::seed_once(*db_->writer(), "pets", [&](sqlite_connection& w) { detail::write_pet_seed(w, seed); });
+}
+
+core::result<core::pet> sqlite_pet_store::find(std::int64_t id) const {
+    auto r = db_->reader();
+    sqlite_connection::read_transaction snapshot(*r);  // the row and its children from one state
+    return detail::found(pet_by_id(*r, id));
+}
+
+std::vector<core::pet> sqlite_pet_store::find_by_status(const std::vector<core::pet_status>& statuses) const {
+    if (statuses.empty()) {
+        return {};
+    }
+    auto r = db_->reader();
+    sqlite_connection::read_transaction snapshot(*r);
+    return pets_where(*r, "WHERE status IN (" + placeholders(statuses.size(), 1) + ")", [&](auto& s) {
+        for (std::size_t i = 0; i < statuses.size(); ++i) {
+            s.bind(static_cast<int>(i) + 1, static_cast<std::int64_t>(statuses[i]));
+        }
+    });
+}
+
+std::vector<core::pet> sqlite_pet_store::find_by_tags(const std::vector<std::string>& tag_names) const {
+    if (tag_names.empty()) {
+        return {};
+    }
+    auto r = db_->reader();
+    sqlite_connection::read_transaction snapshot(*r);
+    const std::string where =
+        "WHERE id IN (SELECT pet_id FROM pet_tags WHERE name IN (" + placeholders(tag_names.size(), 1) + "))";
+    return pets_where(*r, where, [&](auto& s) {
+        for (std::size_t i = 0; i < tag_names.size(); ++i) {
+            s.bind(static_cast<int>(i) + 1, std::string_view(tag_names[i]));
+        }
+    });
+}
+
+core::pet sqlite_pet_store::add(core::pet pet) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    if (pet.id == 0) {
+        auto largest = w->prepare("SELECT coalesce(max(id), 0) FROM pets");
+        (void)largest.step();
+        pet.id = next_id(largest.int64(0));
+    }
+    write_pet(*w, pet);
+    tx.commit();
+    return pet;
+}
+
+core::result<core::pet> sqlite_pet_store::replace(const core::pet& pet) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    auto exists = w->prepare("SELECT 1 FROM pets WHERE id = ?1");
+    exists.bind(1, pet.id);
+    if (exists.step() != step::row) {
+        return core::errc::not_found;
+    }
+    exists.reset();
+    write_pet(*w, pet);
+    tx.commit();
+    return pet;
+}
+
+core::result<core::pet> sqlite_pet_store::update_name_status(
+    std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
+) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    auto pet = pet_by_id(*w, id);
+    if (!pet) {
+        return core::errc::not_found;
+    }
+    if (name) {
+        pet->name = std::move(*name);
+    }
+    if (status) {
+        pet->status = status;
+    }
+    auto update = w->prepare("UPDATE pets SET name = ?2, status = ?3 WHERE id = ?1");
+    update.bind(1, id).bind(2, std::string_view(pet->name));
+    pet->status ? update.bind(3, static_cast<std::int64_t>(*pet->status)) : update.bind_null(3);
+    (void)update.step();
+    tx.commit();
+    return std::move(*pet);
+}
+
+core::result<core::pet> sqlite_pet_store::add_photo_url(std::int64_t id, std::string url) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    auto pet = pet_by_id(*w, id);
+    if (!pet) {
+        return core::errc::not_found;
+    }
+    insert_photo(*w, id, pet->photo_urls.size(), url);
+    pet->photo_urls.push_back(std::move(url));
+    tx.commit();
+    return std::move(*pet);
+}
+
+core::result<void> sqlite_pet_store::remove(std::int64_t id) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    auto remove = w->prepare("DELETE FROM pets WHERE id = ?1");  // photos and tags follow (cascade)
+    remove.bind(1, id);
+    (void)remove.step();
+    const bool removed = w->changes() > 0;
+    tx.commit();
+    return detail::found_any(removed);
+}
+
+}  // namespace storefront::storage

@@ -1,0 +1,145 @@
+// sqlite_pet_user_store: the username is the primary key (BINARY collation: case-sensitive, as the
+// petstore); ids are one more than the largest in use, as in the memory adapter.
+
+#include "sqlite/pet_user_store.hpp"
+
+#include <utility>
+
+#include "common/found.hpp"
+#include "common/next_id.hpp"
+#include "common/seed_once.hpp"
+#include "sqlite/reset.hpp"
+
+namespace storefront::storage {
+
+namespace {
+
+using detail::sqlite_connection;
+using detail::sqlite_statement;
+using step = sqlite_statement::step_result;
+
+void bind_optional(sqlite_statement& s, int index, const std::optional<std::string>& value) {
+    value ? s.bind(index, std::string_view(*value)) : s.bind_null(index);
+}
+
+std::optional<std::string> optional_text(const sqlite_statement& s, int column) {
+    return s.is_null(column) ? std::nullopt : std::optional<std::string>(s.text(column));
+}
+
+// Inserts `u`, overwriting the user of the same username.
+void write_user(sqlite_connection& db, const core::pet_user_credentials& u) {
+    const auto& p = u.profile;
+    auto upsert = db.prepare(
+        "INSERT OR REPLACE INTO pet_users (username, id, first_name, last_name, email, phone, user_status, "
+        "password_hash) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"
+    );
+    upsert.bind(1, std::string_view(p.username)).bind(2, p.id);
+    bind_optional(upsert, 3, p.first_name);
+    bind_optional(upsert, 4, p.last_name);
+    bind_optional(upsert, 5, p.email);
+    bind_optional(upsert, 6, p.phone);
+    p.user_status ? upsert.bind(7, static_cast<std::int64_t>(*p.user_status)) : upsert.bind_null(7);
+    upsert.bind(8, std::string_view(u.password_hash));
+    (void)upsert.step();
+}
+
+std::optional<core::pet_user_credentials> user_named(sqlite_connection& db, std::string_view username) {
+    auto s = db.prepare(
+        "SELECT username, id, first_name, last_name, email, phone, user_status, password_hash FROM pet_users "
+        "WHERE username = ?1"
+    );
+    s.bind(1, username);
+    if (s.step() != step::row) {
+        return std::nullopt;
+    }
+    core::pet_user_credentials u;
+    u.profile.username = s.text(0);
+    u.profile.id = s.int64(1);
+    u.profile.first_name = optional_text(s, 2);
+    u.profile.last_name = optional_text(s, 3);
+    u.profile.email = optional_text(s, 4);
+    u.profile.phone = optional_text(s, 5);
+    if (!s.is_null(6)) {
+        u.profile.user_status = static_cast<std::int32_t>(s.int64(6));
+    }
+    u.password_hash = s.text(7);
+    return u;
+}
+
+void delete_user(sqlite_connection& db, std::string_view username) {
+    auto remove = db.prepare("DELETE FROM pet_users WHERE username = ?1");
+    remove.bind(1, username);
+    (void)remove.step();
+}
+
+}  // namespace
+
+namespace detail {
+
+void write_pet_user_seed(sqlite_connection& db, const std::vector<core::pet_user_credentials>& users) {
+    for (const auto& u : users) {
+        write_user(db, u);
+    }
+}
+
+}  // namespace detail
+
+sqlite_pet_user_store::sqlite_pet_user_store(
+    std::shared_ptr<detail::sqlite_database> db,
+    const std::function<std::vector<core::pet_user_credentials>()>& seed
+)
+    : db_(std::move(db)) {
+    detail::seed_once(*db_->writer(), "pet_users", [&](sqlite_connection& w) {
+        detail::write_pet_user_seed(w, seed());
+    });
+}
+
+core::result<core::pet_user_credentials> sqlite_pet_user_store::find(std::string_view username) const {
+    auto r = db_->reader();
+    return detail::found(user_named(*r, username));
+}
+
+core::pet_user sqlite_pet_user_store::add(core::pet_user_credentials user) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    if (user.profile.id == 0) {
+        auto largest = w->prepare("SELECT coalesce(max(id), 0) FROM pet_users");
+        (void)largest.step();
+        user.profile.id = next_id(largest.int64(0));
+    }
+    write_user(*w, user);
+    tx.commit();
+    return user.profile;
+}
+
+core::result<core::pet_user> sqlite_pet_user_store::replace(
+    std::string_view username, core::pet_user_credentials user
+) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    const auto current = user_named(*w, username);
+    if (!current) {
+        return core::errc::not_found;
+    }
+    if (user.profile.username != username && user_named(*w, user.profile.username)) {
+        return core::errc::conflict;
+    }
+    if (user.profile.id == 0) {
+        user.profile.id = current->profile.id;
+    }
+    delete_user(*w, username);
+    write_user(*w, user);
+    tx.commit();
+    return user.profile;
+}
+
+core::result<void> sqlite_pet_user_store::remove(std::string_view username) {
+    auto w = db_->writer();
+    sqlite_connection::transaction tx(*w);
+    delete_user(*w, username);
+    const bool removed = w->changes() > 0;
+    tx.commit();
+    return detail::found_any(removed);
+}
+
+}  // namespace storefront::storage
