@@ -17,7 +17,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include "../storage/pg_backend.hpp"
+#include "../../storage/pg_backend.hpp"
 #include "child_process.hpp"
 #include "http_client.hpp"
 
