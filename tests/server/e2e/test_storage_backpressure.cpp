@@ -13,7 +13,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include "child_process.hpp"
+#include "common/child_process.hpp"
 #include "http_client.hpp"
 
 using namespace storefront::test;
@@ -78,26 +78,9 @@ BOOST_AUTO_TEST_CASE(a_jammed_storage_gives_quick_503s_with_retry_after_and_reco
     const std::string db_path = (dir.path() / "jam.db").string();
     // One storage thread and at most one call waiting or running: the second concurrent write is refused.
     child_process server(
-        {"--port",
-         "0",
-         "--threads",
-         "2",
-         "--generated-locations",
-         "1000",
-         "--storage",
-         "sqlite:" + db_path,
-         "--storage-threads",
-         "1",
-         "--storage-queue",
-         "1",
-         "--access-log",
-         "false"},
-        {},
-        dir.path()
+        instance_args("sqlite:" + db_path, {"--storage-threads", "1", "--storage-queue", "1"}), {}, dir.path()
     );
-    const auto line = server.wait_for_line("\"listening\"", std::chrono::seconds(30));
-    BOOST_TEST_REQUIRE(line.has_value(), server.output());
-    const auto port = port_of(*line);
+    const auto port = server.wait_listening(std::chrono::seconds(30));
     const std::string page = "/api/v1/products?offset=0&limit=10";
     const std::string cached_page = get(port, page).body;  // built and cached before the jam
 
