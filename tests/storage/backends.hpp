@@ -1,13 +1,16 @@
 #pragma once
 // The storage backends the template contract cases run on. Each gives a storage_config for a fresh, seeded
-// store; the PostgreSQL backend joins the lists when TEST_PG_DSN is set.
+// store; the PostgreSQL backend, a fresh database per store on the TEST_PG_DSN server, joins the lists when
+// TEST_PG_DSN is set (without it the PostgreSQL cases log a skip warning and check nothing).
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 
-#include <unistd.h>
+#include <boost/test/unit_test.hpp>
 
+#include "common/pg_server.hpp"
+#include "common/temp_dir.hpp"
 #include "storage/storage_config.hpp"
 
 namespace storefront::test {
@@ -18,19 +21,8 @@ struct memory_backend {
 
 // A directory for this test process's database files, removed when the binary exits.
 inline const std::filesystem::path& sqlite_test_dir() {
-    static const std::filesystem::path dir = [] {
-        auto d = std::filesystem::temp_directory_path() / ("storefront-sqlite-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(d);
-        std::atexit([] {
-            std::error_code ignored;
-            std::filesystem::remove_all(
-                std::filesystem::temp_directory_path() / ("storefront-sqlite-" + std::to_string(::getpid())),
-                ignored
-            );
-        });
-        return d;
-    }();
-    return dir;
+    static const temp_dir dir;
+    return dir.path();
 }
 
 // A new database file per call, so every store starts from its seed.
@@ -46,5 +38,34 @@ struct sqlite_backend {
         return c;
     }
 };
+
+struct pg_backend {
+    // False (after logging why) when TEST_PG_DSN is unset.
+    static bool available() {
+        if (std::getenv("TEST_PG_DSN")) {
+            return true;
+        }
+        BOOST_WARN_MESSAGE(
+            false, "skipped on PostgreSQL: TEST_PG_DSN is unset (ctest runs storage_tests_pg)"
+        );
+        return false;
+    }
+    // A config whose backend is a new, empty database (CREATE DATABASE on the TEST_PG_DSN server).
+    static storage::storage_config config() {
+        storage::storage_config c;
+        c.backend = create_test_database();
+        return c;
+    }
+};
+
+// True when `Backend` cannot run here (it has available() and that says no); the case then returns.
+template <class Backend>
+bool skipped() {
+    if constexpr (requires { Backend::available(); }) {
+        return !Backend::available();
+    } else {
+        return false;
+    }
+}
 
 }  // namespace storefront::test

@@ -16,7 +16,6 @@
 
 #include "backends.hpp"
 #include "core/errc.hpp"
-#include "pg_backend.hpp"
 #include "storage/factory.hpp"
 
 namespace storage = storefront::storage;

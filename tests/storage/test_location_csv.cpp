@@ -4,13 +4,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
 
+#include "common/temp_dir.hpp"
 #include "core/geo.hpp"
 #include "storage/factory.hpp"
 
@@ -20,21 +20,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh directory under the system temp directory, removed with everything in it.
-struct temp_dir {
-    fs::path path;
-
-    temp_dir() {
-        std::random_device entropy;
-        path = fs::temp_directory_path() / ("storefront-storage-tests-" + std::to_string(entropy()));
-        fs::create_directories(path);
-    }
-    ~temp_dir() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-    temp_dir(const temp_dir&) = delete;
-    temp_dir& operator=(const temp_dir&) = delete;
+// CSV files in a fresh temporary directory, removed with everything in it.
+struct csv_files {
+    storefront::test::temp_dir dir;
+    const fs::path& path = dir.path();
 
     fs::path write(const std::string& name, const std::string& content) const {
         const fs::path file = path / name;
@@ -54,7 +43,7 @@ const std::string header = "id,name,description,latitude,longitude\n";
 
 }  // namespace
 
-BOOST_FIXTURE_TEST_SUITE(location_csv, temp_dir)
+BOOST_FIXTURE_TEST_SUITE(location_csv, csv_files)
 
 BOOST_AUTO_TEST_CASE(loads_quoted_fields_and_crlf) {
     const fs::path file = write(

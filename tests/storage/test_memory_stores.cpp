@@ -19,7 +19,6 @@
 #include "core/email.hpp"
 #include "core/geo.hpp"
 #include "core/password.hpp"
-#include "pg_backend.hpp"
 #include "storage/factory.hpp"
 #include "storage/location_store.hpp"
 #include "storage/user_store.hpp"

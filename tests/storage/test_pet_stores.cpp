@@ -9,7 +9,6 @@
 
 #include "backends.hpp"
 #include "core/password.hpp"
-#include "pg_backend.hpp"
 #include "storage/factory.hpp"
 #include "storage/pet_store.hpp"
 

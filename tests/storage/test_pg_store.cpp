@@ -12,13 +12,15 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "pg_backend.hpp"
+#include "backends.hpp"
 #include "storage/factory.hpp"
 #include "storage/storage_error.hpp"
 
 namespace storage = storefront::storage;
 namespace core = storefront::core;
 namespace test = storefront::test;
+using storefront::test::pg_ctl;
+using storefront::test::restart_guard;
 using namespace std::chrono_literals;
 using steady = std::chrono::steady_clock;
 
@@ -47,21 +49,6 @@ bool eventually(Predicate&& done, std::chrono::milliseconds limit) {
 double ms_since(steady::time_point start) {
     return std::chrono::duration<double, std::milli>(steady::now() - start).count();
 }
-
-// Runs "$TEST_PG_CTL_CMD start|stop"; the guard starts the server again if a test stops early.
-bool pg_ctl(const char* action) {
-    const char* cmd = std::getenv("TEST_PG_CTL_CMD");
-    return cmd && std::system((std::string(cmd) + " " + action + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-struct restart_guard {
-    bool stopped = false;
-    ~restart_guard() {
-        if (stopped) {
-            (void)pg_ctl("start");
-        }
-    }
-};
 
 core::product_draft draft(std::string title) {
     return {std::move(title), 3.5, "from a test", 1, {"https://x.com/a.png", "with \"quotes\", {braces}"}};

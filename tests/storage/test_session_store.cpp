@@ -9,7 +9,6 @@
 #include <boost/test/unit_test.hpp>
 
 #include "backends.hpp"
-#include "pg_backend.hpp"
 #include "storage/factory.hpp"
 #include "storage/session_store.hpp"
 

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <sqlite3.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -15,6 +14,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "backends.hpp"
+#include "common/sqlite_write_lock.hpp"
 #include "core/errc.hpp"
 #include "storage/factory.hpp"
 #include "storage/storage_error.hpp"
@@ -22,6 +22,7 @@
 namespace storage = storefront::storage;
 namespace core = storefront::core;
 using storefront::test::fresh_sqlite_path;
+using storefront::test::sqlite_write_lock;
 
 namespace {
 
@@ -146,22 +147,6 @@ void expect_the_seed(const all_stores& s) {
     BOOST_TEST(!s.pet_users->find("first"));
 }
 
-// A connection of its own (as another process would have) holding the write lock until destroyed.
-struct write_lock_holder {
-    explicit write_lock_holder(const std::string& path) {
-        BOOST_TEST_REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-        BOOST_TEST_REQUIRE(sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
-    }
-    ~write_lock_holder() {
-        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-        sqlite3_close(db);
-    }
-    write_lock_holder(const write_lock_holder&) = delete;
-    write_lock_holder& operator=(const write_lock_holder&) = delete;
-
-    sqlite3* db = nullptr;
-};
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(sqlite_backend)
@@ -283,7 +268,7 @@ BOOST_AUTO_TEST_CASE(opening_a_file_locked_past_the_busy_timeout_throws_storage_
     const std::string path = fresh_sqlite_path();
     auto config = sqlite_config(path);
     config.busy_timeout = std::chrono::milliseconds(200);
-    const write_lock_holder lock(path);
+    const sqlite_write_lock lock(path);  // another process's write lock
     const auto start = std::chrono::steady_clock::now();
     BOOST_CHECK_THROW((void)storage::make_catalogue_store(config), storage::storage_unavailable);
     BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
@@ -296,7 +281,7 @@ BOOST_AUTO_TEST_CASE(a_write_on_a_file_locked_past_the_busy_timeout_throws_and_r
     const auto catalogue = storage::make_catalogue_store(config);
     const auto pets = storage::make_pet_store(config);
     {
-        const write_lock_holder lock(path);
+        const sqlite_write_lock lock(path);  // another process's write lock
         const auto before = catalogue->revision();
         BOOST_CHECK_THROW(
             (void)catalogue->create_category({"Toys", "https://x.com/t.png"}), storage::storage_unavailable

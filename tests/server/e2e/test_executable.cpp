@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child_process.hpp"
+#include "common/child_process.hpp"
 #include "http_client.hpp"
 
 using namespace storefront::test;
@@ -103,12 +103,7 @@ BOOST_AUTO_TEST_CASE(help_and_bad_flags) {
 
 // --pet-port opens a second listener on the same stores; the pet flags are validated at start.
 BOOST_AUTO_TEST_CASE(pet_port_second_listener_and_pet_flags) {
-    std::uint16_t pet_port = 0;
-    {
-        boost::asio::io_context io;
-        boost::asio::ip::tcp::acceptor probe(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-        pet_port = probe.local_endpoint().port();
-    }
+    const std::uint16_t pet_port = free_port();
     child_process server(
         {"--port",
          "0",

@@ -9,7 +9,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "child_process.hpp"
+#include "common/temp_dir.hpp"
 #include "http_client.hpp"
 #include "test_server.hpp"
 

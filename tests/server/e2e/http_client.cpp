@@ -44,6 +44,18 @@ void add_header(http_reply& reply, std::string_view name, std::string_view value
     slot = slot.empty() ? std::string(value) : slot + ", " + std::string(value);
 }
 
+// A parsed response as the tests see it.
+http_reply reply_of(const http::response<http::string_body>& response) {
+    http_reply reply;
+    reply.status = response.result_int();
+    for (const auto& h : response) {
+        add_header(reply, h.name_string(), h.value());
+    }
+    reply.body = response.body();
+    reply.connection_closed = !response.keep_alive();
+    return reply;
+}
+
 void set_socket_timeouts(tcp::socket& socket, std::chrono::milliseconds wait) {
     timeval tv{};
     tv.tv_sec = static_cast<time_t>(wait.count() / 1000);
@@ -90,14 +102,7 @@ http_reply send_request(std::uint16_t port, const http_request_spec& spec) {
         parser.skip(true);
     }
     http::read(socket, buffer, parser);
-    const auto& response = parser.get();
-    http_reply reply;
-    reply.status = response.result_int();
-    for (const auto& h : response) {
-        add_header(reply, h.name_string(), h.value());
-    }
-    reply.body = response.body();
-    reply.connection_closed = !response.keep_alive();
+    http_reply reply = reply_of(parser.get());
     boost::system::error_code ignored;
     socket.shutdown(tcp::socket::shutdown_both, ignored);
     return reply;
@@ -162,15 +167,7 @@ http_reply keep_alive_connection::get(const std::string& target) {
     http::response_parser<http::string_body> parser;
     parser.body_limit(64 * 1024 * 1024);
     http::read(state_->socket, state_->buffer, parser);
-    const auto& response = parser.get();
-    http_reply reply;
-    reply.status = response.result_int();
-    for (const auto& h : response) {
-        add_header(reply, h.name_string(), h.value());
-    }
-    reply.body = response.body();
-    reply.connection_closed = !response.keep_alive();
-    return reply;
+    return reply_of(parser.get());
 }
 
 bool keep_alive_connection::closed_by_server(std::chrono::milliseconds wait) {

@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "child_process.hpp"
+#include "common/child_process.hpp"
 #include "http_client.hpp"
 
 using namespace storefront::test;
@@ -80,13 +80,6 @@ bool accepts(std::uint16_t port) {
     boost::system::error_code ec;
     s.connect({boost::asio::ip::make_address("127.0.0.1"), port}, ec);
     return !ec;
-}
-
-// A port nothing listens on right now (the kernel's pick, released again).
-std::uint16_t free_port() {
-    boost::asio::io_context io;
-    boost::asio::ip::tcp::acceptor a(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-    return a.local_endpoint().port();
 }
 
 std::string status_of(const http_reply& reply) {
@@ -246,9 +239,7 @@ BOOST_AUTO_TEST_CASE(trusted_proxies_name_the_client_and_bad_headers_are_never_l
         {"--port", "0", "--threads", "1", "--storage", "memory", "--generated-locations", "1000"},
         {"STOREFRONT_TRUSTED_PROXIES=10.0.0.0/8, 127.0.0.1"}
     );
-    const auto line = server.wait_for_line("\"listening\"", std::chrono::seconds(30));
-    BOOST_TEST_REQUIRE(line.has_value(), server.output());
-    const auto port = port_of(*line);
+    const auto port = server.wait_listening(std::chrono::seconds(30));
     const auto with = [port](const std::string& target, const char* header, const char* value) {
         return send_request(port, {.target = target, .headers = {{header, value}}}).status;
     };

@@ -17,8 +17,8 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include "../storage/pg_backend.hpp"
-#include "child_process.hpp"
+#include "common/child_process.hpp"
+#include "common/pg_server.hpp"
 #include "http_client.hpp"
 
 using namespace storefront::test;
@@ -35,48 +35,21 @@ bool cluster_available() {
     return false;
 }
 
-bool pg_ctl(const char* action) {
-    const char* cmd = std::getenv("TEST_PG_CTL_CMD");
-    return cmd && std::system((std::string(cmd) + " " + action + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-// Starts the database again if a test stops before doing so itself.
-struct restart_guard {
-    bool stopped = false;
-    ~restart_guard() {
-        if (stopped) {
-            (void)pg_ctl("start");
-        }
-    }
-};
-
 // One storefront process on `dsn`, with the secrets every instance of a deployment shares.
 struct instance {
     explicit instance(const std::string& dsn)
-        : process(
-              {"--port",
-               "0",
-               "--threads",
-               "2",
-               "--generated-locations",
-               "1000",
-               "--storage",
-               dsn,
-               "--storage-pool",
+        : process(instance_args(
+              dsn,
+              {"--storage-pool",
                "2",
                "--access-secret",
                "shared-access-secret-0123456789",
                "--refresh-secret",
                "shared-refresh-secret-0123456789",
                "--public-url",
-               "http://storefront.test",
-               "--access-log",
-               "false"}
-          ) {
-        const auto line = process.wait_for_line("\"listening\"", std::chrono::seconds(60));
-        BOOST_TEST_REQUIRE(line.has_value(), process.output());
-        port = port_of(*line);
-    }
+               "http://storefront.test"}
+          )),
+          port(process.wait_listening(std::chrono::seconds(60))) {}
     child_process process;
     std::uint16_t port = 0;
 };

@@ -1,13 +1,11 @@
-// pg_backend: databases for the contract tests, created through libpq on the TEST_PG_DSN server.
+// pg_server: databases created through libpq on the TEST_PG_DSN server, and the server stopped and started.
 
-#include "pg_backend.hpp"
+#include "common/pg_server.hpp"
 
 #include <cstdlib>
 #include <libpq-fe.h>
 #include <memory>
 #include <stdexcept>
-
-#include <boost/test/unit_test.hpp>
 
 #include <unistd.h>
 
@@ -62,20 +60,6 @@ std::string with_database(const std::string& dsn, const std::string& database) {
 
 }  // namespace
 
-bool pg_backend::available() {
-    if (std::getenv("TEST_PG_DSN")) {
-        return true;
-    }
-    BOOST_WARN_MESSAGE(false, "skipped on PostgreSQL: TEST_PG_DSN is unset (ctest runs storage_tests_pg)");
-    return false;
-}
-
-storage::storage_config pg_backend::config() {
-    storage::storage_config c;
-    c.backend = create_test_database();
-    return c;
-}
-
 std::string create_test_database() {
     const char* server = std::getenv("TEST_PG_DSN");
     if (!server) {
@@ -118,6 +102,17 @@ open_transaction::open_transaction(const std::string& dsn, const std::string& sq
 
 open_transaction::~open_transaction() {
     PQfinish(static_cast<PGconn*>(conn_));
+}
+
+bool pg_ctl(const char* action) {
+    const char* cmd = std::getenv("TEST_PG_CTL_CMD");
+    return cmd && std::system((std::string(cmd) + " " + action + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+restart_guard::~restart_guard() {
+    if (stopped) {
+        (void)pg_ctl("start");
+    }
 }
 
 }  // namespace storefront::test

@@ -14,7 +14,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include "child_process.hpp"
+#include "common/child_process.hpp"
 #include "http_client.hpp"
 #include "pet_test_helpers.hpp"
 
@@ -28,31 +28,21 @@ namespace {
 struct durable_server {
     durable_server(const std::string& storage, const temp_dir& dir)
         : process(
-              {"--port",
-               "0",
-               "--threads",
-               "2",
-               "--generated-locations",
-               "1000",
-               "--storage",
-               storage,
-               "--access-secret",
-               "durability-access-secret-0123456789",
-               "--refresh-secret",
-               "durability-refresh-secret-0123456789",
-               "--pet-token-secret",
-               "durability-pet-secret-0123456789",
-               "--public-url",
-               "http://storefront.test",
-               "--access-log",
-               "false"},
+              instance_args(
+                  storage,
+                  {"--access-secret",
+                   "durability-access-secret-0123456789",
+                   "--refresh-secret",
+                   "durability-refresh-secret-0123456789",
+                   "--pet-token-secret",
+                   "durability-pet-secret-0123456789",
+                   "--public-url",
+                   "http://storefront.test"}
+              ),
               {},
               dir.path()
-          ) {
-        const auto line = process.wait_for_line("\"listening\"", std::chrono::seconds(30));
-        BOOST_TEST_REQUIRE(line.has_value(), process.output());
-        port = port_of(*line);
-    }
+          ),
+          port(process.wait_listening(std::chrono::seconds(30))) {}
     child_process process;
     std::uint16_t port = 0;
 };

@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <future>
-#include <sqlite3.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -13,7 +12,8 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include "child_process.hpp"
+#include "common/child_process.hpp"
+#include "common/sqlite_write_lock.hpp"
 #include "http_client.hpp"
 
 using namespace storefront::test;
@@ -22,31 +22,6 @@ using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
 namespace {
-
-// Another process's write transaction on the database file, as a backup job or a second writer would hold.
-class sqlite_write_lock {
-  public:
-    explicit sqlite_write_lock(const std::string& path) {
-        BOOST_TEST_REQUIRE(sqlite3_open(path.c_str(), &db_) == SQLITE_OK);
-        BOOST_TEST_REQUIRE(sqlite3_exec(db_, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
-    }
-    ~sqlite_write_lock() {
-        release();
-        sqlite3_close(db_);
-    }
-    sqlite_write_lock(const sqlite_write_lock&) = delete;
-    sqlite_write_lock& operator=(const sqlite_write_lock&) = delete;
-    void release() {
-        if (held_) {
-            sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-            held_ = false;
-        }
-    }
-
-  private:
-    sqlite3* db_ = nullptr;
-    bool held_ = true;
-};
 
 struct timed_reply {
     http_reply reply;
@@ -78,30 +53,13 @@ BOOST_AUTO_TEST_CASE(a_jammed_storage_gives_quick_503s_with_retry_after_and_reco
     const std::string db_path = (dir.path() / "jam.db").string();
     // One storage thread and at most one call waiting or running: the second concurrent write is refused.
     child_process server(
-        {"--port",
-         "0",
-         "--threads",
-         "2",
-         "--generated-locations",
-         "1000",
-         "--storage",
-         "sqlite:" + db_path,
-         "--storage-threads",
-         "1",
-         "--storage-queue",
-         "1",
-         "--access-log",
-         "false"},
-        {},
-        dir.path()
+        instance_args("sqlite:" + db_path, {"--storage-threads", "1", "--storage-queue", "1"}), {}, dir.path()
     );
-    const auto line = server.wait_for_line("\"listening\"", std::chrono::seconds(30));
-    BOOST_TEST_REQUIRE(line.has_value(), server.output());
-    const auto port = port_of(*line);
+    const auto port = server.wait_listening(std::chrono::seconds(30));
     const std::string page = "/api/v1/products?offset=0&limit=10";
     const std::string cached_page = get(port, page).body;  // built and cached before the jam
 
-    sqlite_write_lock jam(db_path);
+    sqlite_write_lock jam(db_path, "BEGIN EXCLUSIVE");
     std::vector<std::future<timed_reply>> writes;
     for (int i = 0; i < 6; ++i) {
         writes.push_back(std::async(std::launch::async, [port, i] {

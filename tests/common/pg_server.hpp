@@ -1,21 +1,12 @@
 #pragma once
-// The PostgreSQL backend of the storage contract tests: a fresh database per store on the server named by
-// TEST_PG_DSN (tests/pg/with_pg_cluster.sh starts a throw-away one; ctest runs storage_tests_pg under it).
-// Without TEST_PG_DSN the PostgreSQL cases log a skip warning and check nothing.
+// The PostgreSQL server of the tests, named by TEST_PG_DSN: tests/pg/with_pg_cluster.sh starts a throw-away
+// one (ctest runs storage_tests_pg and server_tests_pg under it) and sets TEST_PG_CTL_CMD to stop and start
+// it. Fresh databases on it, SQL behind a store's back, and the server stopped and started again.
 
 #include <optional>
 #include <string>
 
-#include "storage/storage_config.hpp"
-
 namespace storefront::test {
-
-struct pg_backend {
-    // False (after logging why) when TEST_PG_DSN is unset.
-    static bool available();
-    // A config whose backend is a new, empty database (CREATE DATABASE on the TEST_PG_DSN server).
-    static storage::storage_config config();
-};
 
 // A new empty database on the TEST_PG_DSN server; returns its key=value connection string.
 [[nodiscard]] std::string create_test_database();
@@ -37,14 +28,13 @@ class open_transaction {
     void* conn_;  // PGconn*, kept out of this header
 };
 
-// True when `Backend` cannot run here (it has available() and that says no); the case then returns.
-template <class Backend>
-bool skipped() {
-    if constexpr (requires { Backend::available(); }) {
-        return !Backend::available();
-    } else {
-        return false;
-    }
-}
+// Runs "$TEST_PG_CTL_CMD start|stop"; false when it is unset or fails.
+bool pg_ctl(const char* action);
+
+// Starts the server again if a test stops before doing so itself.
+struct restart_guard {
+    bool stopped = false;
+    ~restart_guard();
+};
 
 }  // namespace storefront::test
