@@ -26,7 +26,7 @@ packages=(
     build-essential cmake pkg-config
     libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
     libboost-program-options1.81-dev libboost-test1.81-dev
-    libssl-dev libsodium-dev libgd-dev libsqlite3-dev libpq-dev libsystemd-dev
+    libssl-dev libsodium-dev libgd-dev libsqlite3-dev libpq-dev libsystemd-dev zlib1g-dev libbrotli-dev
 )
 # postgresql-15: tests/pg/with_pg_cluster.sh runs throw-away clusters for the PostgreSQL tests; nodejs (the
 # machine's NodeSource 20 or newer counts) and prometheus (promtool) for the API document and metrics tests;

@@ -1,0 +1,209 @@
+// Parsing of the shared list parameters (sortBy, order, q, select) against one list kind's fields.
+// Every parameter is checked independently so a client sees all of its mistakes at once.
+
+#include "core/list_options.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/text.hpp"
+
+namespace storefront::core {
+
+namespace {
+
+struct sort_field {
+    std::string_view name;
+    sort_key key;
+};
+
+const std::vector<sort_field>& sort_table(list_kind kind) {
+    static const std::vector<sort_field> products{
+        {"id", sort_key::id},
+        {"title", sort_key::title},
+        {"price", sort_key::price},
+        {"creationAt", sort_key::creation_at},
+        {"updatedAt", sort_key::updated_at},
+    };
+    static const std::vector<sort_field> categories{{"id", sort_key::id}, {"name", sort_key::name}};
+    static const std::vector<sort_field> users{
+        {"id", sort_key::id},
+        {"name", sort_key::name},
+        {"email", sort_key::email},
+    };
+    switch (kind) {
+        case list_kind::products:
+            return products;
+        case list_kind::categories:
+            return categories;
+        case list_kind::users:
+            break;
+    }
+    return users;
+}
+
+std::string joined(const std::vector<std::string_view>& names) {
+    std::string out;
+    for (const std::string_view name : names) {
+        if (!out.empty()) {
+            out += ", ";
+        }
+        out += name;
+    }
+    return out;
+}
+
+bool is_space(char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+std::vector<std::string> words_of(std::string_view text) {
+    std::vector<std::string> words;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && is_space(text[i])) {
+            ++i;
+        }
+        const std::size_t start = i;
+        while (i < text.size() && !is_space(text[i])) {
+            ++i;
+        }
+        if (i > start) {
+            words.push_back(ascii_lower(text.substr(start, i - start)));
+        }
+    }
+    return words;
+}
+
+// The requested fields in the kind's order with `id` first, or nullopt when an item is empty or unknown.
+std::optional<std::vector<std::string>> selected_fields(list_kind kind, std::string_view text) {
+    const std::vector<std::string_view>& fields = json_fields_of(kind);
+    std::vector<bool> wanted(fields.size(), false);
+    wanted[0] = true;  // id
+    while (true) {
+        const std::size_t comma = text.find(',');
+        const std::string_view item = trim_spaces(text.substr(0, comma));
+        const auto found = std::find(fields.begin(), fields.end(), item);
+        if (found == fields.end()) {
+            return std::nullopt;
+        }
+        wanted[static_cast<std::size_t>(found - fields.begin())] = true;
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        text.remove_prefix(comma + 1);
+    }
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (wanted[i]) {
+            out.emplace_back(fields[i]);
+        }
+    }
+    return out;
+}
+
+// The single value of `name`, or nullopt (absent, or given twice: then with a message).
+std::optional<std::string_view> one_value(
+    const query_params& params, std::string_view name, std::vector<std::string>& messages
+) {
+    const std::size_t count = count_of(params, name);
+    if (count > 1) {
+        messages.push_back(std::string(name) + " must be given at most once");
+    }
+    if (count != 1) {
+        return std::nullopt;
+    }
+    return single_value(params, name);
+}
+
+}  // namespace
+
+bool list_options::selects(std::string_view name) const {
+    return select.empty() || std::find(select.begin(), select.end(), name) != select.end();
+}
+
+const std::vector<std::string_view>& sort_fields_of(list_kind kind) {
+    static const auto names_of = [](list_kind k) {
+        std::vector<std::string_view> names;
+        for (const sort_field& f : sort_table(k)) {
+            names.push_back(f.name);
+        }
+        return names;
+    };
+    static const std::vector<std::string_view> products = names_of(list_kind::products);
+    static const std::vector<std::string_view> categories = names_of(list_kind::categories);
+    static const std::vector<std::string_view> users = names_of(list_kind::users);
+    switch (kind) {
+        case list_kind::products:
+            return products;
+        case list_kind::categories:
+            return categories;
+        case list_kind::users:
+            break;
+    }
+    return users;
+}
+
+const std::vector<std::string_view>& json_fields_of(list_kind kind) {
+    static const std::vector<std::string_view> products{
+        "id", "title", "slug", "price", "description", "category", "images", "creationAt", "updatedAt"};
+    static const std::vector<std::string_view> categories{
+        "id", "name", "slug", "image", "creationAt", "updatedAt"};
+    static const std::vector<std::string_view> users{
+        "id", "email", "name", "role", "avatar", "creationAt", "updatedAt"};
+    switch (kind) {
+        case list_kind::products:
+            return products;
+        case list_kind::categories:
+            return categories;
+        case list_kind::users:
+            break;
+    }
+    return users;
+}
+
+validated<list_options> parse_list_options(list_kind kind, const query_params& params) {
+    list_options options;
+    std::vector<std::string> messages;
+
+    if (const auto text = one_value(params, "sortBy", messages)) {
+        const auto& table = sort_table(kind);
+        const auto found =
+            std::find_if(table.begin(), table.end(), [&](const sort_field& f) { return f.name == *text; });
+        if (found == table.end()) {
+            messages.push_back("sortBy must be one of: " + joined(sort_fields_of(kind)));
+        } else {
+            options.sort_by = found->key;
+        }
+    }
+    if (const auto text = one_value(params, "order", messages)) {
+        if (*text == "asc") {
+            options.order = sort_order::asc;
+        } else if (*text == "desc") {
+            options.order = sort_order::desc;
+        } else {
+            messages.push_back("order must be one of: asc, desc");
+        }
+    }
+    if (const auto text = one_value(params, "q", messages)) {
+        options.search_words = words_of(*text);
+    }
+    if (const auto text = one_value(params, "select", messages)) {
+        if (auto fields = selected_fields(kind, *text)) {
+            options.select = std::move(*fields);
+        } else {
+            messages.push_back("select must be a comma-separated list of: " + joined(json_fields_of(kind)));
+        }
+    }
+
+    if (!messages.empty()) {
+        return validation_errors{std::move(messages)};
+    }
+    return options;
+}
+
+}  // namespace storefront::core
