@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-command set-up for a fresh Debian 12 machine.
-#   deploy/quickstart.sh run    install what is missing, build, start storefront on 127.0.0.1:8080
+#   deploy/quickstart.sh run    install what is missing, build the server alone, start it on 127.0.0.1:8080
 #   deploy/quickstart.sh test   install what is missing, build, run every test (what CI runs):
 #       1. the whole suite (ctest: unit, end-to-end, fuzz seed replay, systemd unit check, cluster drills)
 #       2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -30,9 +30,10 @@ packages=(
 )
 # postgresql-15: tests/pg/with_pg_cluster.sh runs throw-away clusters for the PostgreSQL tests; nodejs (the
 # machine's NodeSource 20 or newer counts) and prometheus (promtool) for the API document and metrics tests;
-# haproxy, wrk, curl and openssl for the cluster drills (tests/cluster/drills.sh via deploy/cluster.sh).
+# haproxy, wrk, curl and openssl for the cluster drills (tests/cluster/drills.sh via deploy/cluster.sh); lintian
+# for the Debian package test (tests/package/package_install.sh).
 [ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 postgresql-15 nodejs prometheus
-    haproxy wrk curl openssl)
+    haproxy wrk curl openssl lintian)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -59,8 +60,20 @@ if [ "$mode" = test ]; then
     fi
 fi
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build "$build" -j2
+# run builds the one executable it starts; a new build directory is configured without the tests, which only
+# test builds (an existing one keeps its setting, so run after test does not drop the suite).
+configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+if [ "$mode" = test ]; then
+    configure+=(-DSTOREFRONT_BUILD_TESTS=ON)
+elif [ ! -f "$build/CMakeCache.txt" ]; then
+    configure+=(-DSTOREFRONT_BUILD_TESTS=OFF)
+fi
+cmake -S "$root" -B "$build" "${configure[@]}"
+if [ "$mode" = run ]; then
+    cmake --build "$build" -j2 --target storefront
+else
+    cmake --build "$build" -j2
+fi
 
 if [ "$mode" = run ]; then
     echo "quickstart: starting storefront (default http://127.0.0.1:8080/api/v1; the \"listening\" line below has the address; Ctrl-C stops it)"
