@@ -4,12 +4,17 @@
 # package target builds `all` first) and with Debian's hardening flags from dpkg-buildflags.
 #   deploy/package.sh            build directory build-deb/ (or $STOREFRONT_BUILD_DIR)
 #   deploy/package.sh <dir>      another build directory
-# Needs the build packages of ./deploy/quickstart.sh run (dpkg-dev, for dpkg-shlibdeps, comes with
-# build-essential). Install the result with `sudo apt install ./build-deb/storefront_<version>_amd64.deb`.
+# Installs the build packages that are missing first, as ./deploy/quickstart.sh does (dpkg-dev, for
+# dpkg-shlibdeps, comes with build-essential). Install the result with
+# `sudo apt install ./build-deb/storefront_<version>_amd64.deb`.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-${STOREFRONT_BUILD_DIR:-$root/build-deb}}
+
+# shellcheck source=SCRIPTDIR/lib/build-packages.sh
+. "$root/deploy/lib/build-packages.sh"
+install_missing package.sh "${build_packages[@]}"
 
 cd "$root"  # dpkg-buildflags maps the working directory out of the debug paths
 export DEB_BUILD_MAINT_OPTIONS=hardening=+all
