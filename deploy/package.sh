@@ -4,6 +4,8 @@
 # package target builds `all` first) and with Debian's hardening flags from dpkg-buildflags.
 #   deploy/package.sh            build directory build-deb/ (or $STOREFRONT_BUILD_DIR)
 #   deploy/package.sh <dir>      another build directory
+# The Maintainer field defaults to a placeholder address: set yours once with
+# `cmake -B build-deb -DSTOREFRONT_PACKAGE_CONTACT="Name <address>"`.
 # Installs the build packages that are missing first, as ./deploy/quickstart.sh does (dpkg-dev, for
 # dpkg-shlibdeps, comes with build-essential). Install the result with
 # `sudo apt install ./build-deb/storefront_<version>_amd64.deb`.

@@ -3,6 +3,9 @@
 # benchmark binary), both systemd units, the commented environment file as a conffile, and the maintainer
 # scripts of deploy/debian/ (storefront user, state directory, secrets generated at install time).
 set(storefront_debian "${CMAKE_CURRENT_LIST_DIR}")
+# Whoever builds the package for their machines puts their own contact here (-DSTOREFRONT_PACKAGE_CONTACT=…).
+set(STOREFRONT_PACKAGE_CONTACT "storefront maintainers <maintainers@storefront.example>"
+    CACHE STRING "Maintainer field of the Debian package (and of its changelog entry)")
 
 install(FILES "${PROJECT_SOURCE_DIR}/deploy/storefront.service" "${PROJECT_SOURCE_DIR}/deploy/storefront@.service"
     DESTINATION /lib/systemd/system COMPONENT server)
@@ -21,7 +24,7 @@ install(FILES "${PROJECT_BINARY_DIR}/debian/changelog.gz" DESTINATION share/doc/
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME storefront)
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
-set(CPACK_PACKAGE_CONTACT "storefront maintainers <dev@storefront.local>")
+set(CPACK_PACKAGE_CONTACT "${STOREFRONT_PACKAGE_CONTACT}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "demo online-store HTTP API (fake store and petstore) as a service")
 set(CPACK_PACKAGE_DESCRIPTION
     "storefront serves the demo online-store API that front-end courses, demos\n"
