@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-command set-up for a fresh Debian 12 machine.
-#   deploy/quickstart.sh run    install what is missing, build, start storefront on 127.0.0.1:8080
+#   deploy/quickstart.sh run    install what is missing, build the server alone, start it on 127.0.0.1:8080
 #   deploy/quickstart.sh test   install what is missing, build, run every test (what CI runs):
 #       1. the whole suite (ctest: unit, end-to-end, fuzz seed replay, systemd unit check, cluster drills)
 #       2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -21,30 +21,17 @@ esac
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${STOREFRONT_BUILD_DIR:-$root/build}
 
-# Debian 12 packages. libboost1.81-all-dev would not pull in the JSON and URL libraries, so each is named.
-packages=(
-    build-essential cmake pkg-config
-    libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
-    libboost-program-options1.81-dev libboost-test1.81-dev
-    libssl-dev libsodium-dev libgd-dev libsqlite3-dev libpq-dev libsystemd-dev zlib1g-dev libbrotli-dev
-)
+# Debian 12 packages: the build's (deploy/lib/build-packages.sh), and for test those of the tests.
+# shellcheck source=SCRIPTDIR/lib/build-packages.sh
+. "$root/deploy/lib/build-packages.sh"
+packages=("${build_packages[@]}")
 # postgresql-15: tests/pg/with_pg_cluster.sh runs throw-away clusters for the PostgreSQL tests; nodejs (the
 # machine's NodeSource 20 or newer counts) and prometheus (promtool) for the API document and metrics tests;
-# haproxy, wrk, curl and openssl for the cluster drills (tests/cluster/drills.sh via deploy/cluster.sh).
+# haproxy, wrk, curl and openssl for the cluster drills (tests/cluster/drills.sh via deploy/cluster.sh); lintian
+# for the Debian package test (tests/package/package_install.sh).
 [ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 postgresql-15 nodejs prometheus
-    haproxy wrk curl openssl)
-
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    echo "quickstart: installing ${missing[*]}"
-    sudo_cmd=()
-    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+    haproxy wrk curl openssl lintian)
+install_missing quickstart "${packages[@]}"
 
 if [ "$mode" = test ]; then
     # The browser, OpenAPI lint and response validation tests' npm packages, pinned by package-lock.json;
@@ -59,8 +46,20 @@ if [ "$mode" = test ]; then
     fi
 fi
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build "$build" -j2
+# run builds the one executable it starts; a new build directory is configured without the tests, which only
+# test builds (an existing one keeps its setting, so run after test does not drop the suite).
+configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+if [ "$mode" = test ]; then
+    configure+=(-DSTOREFRONT_BUILD_TESTS=ON)
+elif [ ! -f "$build/CMakeCache.txt" ]; then
+    configure+=(-DSTOREFRONT_BUILD_TESTS=OFF)
+fi
+cmake -S "$root" -B "$build" "${configure[@]}"
+if [ "$mode" = run ]; then
+    cmake --build "$build" -j2 --target storefront
+else
+    cmake --build "$build" -j2
+fi
 
 if [ "$mode" = run ]; then
     echo "quickstart: starting storefront (default http://127.0.0.1:8080/api/v1; the \"listening\" line below has the address; Ctrl-C stops it)"

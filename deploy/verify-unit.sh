@@ -13,9 +13,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
 verify() {  # verify <unit file in deploy/> <name to verify it as>
-    sed "s|^ExecStart=/usr/local/bin/storefront|ExecStart=$binary|" "$here/$1" >"$tmp/$2"
+    sed "s|^ExecStart=/usr/bin/storefront|ExecStart=$binary|" "$here/$1" >"$tmp/$2"
     if ! grep -q "^ExecStart=$binary" "$tmp/$2"; then
-        echo "$1: no ExecStart=/usr/local/bin/storefront line" >&2
+        echo "$1: no ExecStart=/usr/bin/storefront line" >&2
         status=1
     fi
     out=$(systemd-analyze verify "$tmp/$2" 2>&1 || true)

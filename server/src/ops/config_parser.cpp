@@ -12,6 +12,8 @@
 
 #include <openssl/rand.h>
 
+#include "server/version.hpp"
+
 namespace storefront::server {
 
 namespace po = boost::program_options;
@@ -40,6 +42,7 @@ po::options_description describe_options() {
     // clang-format off
     d.add_options()
         ("help", "print this help and exit")
+        ("version", "print the version and exit")
         ("address", po::value<std::string>()->default_value("127.0.0.1"), "address to listen on")
         ("port", po::value<unsigned>()->default_value(8080), "TCP port; 0 picks a free port and logs it")
         ("threads", po::value<unsigned>()->default_value(0), "I/O threads; 0 = number of cores")
@@ -100,7 +103,8 @@ po::options_description describe_options() {
     return d;
 }
 
-// STOREFRONT_ACCESS_SECRET -> access-secret; other variables are not ours.
+// STOREFRONT_ACCESS_SECRET -> access-secret; other variables are not ours (nor STOREFRONT_HELP and
+// STOREFRONT_VERSION: actions, and the latter a common name for a build's version).
 std::string env_to_option(const std::string& variable, const po::options_description& d) {
     constexpr std::string_view prefix = "STOREFRONT_";
     if (variable.rfind(prefix, 0) != 0) {
@@ -110,7 +114,7 @@ std::string env_to_option(const std::string& variable, const po::options_descrip
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
         return c == '_' ? '-' : static_cast<char>(std::tolower(c));
     });
-    if (name == "help" || d.find_nothrow(name, false) == nullptr) {
+    if (name == "help" || name == "version" || d.find_nothrow(name, false) == nullptr) {
         return {};
     }
     return name;
@@ -218,6 +222,10 @@ parsed_config parse_config(int argc, const char* const argv[]) {
             std::ostringstream help;
             help << "storefront: the demo store API (/api/v1) on Boost.Beast\n\n" << d;
             out.message = help.str();
+            return out;
+        }
+        if (vm.count("version")) {
+            out.message = "storefront " STOREFRONT_VERSION;
             return out;
         }
         server_config c;

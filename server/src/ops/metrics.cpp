@@ -8,6 +8,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "server/version.hpp"
+
 namespace storefront::server {
 
 namespace {

@@ -9,9 +9,9 @@
 namespace storefront::server {
 
 struct parsed_config {
-    std::optional<server_config> config;  // empty when help was asked for or input was bad
-    std::string message;                  // help text or the error
-    int exit_code = 0;                    // 0 for help, 2 for bad input
+    std::optional<server_config> config;  // empty when help or the version was asked for or input was bad
+    std::string message;                  // help text, "storefront <version>" or the error
+    int exit_code = 0;                    // 0 for help and version, 2 for bad input
 };
 
 // Reads the process environment for STOREFRONT_<NAME> (e.g. STOREFRONT_ACCESS_SECRET for --access-secret).
