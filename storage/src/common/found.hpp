@@ -29,6 +29,22 @@ template <class Map, class Key>
     return it->second;
 }
 
+// The entry of `key` in `map` for a change: errc::not_found when there is none, `seed_error` when
+// `is_seed(value)` says it is seed data (read-only).
+template <class Map, class Key, class IsSeed>
+[[nodiscard]] core::result<typename Map::iterator> find_writable(
+    Map& map, const Key& key, IsSeed is_seed, core::errc seed_error
+) {
+    const auto it = map.find(key);
+    if (it == map.end()) {
+        return core::errc::not_found;
+    }
+    if (is_seed(it->second)) {
+        return seed_error;
+    }
+    return it;
+}
+
 // Success when something was removed, else errc::not_found.
 [[nodiscard]] inline core::result<void> found_any(bool removed) {
     if (!removed) {

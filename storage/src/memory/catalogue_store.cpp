@@ -16,6 +16,12 @@
 
 namespace storefront::storage {
 
+namespace {
+
+constexpr auto is_seed = [](const auto& entity) { return entity.seed; };
+
+}  // namespace
+
 memory_catalogue_store::memory_catalogue_store(
     std::vector<core::category> categories,
     std::vector<core::product> products,
@@ -164,13 +170,11 @@ core::result<core::product> memory_catalogue_store::update_product(
     std::int64_t id, const core::product_patch& patch
 ) {
     std::unique_lock lock(mutex_);
-    const auto it = products_.find(id);
-    if (it == products_.end()) {
-        return core::errc::not_found;
+    const auto found = detail::find_writable(products_, id, is_seed, core::errc::seed_read_only);
+    if (!found) {
+        return found.error();
     }
-    if (it->second.seed) {
-        return core::errc::seed_read_only;
-    }
+    const auto it = *found;
     core::product p = it->second;
     if (patch.category_id) {
         const auto category = categories_.find(*patch.category_id);
@@ -208,13 +212,11 @@ core::result<core::product> memory_catalogue_store::update_product(
 
 core::result<void> memory_catalogue_store::delete_product(std::int64_t id) {
     std::unique_lock lock(mutex_);
-    const auto it = products_.find(id);
-    if (it == products_.end()) {
-        return core::errc::not_found;
+    const auto found = detail::find_writable(products_, id, is_seed, core::errc::seed_read_only);
+    if (!found) {
+        return found.error();
     }
-    if (it->second.seed) {
-        return core::errc::seed_read_only;
-    }
+    const auto it = *found;
     product_slugs_.erase(it->second.slug);
     products_.erase(it);
     committed();
@@ -248,13 +250,11 @@ core::result<core::category> memory_catalogue_store::update_category(
     std::int64_t id, const core::category_patch& patch
 ) {
     std::unique_lock lock(mutex_);
-    const auto it = categories_.find(id);
-    if (it == categories_.end()) {
-        return core::errc::not_found;
+    const auto found = detail::find_writable(categories_, id, is_seed, core::errc::seed_read_only);
+    if (!found) {
+        return found.error();
     }
-    if (it->second.seed) {
-        return core::errc::seed_read_only;
-    }
+    const auto it = *found;
     core::category c = it->second;
     std::string new_slug = patch.name ? detail::slug_for(*patch.name, "category", id) : c.slug;
     if (new_slug != c.slug && category_slugs_.contains(new_slug)) {
@@ -284,13 +284,11 @@ core::result<core::category> memory_catalogue_store::update_category(
 
 core::result<void> memory_catalogue_store::delete_category(std::int64_t id) {
     std::unique_lock lock(mutex_);
-    const auto it = categories_.find(id);
-    if (it == categories_.end()) {
-        return core::errc::not_found;
+    const auto found = detail::find_writable(categories_, id, is_seed, core::errc::seed_read_only);
+    if (!found) {
+        return found.error();
     }
-    if (it->second.seed) {
-        return core::errc::seed_read_only;
-    }
+    const auto it = *found;
     for (const auto& [product_id, p] : products_) {
         if (p.product_category.id == id) {
             return core::errc::in_use;

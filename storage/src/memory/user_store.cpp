@@ -8,10 +8,17 @@
 #include <utility>
 
 #include "common/clock.hpp"
+#include "common/found.hpp"
 #include "common/next_id.hpp"
 #include "core/email.hpp"
 
 namespace storefront::storage {
+
+namespace {
+
+constexpr auto is_seed = [](const core::user_credentials& user) { return user.profile.seed; };
+
+}  // namespace
 
 memory_user_store::memory_user_store(std::vector<core::user_credentials> users, std::size_t max_users)
     : max_users_(max_users) {
@@ -100,13 +107,11 @@ core::result<core::user> memory_user_store::create_user(const core::user_draft& 
 
 core::result<core::user> memory_user_store::update_user(std::int64_t id, const core::user_patch& patch) {
     std::unique_lock lock(mutex_);
-    const auto it = users_.find(id);
-    if (it == users_.end()) {
-        return core::errc::not_found;
+    const auto found = detail::find_writable(users_, id, is_seed, core::errc::seed_user_read_only);
+    if (!found) {
+        return found.error();
     }
-    if (it->second.profile.seed) {
-        return core::errc::seed_user_read_only;
-    }
+    const auto it = *found;
     core::user_credentials u = it->second;
     if (patch.email && *patch.email != u.profile.email) {
         if (id_by_email_.contains(*patch.email)) {
@@ -136,13 +141,11 @@ core::result<core::user> memory_user_store::update_user(std::int64_t id, const c
 
 core::result<void> memory_user_store::delete_user(std::int64_t id) {
     std::unique_lock lock(mutex_);
-    const auto it = users_.find(id);
-    if (it == users_.end()) {
-        return core::errc::not_found;
+    const auto found = detail::find_writable(users_, id, is_seed, core::errc::seed_user_read_only);
+    if (!found) {
+        return found.error();
     }
-    if (it->second.profile.seed) {
-        return core::errc::seed_user_read_only;
-    }
+    const auto it = *found;
     id_by_email_.erase(it->second.profile.email);
     users_.erase(it);
     revision_.fetch_add(1, std::memory_order_acq_rel);

@@ -57,4 +57,18 @@ void pg_aggregate::lock(pg_connection& conn) const {
     (void)conn.exec("SELECT pg_advisory_xact_lock(hashtext($1))", pg_params().add(channel_));
 }
 
+core::result<void> lock_writable_row(
+    pg_connection& db, std::string_view table, std::int64_t id, core::errc seed_error
+) {
+    const auto r =
+        db.exec("SELECT seed FROM " + std::string(table) + " WHERE id = $1 FOR UPDATE", pg_params().add(id));
+    if (r.empty()) {
+        return core::errc::not_found;
+    }
+    if (r.boolean(0, 0)) {
+        return seed_error;
+    }
+    return {};
+}
+
 }  // namespace storefront::storage::detail

@@ -10,7 +10,9 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
+#include "core/errc.hpp"
 #include "postgres/pool.hpp"
 
 namespace storefront::storage::detail {
@@ -59,5 +61,11 @@ class pg_aggregate {
     std::atomic<std::uint64_t> revision_{1};
     std::uint64_t subscription_ = 0;
 };
+
+// Locks row `id` of `table` (which has a seed column) until the transaction ends, before a write changes or
+// deletes it: errc::not_found when there is none, `seed_error` for seed data (read-only).
+[[nodiscard]] core::result<void> lock_writable_row(
+    pg_connection& db, std::string_view table, std::int64_t id, core::errc seed_error
+);
 
 }  // namespace storefront::storage::detail

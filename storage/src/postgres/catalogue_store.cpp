@@ -105,20 +105,6 @@ core::result<core::category> one_category(
     return std::move(found.front());
 }
 
-// The seed flag of a row locked for this transaction; not_found when there is none.
-// Locks a row that a write is about to change or delete until commit; seed rows are read-only.
-core::result<void> lock_writable_row(pg_connection& db, std::string_view table, std::int64_t id) {
-    const auto r =
-        db.exec("SELECT seed FROM " + std::string(table) + " WHERE id = $1 FOR UPDATE", pg_params().add(id));
-    if (r.empty()) {
-        return core::errc::not_found;
-    }
-    if (r.boolean(0, 0)) {
-        return core::errc::seed_read_only;
-    }
-    return {};
-}
-
 std::int64_t next_id(pg_connection& db, std::string_view table) {
     return db.exec("SELECT nextval(pg_get_serial_sequence($1, 'id'))", pg_params().add(table)).int64(0, 0);
 }
@@ -289,7 +275,8 @@ core::result<core::product> pg_catalogue_store::update_product(
 ) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
-    if (const auto writable = lock_writable_row(*db, "products", id); !writable) {
+    if (const auto writable = detail::lock_writable_row(*db, "products", id, core::errc::seed_read_only);
+        !writable) {
         return writable.error();
     }
     // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
@@ -322,7 +309,8 @@ core::result<core::product> pg_catalogue_store::update_product(
 core::result<void> pg_catalogue_store::delete_product(std::int64_t id) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
-    if (const auto writable = lock_writable_row(*db, "products", id); !writable) {
+    if (const auto writable = detail::lock_writable_row(*db, "products", id, core::errc::seed_read_only);
+        !writable) {
         return writable.error();
     }
     (void)db->exec("DELETE FROM products WHERE id = $1", pg_params().add(id));
@@ -357,7 +345,8 @@ core::result<core::category> pg_catalogue_store::update_category(
 ) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
-    if (const auto writable = lock_writable_row(*db, "categories", id); !writable) {
+    if (const auto writable = detail::lock_writable_row(*db, "categories", id, core::errc::seed_read_only);
+        !writable) {
         return writable.error();
     }
     const auto violation = db->exec_or_violation(
@@ -381,7 +370,8 @@ core::result<core::category> pg_catalogue_store::update_category(
 core::result<void> pg_catalogue_store::delete_category(std::int64_t id) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
-    if (const auto writable = lock_writable_row(*db, "categories", id); !writable) {
+    if (const auto writable = detail::lock_writable_row(*db, "categories", id, core::errc::seed_read_only);
+        !writable) {
         return writable.error();
     }
     if (db->exec_or_violation("DELETE FROM categories WHERE id = $1", pg_params().add(id)) ==

@@ -157,12 +157,9 @@ core::result<core::user> pg_user_store::create_user(const core::user_draft& draf
 core::result<core::user> pg_user_store::update_user(std::int64_t id, const core::user_patch& patch) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
-    const auto current = db->exec("SELECT seed FROM users WHERE id = $1 FOR UPDATE", pg_params().add(id));
-    if (current.empty()) {
-        return core::errc::not_found;
-    }
-    if (current.boolean(0, 0)) {
-        return core::errc::seed_user_read_only;
+    if (const auto writable = detail::lock_writable_row(*db, "users", id, core::errc::seed_user_read_only);
+        !writable) {
+        return writable.error();
     }
     const auto violation = db->exec_or_violation(
         "UPDATE users SET email = coalesce($2, email), name = coalesce($3, name), "
@@ -189,12 +186,9 @@ core::result<core::user> pg_user_store::update_user(std::int64_t id, const core:
 core::result<void> pg_user_store::delete_user(std::int64_t id) {
     auto db = aggregate_.connection();
     detail::pg_transaction tx(*db);
-    const auto current = db->exec("SELECT seed FROM users WHERE id = $1 FOR UPDATE", pg_params().add(id));
-    if (current.empty()) {
-        return core::errc::not_found;
-    }
-    if (current.boolean(0, 0)) {
-        return core::errc::seed_user_read_only;
+    if (const auto writable = detail::lock_writable_row(*db, "users", id, core::errc::seed_user_read_only);
+        !writable) {
+        return writable.error();
     }
     (void)db->exec("DELETE FROM users WHERE id = $1", pg_params().add(id));
     aggregate_.commit_write(*db, tx);
