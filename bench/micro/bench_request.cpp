@@ -11,7 +11,7 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 
-#include "server/app/app_services.hpp"
+#include "server/composition_root.hpp"
 #include "server/routing/dispatch.hpp"
 
 namespace {
@@ -37,7 +37,7 @@ server::http_request parse(std::string_view raw) {
     return parser.release();
 }
 
-server::app_services& app() {
+const server::routing_services& app() {
     static const server::server_config config = [] {
         server::server_config c;
         c.tokens.access_secret = "bench-access-secret-0123456789";
@@ -46,8 +46,8 @@ server::app_services& app() {
         c.access_log = false;
         return c;
     }();
-    static server::app_services instance(config);
-    return instance;
+    static server::composition_root instance(config);
+    return instance.routing();
 }
 
 // Runs dispatch to completion on `io` and returns the body size.

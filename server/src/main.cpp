@@ -10,12 +10,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
-#include "server/app/app_services.hpp"
+#include "server/composition_root.hpp"
 #include "server/ops/config_parser.hpp"
 #include "server/ops/drain.hpp"
-#include "server/ops/log.hpp"
 #include "server/ops/systemd_notify.hpp"
 #include "server/ops/watchdog.hpp"
+#include "server/telemetry/log.hpp"
 #include "server/transport/http_server.hpp"
 #include "storage/factory.hpp"
 
@@ -101,8 +101,8 @@ int main(int argc, char* argv[]) {
             );
             return 0;
         }
-        app_services app(config);
-        http_server server(config, app);
+        composition_root app(config);
+        http_server server(config, app.listener());
         server.start();
         // --pet-port: a second listener, sharing app (the same stores and tokens), for deployments that give
         // the pet surface its own base address. It serves the same routes.
@@ -110,7 +110,7 @@ int main(int argc, char* argv[]) {
         pet_listener_config.port = config.pet.port;
         std::unique_ptr<http_server> pet_server;
         if (config.pet.port != 0) {
-            pet_server = std::make_unique<http_server>(pet_listener_config, app);
+            pet_server = std::make_unique<http_server>(pet_listener_config, app.listener());
             pet_server->start();
             log_event(
                 "info",

@@ -11,8 +11,8 @@
 #include <boost/asio/io_context.hpp>
 
 #include "core/catalogue_rules.hpp"
-#include "server/app/app_services.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/composition_root.hpp"
 #include "server/ops/config_parser.hpp"
 #include "server/routing/dispatch.hpp"
 
@@ -20,14 +20,14 @@ namespace {
 
 using namespace storefront::server;
 
-app_services& fuzz_app() {
+const routing_services& fuzz_app() {
     static const server_config config = [] {
         // The executable's own defaults (random secrets included), so new settings need no change here.
         const char* const argv[] = {"storefront", "--generated-locations=1000", "--access-log=false"};
         return *parse_config(3, argv).config;
     }();
-    static app_services app(config);
-    return app;
+    static composition_root app(config);
+    return app.routing();
 }
 
 void send(http::verb verb, std::string_view target, std::string_view content_type, std::string_view body) {

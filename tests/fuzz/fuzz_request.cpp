@@ -9,7 +9,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "server/app/app_services.hpp"
+#include "server/composition_root.hpp"
 #include "server/ops/config_parser.hpp"
 #include "server/routing/dispatch.hpp"
 #include "server/transport/framing_policy.hpp"
@@ -27,9 +27,9 @@ const server_config& fuzz_config() {
     return config;
 }
 
-app_services& fuzz_app() {
-    static app_services app(fuzz_config());
-    return app;
+const routing_services& fuzz_app() {
+    static composition_root app(fuzz_config());
+    return app.routing();
 }
 
 // Requests that would spend ~30 ms of Argon2id each are parsed but not dispatched: they only slow the

@@ -13,25 +13,31 @@
 #include <boost/json/value.hpp>
 #include <boost/url/parse.hpp>
 
-#include "server/routing/error_responses.hpp"
+#include "server/codec/response.hpp"
 
 namespace storefront::server {
 
 namespace {
 
-or_response<body_fields> decode_json(std::string_view body) {
-    boost::json::parse_options options;
-    options.max_depth = 16;
-    boost::system::error_code ec;
-    boost::json::value doc = boost::json::parse(body, ec, {}, options);
-    if (ec) {
-        return http_error(http::status::bad_request, "Malformed JSON body: " + ec.message());
+// The body as a JSON object, or the 400 for malformed JSON or another JSON type.
+or_response<boost::json::object> json_object_body(std::string_view body) {
+    auto doc = parse_json_body(body);
+    if (!doc) {
+        return http_error(http::status::bad_request, "Malformed JSON body: " + doc.error().message());
     }
-    if (!doc.is_object()) {
+    if (!doc->is_object()) {
         return http_error(http::status::bad_request, "Request body must be a JSON object");
     }
+    return std::move(doc->as_object());
+}
+
+or_response<body_fields> decode_json(std::string_view body) {
+    auto object = json_object_body(body);
+    if (!object) {
+        return std::move(object).error();
+    }
     body_fields fields;
-    for (const auto& member : doc.as_object()) {
+    for (const auto& member : *object) {
         if (member.value().is_string()) {
             const auto& s = member.value().get_string();
             fields.set(std::string(member.key()), {std::string(s.data(), s.size()), true});
@@ -114,18 +120,12 @@ core::input_value to_input(const boost::json::value& v, int depth) {
 }
 
 or_response<core::input_fields> decode_json_input(std::string_view body) {
-    boost::json::parse_options options;
-    options.max_depth = 16;
-    boost::system::error_code ec;
-    boost::json::value doc = boost::json::parse(body, ec, {}, options);
-    if (ec) {
-        return http_error(http::status::bad_request, "Malformed JSON body: " + ec.message());
-    }
-    if (!doc.is_object()) {
-        return http_error(http::status::bad_request, "Request body must be a JSON object");
+    auto object = json_object_body(body);
+    if (!object) {
+        return std::move(object).error();
     }
     core::input_fields fields;
-    for (const auto& member : doc.as_object()) {
+    for (const auto& member : *object) {
         fields.insert_or_assign(std::string(member.key()), to_input(member.value(), 1));
     }
     return fields;
@@ -171,6 +171,17 @@ response unsupported_media_type() {
 }
 
 }  // namespace
+
+boost::system::result<boost::json::value> parse_json_body(std::string_view body) {
+    boost::json::parse_options options;
+    options.max_depth = 16;
+    boost::system::error_code ec;
+    boost::json::value doc = boost::json::parse(body, ec, {}, options);
+    if (ec) {
+        return ec;
+    }
+    return doc;
+}
 
 or_response<core::input_fields> decode_input(std::string_view content_type, std::string_view body) {
     const std::string media_type = media_type_of(content_type);

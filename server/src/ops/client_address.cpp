@@ -9,7 +9,7 @@
 #include <boost/asio/error.hpp>
 #include <boost/asio/ip/address.hpp>
 
-#include "server/codec/header_text.hpp"
+#include "core/text.hpp"
 
 namespace storefront::server {
 
@@ -71,7 +71,7 @@ bool same_prefix(
 trusted_proxies trusted_proxies::parse(std::string_view list) {
     trusted_proxies out;
     for (std::string_view item : split(list, ',')) {
-        item = trim_ows(item);
+        item = core::trim_spaces(item);
         if (item.empty()) {
             continue;
         }
@@ -106,7 +106,7 @@ bool trusted_proxies::contains(const ip::address& address) const {
 }
 
 bool parse_hop(std::string_view text, ip::address& out) {
-    text = trim_ows(text);
+    text = core::trim_spaces(text);
     if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
         text = text.substr(1, text.size() - 2);
     }
@@ -151,10 +151,10 @@ std::vector<std::string_view> forwarded_for_values(std::string_view forwarded) {
             if (equals == std::string_view::npos) {
                 continue;
             }
-            const std::string_view key = trim_ows(pair.substr(0, equals));
+            const std::string_view key = core::trim_spaces(pair.substr(0, equals));
             if (key.size() == 3 && (key[0] | 0x20) == 'f' && (key[1] | 0x20) == 'o' &&
                 (key[2] | 0x20) == 'r') {
-                value = trim_ows(pair.substr(equals + 1));
+                value = core::trim_spaces(pair.substr(equals + 1));
                 break;
             }
         }
@@ -174,9 +174,9 @@ std::string client_address(
         return current.to_string();
     }
     std::vector<std::string_view> hops;
-    if (!trim_ows(x_forwarded_for).empty()) {
+    if (!core::trim_spaces(x_forwarded_for).empty()) {
         hops = split(x_forwarded_for, ',');
-    } else if (!trim_ows(forwarded).empty()) {
+    } else if (!core::trim_spaces(forwarded).empty()) {
         hops = forwarded_for_values(forwarded);
     }
     for (auto hop = hops.rbegin(); hop != hops.rend(); ++hop) {

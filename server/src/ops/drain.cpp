@@ -4,8 +4,8 @@
 
 #include <boost/asio/steady_timer.hpp>
 
-#include "server/ops/log.hpp"
 #include "server/ops/systemd_notify.hpp"
+#include "server/telemetry/log.hpp"
 
 namespace storefront::server {
 

@@ -6,7 +6,6 @@
 #include <array>
 #include <string>
 
-#include "server/app/app_services.hpp"
 #include "server/codec/json_writer.hpp"
 
 namespace storefront::server {
@@ -25,20 +24,20 @@ response status_response(http::status status, std::string_view text) {
 }
 
 // GET /healthz : 200 {"status":"ok"} while the process serves requests at all
-handler_result handle_get_health(request_context&, app_services&) {
+handler_result handle_get_health(request_context&, ops_services&) {
     co_return status_response(http::status::ok, "ok");
 }
 
 // GET /readyz : 200 {"status":"ready"}, else 503 {"status":"starting"|"draining"|"storage unavailable"|…}
-handler_result handle_get_readiness(request_context&, app_services& app) {
-    if (!app.state().started()) {
+handler_result handle_get_readiness(request_context&, ops_services& ops) {
+    if (!ops.state.started()) {
         co_return status_response(http::status::service_unavailable, "starting");
     }
-    if (app.state().draining()) {
+    if (ops.state.draining()) {
         co_return status_response(http::status::service_unavailable, "draining");
     }
-    const storage_health health = co_await app.readiness().check(app);
-    if (app.state().draining()) {  // SIGTERM while the check ran
+    const storage_health health = co_await ops.readiness.check(ops.catalogue, ops.storage);
+    if (ops.state.draining()) {  // SIGTERM while the check ran
         co_return status_response(http::status::service_unavailable, "draining");
     }
     co_return status_response(
@@ -53,8 +52,8 @@ using http::verb;
 
 // clang-format off
 constexpr std::array routes{
-    route{verb::get, "/healthz", &handle_get_health,    open, none, "getHealth"},
-    route{verb::get, "/readyz",  &handle_get_readiness, open, none, "getReadiness"},
+    route{verb::get, "/healthz", &on<&handle_get_health>,    open, none, "getHealth"},
+    route{verb::get, "/readyz",  &on<&handle_get_readiness>, open, none, "getReadiness"},
 };
 // clang-format on
 
@@ -64,6 +63,10 @@ constexpr route_table table{"/", error_style::store, routes, request_logging::un
 
 const route_table& health_routes() {
     return table;
+}
+
+mounted_table mount_health_routes(ops_services& services) {
+    return {&table, &services};
 }
 
 }  // namespace storefront::server

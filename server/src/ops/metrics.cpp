@@ -8,6 +8,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "server/services/response_cache.hpp"
 #include "server/version.hpp"
 
 namespace storefront::server {
@@ -251,13 +252,13 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         "storefront_response_cache_hits_total",
         "counter",
         "Pre-serialised list answers served from the cache.",
-        cache_hits_.load(relaxed)
+        response_cache_counters().hits.load(relaxed)
     );
     scalar(
         "storefront_response_cache_rebuilds_total",
         "counter",
         "Pre-serialised lists rebuilt because their data changed.",
-        cache_rebuilds_.load(relaxed)
+        response_cache_counters().rebuilds.load(relaxed)
     );
     out += "# HELP storefront_build_info The running build.\n# TYPE storefront_build_info gauge\n";
     out += "storefront_build_info{version=\"" STOREFRONT_VERSION "\",compiler=\"" __VERSION__ "\"} 1\n";

@@ -15,8 +15,9 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "server/app/app_services.hpp"
-#include "server/ops/log.hpp"
+#include "server/services/blocking_offload.hpp"
+#include "server/telemetry/log.hpp"
+#include "storage/catalogue_store.hpp"
 #include "storage/storage_error.hpp"
 
 namespace storefront::server {
@@ -45,7 +46,9 @@ std::string_view describe(storage_health health) {
 storage_readiness::storage_readiness(std::chrono::milliseconds ttl, std::chrono::milliseconds bound)
     : ttl_(ttl), bound_(bound) {}
 
-asio::awaitable<storage_health> storage_readiness::check(app_services& app) {
+asio::awaitable<storage_health> storage_readiness::check(
+    storage::catalogue_store& catalogue, blocking_offload& offload
+) {
     const auto executor = co_await asio::this_coro::executor;
     std::shared_ptr<waiter> waiting;
     std::uint64_t seen = 0;
@@ -62,7 +65,7 @@ asio::awaitable<storage_health> storage_readiness::check(app_services& app) {
         in_flight_ = true;
     }
     if (start) {
-        asio::co_spawn(executor, run_check(app), asio::detached);
+        asio::co_spawn(executor, run_check(catalogue, offload), asio::detached);
     }
     // Ends at the bound, or earlier when publish() cancels it.
     (void)co_await waiting->timer.async_wait(asio::as_tuple(asio::use_awaitable));
@@ -76,12 +79,14 @@ asio::awaitable<storage_health> storage_readiness::check(app_services& app) {
     co_return storage_health::unavailable;  // the check is still running: too slow counts as down
 }
 
-asio::awaitable<void> storage_readiness::run_check(app_services& app) {
+asio::awaitable<void> storage_readiness::run_check(
+    storage::catalogue_store& catalogue, blocking_offload& offload
+) {
     storage_health health = storage_health::reachable;
     try {
         // A primary-key lookup of one row through the same pool and connections the API uses: cheap, and
         // it fails exactly when requests would (found or not found both mean the storage answered).
-        co_await app.storage([&app] { (void)app.catalogue().find_category(1); });
+        co_await offload.run([&catalogue] { (void)catalogue.find_category(1); });
     } catch (const offload_rejected&) {
         health = storage_health::busy;
     } catch (const storage::storage_unavailable& e) {

@@ -4,7 +4,6 @@
 
 #include <array>
 
-#include "server/app/app_services.hpp"
 #include "server/ops/metrics.hpp"
 
 namespace storefront::server {
@@ -12,13 +11,13 @@ namespace storefront::server {
 namespace {
 
 // GET /metrics : every counter, gauge and histogram in the Prometheus text exposition format 0.0.4
-handler_result handle_get_metrics(request_context&, app_services& app) {
+handler_result handle_get_metrics(request_context&, ops_services& ops) {
     response r;
     r.body = metrics().exposition({
-        .password_depth = app.passwords().queued(),
-        .password_rejections = app.passwords().rejected(),
-        .storage_depth = app.storage_calls().queued(),
-        .storage_rejections = app.storage_calls().rejected(),
+        .password_depth = ops.passwords.queued(),
+        .password_rejections = ops.passwords.rejected(),
+        .storage_depth = ops.storage.queued(),
+        .storage_rejections = ops.storage.rejected(),
     });
     r.content_type = "text/plain; version=0.0.4; charset=utf-8";
     r.with_header("Cache-Control", "no-store");
@@ -30,7 +29,7 @@ using enum body_policy;
 using http::verb;
 
 constexpr std::array routes{
-    route{verb::get, "/metrics", &handle_get_metrics, open, none, "getMetrics"},
+    route{verb::get, "/metrics", &on<&handle_get_metrics>, open, none, "getMetrics"},
 };
 
 constexpr route_table table{"/", error_style::store, routes, request_logging::logged};
@@ -39,6 +38,10 @@ constexpr route_table table{"/", error_style::store, routes, request_logging::lo
 
 const route_table& ops_routes() {
     return table;
+}
+
+mounted_table mount_ops_routes(ops_services& services) {
+    return {&table, &services};
 }
 
 }  // namespace storefront::server

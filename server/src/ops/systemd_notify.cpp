@@ -7,7 +7,7 @@
 
 #include <systemd/sd-daemon.h>
 
-#include "server/ops/log.hpp"
+#include "server/telemetry/log.hpp"
 
 namespace storefront::server {
 

@@ -5,7 +5,6 @@
 
 #include "core/errc.hpp"
 #include "core/jwt.hpp"
-#include "server/app/app_services.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
 
@@ -16,17 +15,17 @@ namespace {
 // The user a valid /api/v1 access token names (with their current role); errc::invalid_token otherwise,
 // also when the user has been deleted since.
 boost::asio::awaitable<core::result<core::actor>> store_caller(
-    const http::request_header<>& head, app_services& app
+    const http::request_header<>& head, const access_services& app
 ) {
     const auto token = bearer_token(head[http::field::authorization]);
     if (token.empty()) {
         co_return core::errc::invalid_token;
     }
-    const auto user_id = app.tokens().verify_access(token, core::unix_now());
+    const auto user_id = app.tokens.verify_access(token, core::unix_now());
     if (!user_id) {
         co_return user_id.error();
     }
-    const auto user = co_await app.storage([&] { return app.users().find_user(*user_id); });
+    const auto user = co_await app.storage.run([&] { return app.users.find_user(*user_id); });
     if (!user) {
         co_return core::errc::invalid_token;
     }
@@ -35,15 +34,17 @@ boost::asio::awaitable<core::result<core::actor>> store_caller(
 
 // The owner of a valid access token when one is sent; anonymous otherwise (a stale token in a client's
 // storage must not break calls that do not need it).
-boost::asio::awaitable<core::actor> optional_caller(const http::request_header<>& head, app_services& app) {
+boost::asio::awaitable<core::actor> optional_caller(
+    const http::request_header<>& head, const access_services& app
+) {
     auto caller = co_await store_caller(head, app);
     co_return caller ? *caller : core::actor{};
 }
 
 boost::asio::awaitable<or_response<core::actor>> store_access(
-    access_rule rule, const http::request_header<>& head, app_services& app
+    access_rule rule, const http::request_header<>& head, const access_services& app
 ) {
-    const bool open_writes = app.write_policy() == core::write_policy::open;
+    const bool open_writes = app.write_policy == core::write_policy::open;
     if (rule == access_rule::optional_bearer || (open_writes && rule != access_rule::bearer)) {
         co_return co_await optional_caller(head, app);
     }
@@ -52,21 +53,23 @@ boost::asio::awaitable<or_response<core::actor>> store_access(
         co_return error_response(caller.error());
     }
     if (rule == access_rule::catalogue_write) {
-        if (auto allowed = core::may_write_catalogue(app.write_policy(), *caller); !allowed) {
+        if (auto allowed = core::may_write_catalogue(app.write_policy, *caller); !allowed) {
             co_return error_response(allowed.error());
         }
     }
     co_return *caller;
 }
 
-or_response<core::actor> pet_access(access_rule rule, const http::request_header<>& head, app_services& app) {
+or_response<core::actor> pet_access(
+    access_rule rule, const http::request_header<>& head, const access_services& app
+) {
     const bool accepts_key = rule != access_rule::pet_write;
     const std::string_view scope = rule == access_rule::pet_read    ? core::scope_read_pets
                                    : rule == access_rule::pet_write ? core::scope_write_pets
                                                                     : std::string_view();
     if (accepts_key) {
         const std::string_view key = head["api_key"];
-        if (!key.empty() && app.pet_keys().api_key_valid(key)) {
+        if (!key.empty() && app.pet_keys.api_key_valid(key)) {
             return core::actor{};
         }
     }
@@ -74,7 +77,7 @@ or_response<core::actor> pet_access(access_rule rule, const http::request_header
     if (!scope.empty()) {
         const std::string_view token = bearer_token(head[http::field::authorization]);
         if (!token.empty()) {
-            const auto grant = app.pet_tokens().verify(token, core::unix_now());
+            const auto grant = app.pet_tokens.verify(token, core::unix_now());
             if (grant && core::has_scope(grant->scope, scope)) {
                 return core::actor{};
             }
@@ -90,7 +93,7 @@ or_response<core::actor> pet_access(access_rule rule, const http::request_header
 }  // namespace
 
 boost::asio::awaitable<or_response<core::actor>> check_access(
-    access_rule rule, const http::request_header<>& head, app_services& app
+    access_rule rule, const http::request_header<>& head, const access_services& app
 ) {
     switch (rule) {
         case access_rule::open:

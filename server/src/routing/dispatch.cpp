@@ -1,24 +1,35 @@
-// Dispatch: target parsing, route match, preflight, access rule and body limit on the head; then the
-// handler under the single try/catch.
+// Dispatch: target parsing, route match, preflight, access rule and body limit on the head; then the body
+// and the handler under the single try/catch.
 
 #include "server/routing/dispatch.hpp"
 
 #include <algorithm>
 #include <exception>
+#include <memory>
 #include <string>
 
 #include <boost/url/parse.hpp>
 
-#include "server/app/app_services.hpp"
 #include "server/codec/request_body.hpp"
-#include "server/ops/log.hpp"
-#include "server/routing/access.hpp"
 #include "server/routing/error_responses.hpp"
+#include "server/telemetry/log.hpp"
 #include "storage/storage_error.hpp"
 
 namespace storefront::server {
 
 namespace {
+
+// A request whose head was admitted: its route and what the head told us. Views point into the head.
+struct routed_request {
+    // The target with the bytes browsers send raw (`|`, `[`, UTF-8, …) percent-encoded, when there were any;
+    // on the heap so that `path` and the captured segments stay valid when this moves.
+    std::unique_ptr<const std::string> escaped_target;
+    route_match match;
+    std::string_view path;  // without query and trailing slash
+    core::query_params query;
+    core::actor actor;
+    std::size_t body_limit = 0;  // the route's body policy's limit
+};
 
 constexpr std::string_view cors_allow_headers = "Content-Type, Authorization, api_key";
 
@@ -35,7 +46,7 @@ response preflight(std::string_view allow) {
 // Room for the multipart boundaries and part headers around an upload of upload_limit bytes.
 constexpr std::size_t multipart_overhead = 16 * 1024;
 
-std::size_t limit_of(body_policy policy, const limits_config& limits) {
+std::size_t limit_of(body_policy policy, const body_limits& limits) {
     switch (policy) {
         case body_policy::none:
         case body_policy::json_or_form:
@@ -70,10 +81,10 @@ response storage_trouble(const route_match& match, core::errc code, std::string_
 
 // check_access, with a storage failure in a token's user lookup answered as such.
 boost::asio::awaitable<or_response<core::actor>> guarded_access(
-    const route_match& match, const http::request_header<>& head, app_services& app
+    const route_match& match, const http::request_header<>& head, const access_services& access
 ) {
     try {
-        co_return co_await check_access(match.matched->access, head, app);
+        co_return co_await check_access(match.matched->access, head, access);
     } catch (const storage::storage_unavailable& e) {
         co_return storage_trouble(match, core::errc::storage_unavailable, e.what());
     } catch (const offload_rejected& e) {
@@ -81,10 +92,11 @@ boost::asio::awaitable<or_response<core::actor>> guarded_access(
     }
 }
 
-}  // namespace
-
+// On the head alone: the routed request, or the answer to send instead (400 malformed target, 404, 405
+// with Allow, the OPTIONS preflight, 401/403 from the access rule, 413 for a declared body over the
+// route's limit).
 boost::asio::awaitable<or_response<routed_request>> admit_request(
-    const http::request_header<>& head, app_services& app
+    const http::request_header<>& head, const routing_services& services
 ) {
     routed_request routed;
     // Beast has already refused control characters, spaces and NUL; what else a browser sends raw is
@@ -103,7 +115,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
     if (routed.path.size() > 1 && routed.path.back() == '/') {
         routed.path.remove_suffix(1);  // "/api/v1/products/" is "/api/v1/products"
     }
-    routed.match = app.routes().match(head.method(), routed.path);
+    routed.match = services.routes.match(head.method(), routed.path);
     switch (routed.match.outcome) {
         case route_match::kind::not_found:
             co_return route_not_found(method, routed.path);
@@ -116,12 +128,12 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
             break;
     }
     const route& r = *routed.match.matched;
-    auto caller = co_await guarded_access(routed.match, head, app);
+    auto caller = co_await guarded_access(routed.match, head, services.access);
     if (!caller) {
         co_return std::move(caller).error();
     }
     routed.actor = std::move(*caller);
-    routed.body_limit = limit_of(r.body, app.limits());
+    routed.body_limit = limit_of(r.body, services.limits);
     if (declared_length(head) > routed.body_limit) {
         co_return http_error(http::status::payload_too_large, "Request body too large");
     }
@@ -131,9 +143,8 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
     co_return routed;
 }
 
-boost::asio::awaitable<response> run_handler(
-    routed_request& routed, const http_request& request, app_services& app
-) {
+// With the body read: the handler, called with its surface's services.
+boost::asio::awaitable<response> run_handler(routed_request& routed, const http_request& request) {
     request_context ctx{
         request,
         routed.path,
@@ -141,7 +152,7 @@ boost::asio::awaitable<response> run_handler(
         std::move(routed.query),
         std::move(routed.actor)};
     try {
-        co_return co_await routed.match.matched->handler(ctx, app);
+        co_return co_await routed.match.matched->handler(ctx, routed.match.services);
     } catch (const storage::storage_unavailable& e) {
         co_return storage_trouble(routed.match, core::errc::storage_unavailable, e.what());
     } catch (const offload_rejected& e) {
@@ -158,15 +169,42 @@ boost::asio::awaitable<response> run_handler(
     co_return internal_error();
 }
 
-boost::asio::awaitable<response> dispatch(const http_request& request, app_services& app) {
-    auto routed = co_await admit_request(request.base(), app);
+}  // namespace
+
+boost::asio::awaitable<request_outcome> handle_request(
+    const http_request& request, body_source& body, const routing_services& services
+) {
+    request_outcome out;
+    auto routed = co_await admit_request(request.base(), services);
+    if (!routed) {
+        // Answered from the head (404, 405, 401, 413, …). A body not read cannot be skipped safely, so
+        // then the connection ends after the answer.
+        out.reply = std::move(routed).error();
+        if (!body.body_complete()) {
+            out.outcome = request_outcome::kind::answered_unread;
+        }
+        co_return out;
+    }
+    if (!body.body_complete() && !co_await body.read_body(routed->body_limit)) {
+        out.outcome = request_outcome::kind::abandoned;
+        co_return out;
+    }
+    const route_table* table = routed->match.table;
+    out.matched = routed->match.matched;
+    out.logged = services.log_probes || table == nullptr || table->logging == request_logging::logged;
+    out.reply = co_await run_handler(*routed, request);
+    co_return out;
+}
+
+boost::asio::awaitable<response> dispatch(const http_request& request, const routing_services& services) {
+    auto routed = co_await admit_request(request.base(), services);
     if (!routed) {
         co_return std::move(routed).error();
     }
     if (request.body().size() > routed->body_limit) {
         co_return http_error(http::status::payload_too_large, "Request body too large");
     }
-    co_return co_await run_handler(*routed, request, app);
+    co_return co_await run_handler(*routed, request);
 }
 
 }  // namespace storefront::server

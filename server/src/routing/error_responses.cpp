@@ -11,24 +11,6 @@ namespace storefront::server {
 
 namespace {
 
-std::string reason_of(http::status status) {
-    return std::string(http::obsolete_reason(status));
-}
-
-std::string error_body(http::status status, std::string_view message) {
-    std::string out;
-    json_writer w(out);
-    w.begin_object()
-        .key("message")
-        .value(message)
-        .key("error")
-        .value(reason_of(status))
-        .key("statusCode")
-        .value(static_cast<std::int64_t>(status))
-        .end_object();
-    return out;
-}
-
 response unauthorized(std::string_view challenge) {
     response r = json_response(http::status::unauthorized, R"({"message":"Unauthorized","statusCode":401})");
     if (!challenge.empty()) {
@@ -89,10 +71,6 @@ response validation_failed(const core::validation_errors& errors) {
     }
     w.end_array().key("error").value("Bad Request").key("statusCode").value(std::int64_t{400}).end_object();
     return json_response(http::status::bad_request, std::move(out));
-}
-
-response http_error(http::status status, std::string_view message) {
-    return json_response(status, error_body(status, message));
 }
 
 response route_not_found(std::string_view method, std::string_view path) {

@@ -1,17 +1,18 @@
 // The route trie: one node per path segment, literal children tried before the "{param}" child, so the
 // most specific pattern wins segment by segment. A resource is one pattern with its verbs.
 
+#include "server/routing/router.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "server/routing/dispatch.hpp"
-
 namespace storefront::server {
 
 struct router::resource {
     const route_table* table = nullptr;
+    void* services = nullptr;                   // what the table was mounted with
     std::vector<std::string_view> param_names;  // in path order
     std::vector<const route*> routes;
     std::string allow;  // "GET, HEAD, POST, OPTIONS"
@@ -60,9 +61,10 @@ std::string allow_list(std::vector<const route*> routes) {
 
 }  // namespace
 
-router::router(std::vector<const route_table*> tables)
-    : tables_(std::move(tables)), root_(std::make_unique<node>()) {
-    for (const route_table* table : tables_) {
+router::router(std::vector<mounted_table> tables) : root_(std::make_unique<node>()) {
+    tables_.reserve(tables.size());
+    for (const auto& [table, services] : tables) {
+        tables_.push_back(table);
         for (const route& r : table->routes) {
             if (!r.pattern.starts_with(table->prefix)) {
                 throw std::logic_error("route outside its table's prefix: " + std::string(r.pattern));
@@ -91,6 +93,7 @@ router::router(std::vector<const route_table*> tables)
                 resources_.push_back(std::make_unique<resource>());
                 at->here = resources_.back().get();
                 at->here->table = table;
+                at->here->services = services;
                 at->here->param_names = std::move(names);
             } else if (at->here->param_names != names) {
                 throw std::logic_error("one path shape, two parameter spellings: " + std::string(r.pattern));
@@ -144,6 +147,7 @@ route_match router::match(http::verb verb, std::string_view path) const {
         return out;
     }
     out.table = res->table;
+    out.services = res->services;
     out.allow = res->allow;
     const http::verb wanted = verb == http::verb::head ? http::verb::get : verb;
     const auto found = std::find_if(res->routes.begin(), res->routes.end(), [&](const route* r) {

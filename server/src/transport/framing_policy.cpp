@@ -10,7 +10,7 @@
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 
-#include "server/codec/header_text.hpp"
+#include "core/text.hpp"
 
 namespace storefront::server {
 
@@ -41,12 +41,12 @@ std::optional<framing_refusal> check_transfer_encoding(std::string_view value) {
     std::size_t start = 0;
     while (start <= value.size()) {
         const auto comma = value.find(',', start);
-        const auto coding = trim_ows(
+        const auto coding = core::trim_spaces(
             value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)
         );
         if (!coding.empty()) {
             ++codings;
-            const std::string_view name = trim_ows(coding.substr(0, coding.find(';')));
+            const std::string_view name = core::trim_spaces(coding.substr(0, coding.find(';')));
             if (!is_known_coding(name) || name.size() != coding.size()) {
                 return framing_refusal{
                     http::status::not_implemented,
@@ -172,7 +172,7 @@ check_request_header(const http::request_header<>& header, const limits_config&)
     if (count_fields(header, http::field::expect) > 0) {
         const std::string_view expect = header[http::field::expect];
         if (count_fields(header, http::field::expect) > 1 ||
-            !boost::beast::iequals(trim_ows(expect), "100-continue")) {
+            !boost::beast::iequals(core::trim_spaces(expect), "100-continue")) {
             return framing_refusal{
                 http::status::expectation_failed, "Only Expect: 100-continue is supported"};
         }

@@ -16,7 +16,7 @@
 
 #include <sys/socket.h>
 
-#include "server/ops/log.hpp"
+#include "server/telemetry/log.hpp"
 #include "worker.hpp"
 
 namespace storefront::server {
@@ -38,7 +38,7 @@ void probe_port_free(const tcp::endpoint& endpoint) {
     probe.bind(endpoint);
 }
 
-asio::awaitable<void> accept_loop(worker& w, app_services& app, const server_config& config) {
+asio::awaitable<void> accept_loop(worker& w, const listener_services& services, const server_config& config) {
     const std::size_t threads = std::max<std::size_t>(1, config.threads);
     const std::size_t max_open =
         std::max<std::size_t>(1, (config.limits.max_connections + threads - 1) / threads);
@@ -66,7 +66,7 @@ asio::awaitable<void> accept_loop(worker& w, app_services& app, const server_con
         boost::system::error_code ignored;
         socket.set_option(tcp::no_delay(true), ignored);  // no Nagle stall on keep-alive responses
         ++w.open_connections;
-        asio::co_spawn(w.io, run_session(std::move(socket), w, app, config), [](std::exception_ptr e) {
+        asio::co_spawn(w.io, run_session(std::move(socket), w, services, config), [](std::exception_ptr e) {
             if (e) {
                 try {
                     std::rethrow_exception(e);
@@ -80,7 +80,8 @@ asio::awaitable<void> accept_loop(worker& w, app_services& app, const server_con
 
 }  // namespace
 
-http_server::http_server(const server_config& config, app_services& app) : config_(config), app_(app) {}
+http_server::http_server(const server_config& config, listener_services services)
+    : config_(config), services_(std::move(services)) {}
 
 http_server::~http_server() {
     if (!workers_.empty()) {
@@ -107,9 +108,11 @@ void http_server::start() {
         port_ = w->acceptor.local_endpoint().port();  // port 0: every later acceptor joins the chosen port
         workers_.push_back(std::move(w));
     }
-    app_.listening_on(port_);
+    if (services_.listening) {
+        services_.listening(port_);
+    }
     for (auto& w : workers_) {
-        asio::co_spawn(w->io, accept_loop(*w, app_, config_), asio::detached);
+        asio::co_spawn(w->io, accept_loop(*w, services_, config_), asio::detached);
         w->thread = std::thread([&io = w->io] { io.run(); });
     }
 }

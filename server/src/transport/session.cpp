@@ -16,12 +16,11 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 
-#include "server/app/app_services.hpp"
 #include "server/ops/client_address.hpp"
-#include "server/ops/log.hpp"
 #include "server/ops/metrics.hpp"
 #include "server/routing/dispatch.hpp"
 #include "server/routing/error_responses.hpp"
+#include "server/telemetry/log.hpp"
 #include "server/transport/framing_policy.hpp"
 #include "server/transport/wire.hpp"
 #include "worker.hpp"
@@ -83,10 +82,16 @@ struct slot_guard {
     }
 };
 
-class connection {
+class connection final : body_source {
   public:
-    connection(tcp::socket socket, worker& owner, app_services& app, const server_config& config)
-        : stream_(std::move(socket)), owner_(owner), app_(app), config_(config), limits_(config.limits) {
+    connection(
+        tcp::socket socket, worker& owner, const listener_services& services, const server_config& config
+    )
+        : stream_(std::move(socket)),
+          owner_(owner),
+          services_(services),
+          config_(config),
+          limits_(config.limits) {
         boost::system::error_code ignored;
         stream_.socket().non_blocking(true, ignored);  // for send()'s first, synchronous write attempt
         peer_ = stream_.socket().remote_endpoint(ignored).address();
@@ -170,32 +175,31 @@ class connection {
         co_return true;
     }
 
-    // Routes the request on its head, reads its body under the route's limit, and answers it. True if the
-    // connection stays open.
+    // Hands the request to routing (which has its body read under the route's limit, through
+    // read_body) and answers it. True if the connection stays open.
     asio::awaitable<bool> serve(request_parser& parser, bool may_keep_alive) {
         const auto started = std::chrono::steady_clock::now();  // for the latency histogram and access log
-        const http_request& request = parser.get();
-        auto routed = co_await admit_request(request.base(), app_);
-        if (!routed) {
-            // Answered from the head (404, 405, 401, 413, …). A body we did not read cannot be skipped
-            // safely, so then the connection ends after the answer, as for any refusal.
-            const response early = std::move(routed).error();
-            if (!parser.is_done()) {
-                co_await refuse(early);
+        parser_ = &parser;
+        const request_outcome handled = co_await handle_request(parser.get(), *this, services_.routing);
+        parser_ = nullptr;
+        switch (handled.outcome) {
+            case request_outcome::kind::abandoned:
                 co_return false;
-            }
-            co_return co_await deliver(request, early, nullptr, true, may_keep_alive, started);
+            case request_outcome::kind::answered_unread:
+                co_await refuse(handled.reply);
+                co_return false;
+            case request_outcome::kind::answered:
+                break;
         }
-        if (!parser.is_done() && !co_await read_body(parser, routed->body_limit)) {
-            co_return false;
-        }
-        const response reply = co_await run_handler(*routed, request, app_);
-        const bool logged = config_.access_log_probes || routed->match.table == nullptr ||
-                            routed->match.table->logging == request_logging::logged;
-        co_return co_await deliver(request, reply, routed->match.matched, logged, may_keep_alive, started);
+        co_return co_await deliver(
+            parser.get(), handled.reply, handled.matched, handled.logged, may_keep_alive, started
+        );
     }
 
-    asio::awaitable<bool> read_body(request_parser& parser, std::size_t limit) {
+    // body_source: the current request's parser.
+    bool body_complete() const override { return parser_->is_done(); }
+    asio::awaitable<bool> read_body(std::size_t limit) override {
+        request_parser& parser = *parser_;
         const auto& header = parser.get().base();
         parser.body_limit(limit);
         if (header.count(http::field::expect) != 0 && header.version() == 11) {
@@ -232,7 +236,7 @@ class connection {
         // While draining, every connection ends after its next response (Connection: close), so clients
         // move to the other instances before this one stops accepting.
         const bool keep_alive = may_keep_alive && request.keep_alive() && !reply.close_connection &&
-                                !owner_.stopping && !app_.state().draining();
+                                !owner_.stopping && !services_.state.draining();
         const bool head_only = request.method() == http::verb::head;
         const bool written = co_await send(reply, keep_alive, request.version() == 10, head_only);
         metrics().record_request(
@@ -330,9 +334,10 @@ class connection {
     std::string peer_text_;
     beast::flat_buffer buffer_;
     std::string head_;
-    std::size_t head_bytes_ = 0;  // the current request's header section
+    std::size_t head_bytes_ = 0;        // the current request's header section
+    request_parser* parser_ = nullptr;  // the request being served
     worker& owner_;
-    app_services& app_;
+    const listener_services& services_;
     const server_config& config_;
     const limits_config& limits_;
 };
@@ -340,9 +345,9 @@ class connection {
 }  // namespace
 
 asio::awaitable<void> run_session(
-    tcp::socket socket, worker& owner, app_services& app, const server_config& config
+    tcp::socket socket, worker& owner, const listener_services& services, const server_config& config
 ) {
-    connection c(std::move(socket), owner, app, config);
+    connection c(std::move(socket), owner, services, config);
     co_await c.run();
 }
 

@@ -10,8 +10,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 
-#include "server/app/app_services.hpp"
 #include "server/ops/server_config.hpp"
+#include "server/transport/http_server.hpp"
 
 namespace storefront::server {
 
@@ -32,7 +32,10 @@ struct worker {
 
 // Serves one connection until the peer closes, an error, a timeout or shutdown.
 boost::asio::awaitable<void> run_session(
-    boost::asio::ip::tcp::socket socket, worker& owner, app_services& app, const server_config& config
+    boost::asio::ip::tcp::socket socket,
+    worker& owner,
+    const listener_services& services,
+    const server_config& config
 );
 
 }  // namespace storefront::server

@@ -77,8 +77,8 @@ BOOST_AUTO_TEST_CASE(readyz_is_ready_on_sqlite_and_many_probes_at_once_all_get_a
 
 BOOST_AUTO_TEST_CASE(readyz_says_starting_until_the_instance_is_marked_started) {
     server::server_config config = test_config();
-    server::app_services app(config);
-    server::http_server listener(config, app);
+    server::composition_root app(config);
+    server::http_server listener(config, app.listener());
     listener.start();
     const auto starting = get(listener.port(), "/readyz");
     BOOST_TEST(starting.status == 503u);

@@ -28,8 +28,8 @@ server::server_config test_config() {
 }
 
 running_server::running_server(server::server_config config) : config_(std::move(config)) {
-    app_ = std::make_unique<server::app_services>(config_);
-    server_ = std::make_unique<server::http_server>(config_, *app_);
+    app_ = std::make_unique<server::composition_root>(config_);
+    server_ = std::make_unique<server::http_server>(config_, app_->listener());
     server_->start();
     app_->state().mark_started();  // as main does once listening
 }

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "server/app/app_services.hpp"
+#include "server/composition_root.hpp"
 #include "server/ops/server_config.hpp"
 #include "server/transport/http_server.hpp"
 
@@ -24,11 +24,11 @@ class running_server {
     ~running_server();
     [[nodiscard]] std::uint16_t port() const { return server_->port(); }
     server::http_server& server() { return *server_; }
-    server::app_services& app() { return *app_; }
+    server::composition_root& app() { return *app_; }
 
   private:
     server::server_config config_;
-    std::unique_ptr<server::app_services> app_;
+    std::unique_ptr<server::composition_root> app_;
     std::unique_ptr<server::http_server> server_;
 };
 

@@ -11,7 +11,7 @@
 #include <boost/asio/use_future.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include "server/app/blocking_offload.hpp"
+#include "server/services/blocking_offload.hpp"
 
 namespace asio = boost::asio;
 using storefront::server::blocking_offload;

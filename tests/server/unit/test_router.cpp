@@ -15,7 +15,7 @@ using namespace storefront::server;
 
 namespace {
 
-handler_result unused_handler(request_context&, app_services&) {
+handler_result unused_handler(request_context&, void*) {
     co_return response{};
 }
 

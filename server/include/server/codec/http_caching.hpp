@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "server/routing/response.hpp"
+#include "server/codec/response.hpp"
 
 namespace storefront::server {
 

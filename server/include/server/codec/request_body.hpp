@@ -8,9 +8,12 @@
 #include <string_view>
 #include <variant>
 
+#include <boost/json/value.hpp>
+#include <boost/system/result.hpp>
+
 #include "core/input.hpp"
 #include "core/query.hpp"
-#include "server/routing/response.hpp"
+#include "server/codec/response.hpp"
 
 namespace storefront::server {
 
@@ -34,6 +37,10 @@ class body_fields {
   private:
     std::map<std::string, body_field, std::less<>> fields_;
 };
+
+// The one JSON parse of request bodies (both surfaces): nesting limited to 16 levels; the parser's error
+// otherwise (the callers answer it in their surface's style).
+[[nodiscard]] boost::system::result<boost::json::value> parse_json_body(std::string_view body);
 
 // `content_type` is the raw header value (empty when absent). An empty body with no content type gives no
 // fields, so handlers report missing fields instead of a media-type error.

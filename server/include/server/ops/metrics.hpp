@@ -40,8 +40,6 @@ class service_metrics {
 
     void connection_opened() noexcept { open_connections_.fetch_add(1, std::memory_order_relaxed); }
     void connection_closed() noexcept { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
-    void cache_hit() noexcept { cache_hits_.fetch_add(1, std::memory_order_relaxed); }
-    void cache_rebuild() noexcept { cache_rebuilds_.fetch_add(1, std::memory_order_relaxed); }
 
     // The bounded offload pools, read when scraped (their own counters, so the hot path pays nothing more).
     struct offload_readings {
@@ -81,8 +79,6 @@ class service_metrics {
     counter bytes_in_{0};
     counter bytes_out_{0};
     std::atomic<std::int64_t> open_connections_{0};
-    counter cache_hits_{0};
-    counter cache_rebuilds_{0};
 
     std::once_flag described_;
 

@@ -13,9 +13,13 @@
 
 #include <boost/asio/awaitable.hpp>
 
+namespace storefront::storage {
+class catalogue_store;
+}
+
 namespace storefront::server {
 
-class app_services;
+class blocking_offload;
 
 enum class storage_health {
     reachable,    // the check call answered
@@ -34,10 +38,12 @@ class storage_readiness {
 
     // The storage's health: a result younger than ttl, else the result of a check (started now unless one
     // is running), or `unavailable` when none finished within bound. Never throws for storage trouble.
-    [[nodiscard]] boost::asio::awaitable<storage_health> check(app_services& app);
+    [[nodiscard]] boost::asio::awaitable<storage_health> check(
+        storage::catalogue_store& catalogue, blocking_offload& offload
+    );
 
   private:
-    boost::asio::awaitable<void> run_check(app_services& app);
+    boost::asio::awaitable<void> run_check(storage::catalogue_store& catalogue, blocking_offload& offload);
     void publish(storage_health health);
 
     const std::chrono::milliseconds ttl_;

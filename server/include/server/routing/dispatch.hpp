@@ -1,51 +1,67 @@
 #pragma once
-// Request dispatch in two phases around the body read: on the head (target, route, OPTIONS, access rule,
-// body limit) and, once the body is in, the handler itself inside the one try/catch that turns an escaped
-// exception into a logged 500. 404, 405, 401 and 413 therefore cost no body read.
+// Request dispatch, one call per request: on the head (target, route, OPTIONS, access rule, body limit),
+// then the body through the caller's body_source under the route's limit, then the handler inside the one
+// try/catch that turns an escaped exception into a logged 500. 404, 405, 401 and 413 cost no body read.
 
 #include <cstddef>
-#include <memory>
-#include <string>
-#include <string_view>
 
 #include <boost/asio/awaitable.hpp>
 
-#include "core/query.hpp"
-#include "core/write_policy.hpp"
+#include "server/codec/response.hpp"
+#include "server/routing/access.hpp"
 #include "server/routing/request_context.hpp"
-#include "server/routing/response.hpp"
 #include "server/routing/router.hpp"
 
 namespace storefront::server {
 
-class app_services;
-
-// A request whose head was admitted: its route and what the head told us. Views point into the head.
-struct routed_request {
-    // The target with the bytes browsers send raw (`|`, `[`, UTF-8, …) percent-encoded, when there were any;
-    // on the heap so that `path` and the captured segments stay valid when this moves.
-    std::unique_ptr<const std::string> escaped_target;
-    route_match match;
-    std::string_view path;  // without query and trailing slash
-    core::query_params query;
-    core::actor actor;
-    std::size_t body_limit = 0;  // the route's body policy's limit
+// The body limit of each body policy (limits_config's values).
+struct body_limits {
+    std::size_t form_body_limit = 0;  // none, json_or_form
+    std::size_t body_limit = 0;       // binary
+    std::size_t upload_limit = 0;     // multipart (plus room for the part headers)
 };
 
-// Phase 1, on the head alone: the routed request, or the answer to send instead (400 malformed target,
-// 404, 405 with Allow, the OPTIONS preflight, 401/403 from the access rule, 413 for a declared body
-// over the route's limit).
-[[nodiscard]] boost::asio::awaitable<or_response<routed_request>> admit_request(
-    const http::request_header<>& head, app_services& app
+// What dispatch works with: the route tables, the body limits, the access rules' credentials, and
+// whether the unlogged tables (health probes) get access log lines all the same.
+struct routing_services {
+    const router& routes;
+    body_limits limits;
+    access_services access;
+    bool log_probes = false;
+};
+
+// Reads the current request's body into the request handle_request was given, under `limit` bytes.
+// False when it could not: the source has answered or closed the connection, nothing more is sent.
+class body_source {
+  public:
+    [[nodiscard]] virtual bool body_complete() const = 0;
+    [[nodiscard]] virtual boost::asio::awaitable<bool> read_body(std::size_t limit) = 0;
+
+  protected:
+    ~body_source() = default;
+};
+
+// What became of one request.
+struct request_outcome {
+    enum class kind {
+        answered,         // `reply` is the answer
+        answered_unread,  // `reply` answers the head alone while a body is still unread: send it, then close
+        abandoned,        // the body could not be read; the source has dealt with it, nothing to send
+    } outcome = kind::answered;
+    response reply;
+    const route* matched = nullptr;  // for the metrics' route label (nullptr: no route)
+    bool logged = true;              // whether the access log gets a line
+};
+
+// Routes `request` on its head, has `body` read it under the route's limit, and runs the handler. For
+// HEAD the reply still carries the GET body; the caller sends only its length.
+[[nodiscard]] boost::asio::awaitable<request_outcome> handle_request(
+    const http_request& request, body_source& body, const routing_services& services
 );
 
-// Phase 2, with the body read: runs the handler. For HEAD the response still carries the GET body; the
-// session sends only its length.
-[[nodiscard]] boost::asio::awaitable<response> run_handler(
-    routed_request& routed, const http_request& request, app_services& app
+// The same for a complete request, body included (in-process tests and the fuzz harnesses).
+[[nodiscard]] boost::asio::awaitable<response> dispatch(
+    const http_request& request, const routing_services& services
 );
-
-// Both phases for a complete request (in-process tests and the fuzz harnesses).
-[[nodiscard]] boost::asio::awaitable<response> dispatch(const http_request& request, app_services& app);
 
 }  // namespace storefront::server

@@ -8,7 +8,7 @@
 #include <boost/system/error_code.hpp>
 
 #include "core/validation.hpp"
-#include "server/routing/response.hpp"
+#include "server/codec/response.hpp"
 
 namespace storefront::server {
 
@@ -20,9 +20,6 @@ namespace storefront::server {
 
 // 400 with `message` the array of every problem found.
 [[nodiscard]] response validation_failed(const core::validation_errors& errors);
-
-// Any status with `message` a single string and `error` the status's reason phrase.
-[[nodiscard]] response http_error(http::status status, std::string_view message);
 
 // 404 "Cannot GET /path" for a path no route knows.
 [[nodiscard]] response route_not_found(std::string_view method, std::string_view path);

@@ -8,15 +8,33 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/http/verb.hpp>
 
+#include "server/codec/response.hpp"
 #include "server/routing/request_context.hpp"
-#include "server/routing/response.hpp"
 
 namespace storefront::server {
 
-class app_services;
-
 using handler_result = boost::asio::awaitable<response>;
-using handler_fn = handler_result (*)(request_context&, app_services&);
+
+// What a route table's row holds: a call of a surface's handler with that surface's services, which the
+// router hands over as the table was mounted with (router.hpp). Rows are written with on<&handler>.
+using handler_fn = handler_result (*)(request_context&, void* services);
+
+namespace detail {
+template <class Handler>
+struct services_of;
+template <class Services>
+struct services_of<handler_result (*)(request_context&, Services&)> {
+    using type = Services;
+};
+}  // namespace detail
+
+// The row entry for `Handler`, a `handler_result (request_context&, S&)` of a surface whose table is
+// mounted with an `S` (no allocation, no indirection beyond the function pointer).
+template <auto Handler>
+handler_result on(request_context& ctx, void* services) {
+    using services_type = typename detail::services_of<decltype(Handler)>::type;
+    return Handler(ctx, *static_cast<services_type*>(services));
+}
 
 // Checked by dispatch on the request head, before any body byte is read.
 enum class access_rule {

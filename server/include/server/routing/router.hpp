@@ -19,13 +19,22 @@ struct route_match {
     enum class kind { found, not_found, method_not_allowed } outcome = kind::not_found;
     const route* matched = nullptr;      // set when found
     const route_table* table = nullptr;  // the surface of the path, when the path is known
+    void* services = nullptr;            // what that surface's handlers are called with
     path_params params;                  // captured segments, still percent-encoded
     std::string_view allow;              // "GET, HEAD, POST, OPTIONS" for a known path
 };
 
+// A surface's table with the services its handlers take (the surface pairs them, so the types agree;
+// a table whose handlers use nothing may go without).
+struct mounted_table {
+    mounted_table(const route_table* t, void* s = nullptr) : table(t), services(s) {}
+    const route_table* table;
+    void* services;
+};
+
 class router {
   public:
-    explicit router(std::vector<const route_table*> tables);
+    explicit router(std::vector<mounted_table> tables);
     ~router();
     router(const router&) = delete;
     router& operator=(const router&) = delete;

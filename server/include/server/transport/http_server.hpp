@@ -8,16 +8,25 @@
 #include <memory>
 #include <vector>
 
-#include "server/app/app_services.hpp"
 #include "server/ops/server_config.hpp"
+#include "server/ops/serving_state.hpp"
+#include "server/routing/dispatch.hpp"
 
 namespace storefront::server {
 
 struct worker;
 
+// What the listener and its sessions use: dispatch, the serving state (a draining instance closes each
+// connection after its next answer), and what to call once bound, before any request is served.
+struct listener_services {
+    const routing_services& routing;
+    serving_state& state;
+    std::function<void(std::uint16_t port)> listening;
+};
+
 class http_server {
   public:
-    http_server(const server_config& config, app_services& app);
+    http_server(const server_config& config, listener_services services);
     ~http_server();
     http_server(const http_server&) = delete;
     http_server& operator=(const http_server&) = delete;
@@ -41,7 +50,7 @@ class http_server {
 
   private:
     const server_config& config_;
-    app_services& app_;
+    listener_services services_;
     std::uint16_t port_ = 0;
     std::vector<std::unique_ptr<worker>> workers_;
 };

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "server/routing/response.hpp"
+#include "server/codec/response.hpp"
 
 namespace storefront::server {
 

@@ -39,12 +39,12 @@ response serve(std::string_view name, const request_context& ctx) {
 }  // namespace
 
 // GET /docs : the Swagger UI page (both documents, chosen in its top bar)
-handler_result handle_get_docs(request_context& ctx, app_services&) {
+handler_result handle_get_docs(request_context& ctx, void*) {
     co_return serve("index.html", ctx);
 }
 
 // GET /docs/{file} : a file of the page (scripts, styles, icon)
-handler_result handle_get_docs_file(request_context& ctx, app_services&) {
+handler_result handle_get_docs_file(request_context& ctx, void*) {
     const std::string_view file = ctx.param("file");
     // The documents have their own URLs; the page's files are the rest.
     if (file.ends_with(".json")) {
@@ -54,12 +54,12 @@ handler_result handle_get_docs_file(request_context& ctx, app_services&) {
 }
 
 // GET /api/v1/openapi.json : the OpenAPI 3.1 document of the store surface
-handler_result handle_get_store_openapi(request_context& ctx, app_services&) {
+handler_result handle_get_store_openapi(request_context& ctx, void*) {
     co_return serve("store-v1.json", ctx);
 }
 
 // GET /api/v3/openapi.json : the OpenAPI 3.1 document of the pet store surface
-handler_result handle_get_petstore_openapi(request_context& ctx, app_services&) {
+handler_result handle_get_petstore_openapi(request_context& ctx, void*) {
     co_return serve("petstore-v3.json", ctx);
 }
 

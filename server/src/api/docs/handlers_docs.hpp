@@ -5,9 +5,9 @@
 
 namespace storefront::server {
 
-handler_result handle_get_docs(request_context& ctx, app_services& app);
-handler_result handle_get_docs_file(request_context& ctx, app_services& app);
-handler_result handle_get_store_openapi(request_context& ctx, app_services& app);
-handler_result handle_get_petstore_openapi(request_context& ctx, app_services& app);
+handler_result handle_get_docs(request_context& ctx, void* services);
+handler_result handle_get_docs_file(request_context& ctx, void* services);
+handler_result handle_get_store_openapi(request_context& ctx, void* services);
+handler_result handle_get_petstore_openapi(request_context& ctx, void* services);
 
 }  // namespace storefront::server

@@ -15,7 +15,7 @@
 namespace storefront::server {
 
 // POST /pet {Pet} (bearer write:pets) : stores a new pet (id assigned when absent) and returns it
-handler_result handle_post_pet(request_context& ctx, app_services& app) {
+handler_result handle_post_pet(request_context& ctx, pet_services& app) {
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
     if (!decoded) {
         co_return std::move(decoded).error();
@@ -29,7 +29,7 @@ handler_result handle_post_pet(request_context& ctx, app_services& app) {
 }
 
 // PUT /pet {Pet with id} (bearer write:pets) : replaces an existing pet
-handler_result handle_put_pet(request_context& ctx, app_services& app) {
+handler_result handle_put_pet(request_context& ctx, pet_services& app) {
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
     if (!decoded) {
         co_return std::move(decoded).error();
@@ -46,7 +46,7 @@ handler_result handle_put_pet(request_context& ctx, app_services& app) {
 }
 
 // GET /pet/findByStatus?status=available,pending (repeatable; default available) : matching pets, id order
-handler_result handle_get_pet_find_by_status(request_context& ctx, app_services& app) {
+handler_result handle_get_pet_find_by_status(request_context& ctx, pet_services& app) {
     const auto statuses = core::parse_status_filter(ctx.query);
     if (!statuses) {
         co_return pet_validation_failed(statuses.error());
@@ -56,7 +56,7 @@ handler_result handle_get_pet_find_by_status(request_context& ctx, app_services&
 }
 
 // GET /pet/findByTags?tags=tag1,tag2 (repeatable) : pets with any of the tags, id order
-handler_result handle_get_pet_find_by_tags(request_context& ctx, app_services& app) {
+handler_result handle_get_pet_find_by_tags(request_context& ctx, pet_services& app) {
     const auto tags = core::parse_tag_filter(ctx.query);
     if (!tags) {
         co_return pet_validation_failed(tags.error());
@@ -66,7 +66,7 @@ handler_result handle_get_pet_find_by_tags(request_context& ctx, app_services& a
 }
 
 // GET /pet/{petId} (api_key or bearer read:pets) : one pet
-handler_result handle_get_pet(request_context& ctx, app_services& app) {
+handler_result handle_get_pet(request_context& ctx, pet_services& app) {
     auto id = pet_params::path_id(ctx, "petId");
     if (!id) {
         co_return std::move(id).error();
@@ -79,7 +79,7 @@ handler_result handle_get_pet(request_context& ctx, app_services& app) {
 }
 
 // POST /pet/{petId}?name=&status= (bearer write:pets) : sets the name and/or status of a pet
-handler_result handle_post_pet_by_id(request_context& ctx, app_services& app) {
+handler_result handle_post_pet_by_id(request_context& ctx, pet_services& app) {
     auto id = pet_params::path_id(ctx, "petId");
     if (!id) {
         co_return std::move(id).error();
@@ -121,7 +121,7 @@ handler_result handle_post_pet_by_id(request_context& ctx, app_services& app) {
 }
 
 // DELETE /pet/{petId} (bearer write:pets) : removes a pet and its uploaded images
-handler_result handle_delete_pet(request_context& ctx, app_services& app) {
+handler_result handle_delete_pet(request_context& ctx, pet_services& app) {
     auto id = pet_params::path_id(ctx, "petId");
     if (!id) {
         co_return std::move(id).error();
@@ -137,7 +137,7 @@ handler_result handle_delete_pet(request_context& ctx, app_services& app) {
 
 // POST /pet/{petId}/uploadImage?additionalMetadata= (bearer write:pets, octet-stream body) : stores the
 // image, adds its URL to photoUrls and returns the pet
-handler_result handle_post_pet_upload_image(request_context& ctx, app_services& app) {
+handler_result handle_post_pet_upload_image(request_context& ctx, pet_services& app) {
     auto id = pet_params::path_id(ctx, "petId");
     if (!id) {
         co_return std::move(id).error();
@@ -183,7 +183,7 @@ handler_result handle_post_pet_upload_image(request_context& ctx, app_services& 
 }
 
 // GET /pet/{petId}/images/{imageId} : an uploaded image, with its media type
-handler_result handle_get_pet_image(request_context& ctx, app_services& app) {
+handler_result handle_get_pet_image(request_context& ctx, pet_services& app) {
     auto pet_id = pet_params::path_id(ctx, "petId");
     if (!pet_id) {
         co_return std::move(pet_id).error();

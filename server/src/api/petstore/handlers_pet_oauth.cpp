@@ -26,7 +26,7 @@ std::string join_scopes(const std::vector<std::string>& scopes) {
 }  // namespace
 
 // POST /oauth/token grant_type=client_credentials&scope=... (form; Basic client auth) : a bearer token
-handler_result handle_post_pet_oauth_token(request_context& ctx, app_services& app) {
+handler_result handle_post_pet_oauth_token(request_context& ctx, pet_services& app) {
     const auto credentials = core::parse_basic_authorization(ctx.request[http::field::authorization]);
     const core::pet_client* client =
         credentials ? app.pet_keys().authenticate(credentials->id, credentials->secret) : nullptr;

@@ -11,7 +11,7 @@
 namespace storefront::server {
 
 // GET /store/inventory (api_key) : order quantities summed by order status
-handler_result handle_get_store_inventory(request_context& ctx, app_services& app) {
+handler_result handle_get_store_inventory(request_context& ctx, pet_services& app) {
     std::string out;
     json_writer w(out);
     w.begin_object();
@@ -24,7 +24,7 @@ handler_result handle_get_store_inventory(request_context& ctx, app_services& ap
 }
 
 // POST /store/order {Order} : places an order for an existing pet and returns it
-handler_result handle_post_store_order(request_context& ctx, app_services& app) {
+handler_result handle_post_store_order(request_context& ctx, pet_services& app) {
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
     if (!decoded) {
         co_return std::move(decoded).error();
@@ -44,7 +44,7 @@ handler_result handle_post_store_order(request_context& ctx, app_services& app) 
 }
 
 // GET /store/order/{orderId} : one order
-handler_result handle_get_store_order(request_context& ctx, app_services& app) {
+handler_result handle_get_store_order(request_context& ctx, pet_services& app) {
     auto id = pet_params::path_id(ctx, "orderId");
     if (!id) {
         co_return std::move(id).error();
@@ -57,7 +57,7 @@ handler_result handle_get_store_order(request_context& ctx, app_services& app) {
 }
 
 // DELETE /store/order/{orderId} : removes an order
-handler_result handle_delete_store_order(request_context& ctx, app_services& app) {
+handler_result handle_delete_store_order(request_context& ctx, pet_services& app) {
     auto id = pet_params::path_id(ctx, "orderId");
     if (!id) {
         co_return std::move(id).error();

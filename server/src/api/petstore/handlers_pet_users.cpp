@@ -54,7 +54,7 @@ std::string random_session() {
 // Hashes a new password into `user` when one was given (Argon2id on the password worker). False when the
 // worker's queue is full (answer 503). Named locals, not temporaries, go into co_await (GCC bug 99576).
 boost::asio::awaitable<bool> apply_password(
-    app_services& app, core::pet_user_credentials& user, std::optional<std::string>& password
+    pet_services& app, core::pet_user_credentials& user, std::optional<std::string>& password
 ) {
     if (!password) {
         co_return true;
@@ -71,7 +71,7 @@ boost::asio::awaitable<bool> apply_password(
 }  // namespace
 
 // POST /user {User} : creates (or, as the petstore does, replaces) the user with that username
-handler_result handle_post_pet_user(request_context& ctx, app_services& app) {
+handler_result handle_post_pet_user(request_context& ctx, pet_services& app) {
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
     if (!decoded) {
         co_return std::move(decoded).error();
@@ -90,7 +90,7 @@ handler_result handle_post_pet_user(request_context& ctx, app_services& app) {
 }
 
 // POST /user/createWithList [User, ...] (JSON) : creates every user; all or none are stored
-handler_result handle_post_pet_user_create_with_list(request_context& ctx, app_services& app) {
+handler_result handle_post_pet_user_create_with_list(request_context& ctx, pet_services& app) {
     auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body(), false);
     if (!decoded) {
         co_return std::move(decoded).error();
@@ -117,7 +117,7 @@ handler_result handle_post_pet_user_create_with_list(request_context& ctx, app_s
 }
 
 // GET /user/login?username=&password= : a session string with X-Rate-Limit and X-Expires-After headers
-handler_result handle_get_pet_user_login(request_context& ctx, app_services& app) {
+handler_result handle_get_pet_user_login(request_context& ctx, pet_services& app) {
     auto username = pet_params::single_query(ctx, "username");
     auto password = pet_params::single_query(ctx, "password");
     if (!username || !password) {
@@ -147,12 +147,12 @@ handler_result handle_get_pet_user_login(request_context& ctx, app_services& app
 }
 
 // GET /user/logout : nothing to end (login keeps no server-side session); always 200
-handler_result handle_get_pet_user_logout(request_context&, app_services&) {
+handler_result handle_get_pet_user_logout(request_context&, pet_services&) {
     co_return pet_params::json_string_response("User logged out");
 }
 
 // GET /user/{username} : one user, without password
-handler_result handle_get_pet_user(request_context& ctx, app_services& app) {
+handler_result handle_get_pet_user(request_context& ctx, pet_services& app) {
     auto username = path_username(ctx);
     if (!username) {
         co_return std::move(username).error();
@@ -165,7 +165,7 @@ handler_result handle_get_pet_user(request_context& ctx, app_services& app) {
 }
 
 // PUT /user/{username} {User} : replaces the user (a body username renames it; no password keeps the old one)
-handler_result handle_put_pet_user(request_context& ctx, app_services& app) {
+handler_result handle_put_pet_user(request_context& ctx, pet_services& app) {
     auto username = path_username(ctx);
     if (!username) {
         co_return std::move(username).error();
@@ -201,7 +201,7 @@ handler_result handle_put_pet_user(request_context& ctx, app_services& app) {
 }
 
 // DELETE /user/{username} : removes the user
-handler_result handle_delete_pet_user(request_context& ctx, app_services& app) {
+handler_result handle_delete_pet_user(request_context& ctx, pet_services& app) {
     auto username = path_username(ctx);
     if (!username) {
         co_return std::move(username).error();

@@ -328,14 +328,11 @@ or_response<pet_document> decode_pet_document(
         if (body.empty()) {
             return pet_error(http::status::bad_request, "A request body is required");
         }
-        json::parse_options options;
-        options.max_depth = 16;
-        boost::system::error_code ec;
-        json::value doc = json::parse(body, ec, {}, options);
-        if (ec) {
-            return pet_error(http::status::bad_request, "Malformed JSON body: " + ec.message());
+        auto doc = parse_json_body(body);
+        if (!doc) {
+            return pet_error(http::status::bad_request, "Malformed JSON body: " + doc.error().message());
         }
-        return pet_document{std::move(doc), false};
+        return pet_document{std::move(*doc), false};
     }
     if (allow_form && media_type == "application/x-www-form-urlencoded") {
         return decode_form(body);

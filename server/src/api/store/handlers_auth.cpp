@@ -30,7 +30,7 @@ response token_pair_response(const core::token_pair& pair) {
 }  // namespace
 
 // POST /auth/login {email, password} : a fresh access/refresh token pair (201)
-handler_result handle_post_auth_login(request_context& ctx, app_services& app) {
+handler_result handle_post_auth_login(request_context& ctx, store_services& app) {
     auto decoded = decode_body(ctx.request[http::field::content_type], ctx.request.body());
     if (!decoded) {
         co_return std::move(decoded).error();
@@ -75,7 +75,7 @@ handler_result handle_post_auth_login(request_context& ctx, app_services& app) {
 }
 
 // POST /auth/refresh-token {refreshToken} : a new token pair for a valid refresh token (201)
-handler_result handle_post_auth_refresh_token(request_context& ctx, app_services& app) {
+handler_result handle_post_auth_refresh_token(request_context& ctx, store_services& app) {
     auto decoded = decode_body(ctx.request[http::field::content_type], ctx.request.body());
     if (!decoded) {
         co_return std::move(decoded).error();
@@ -114,7 +114,7 @@ handler_result handle_post_auth_refresh_token(request_context& ctx, app_services
 
 // POST /auth/logout (Authorization: Bearer) : revokes the refresh family of the caller's login, so no
 // refresh token of that login works again (access tokens stay valid until they expire: they are stateless)
-handler_result handle_post_auth_logout(request_context& ctx, app_services& app) {
+handler_result handle_post_auth_logout(request_context& ctx, store_services& app) {
     const auto claims = app.tokens().verify_access_claims(
         bearer_token(ctx.request[http::field::authorization]), core::unix_now()
     );
@@ -132,7 +132,7 @@ handler_result handle_post_auth_logout(request_context& ctx, app_services& app) 
 }
 
 // GET /auth/profile (Authorization: Bearer) : the token owner's public profile
-handler_result handle_get_auth_profile(request_context& ctx, app_services& app) {
+handler_result handle_get_auth_profile(request_context& ctx, store_services& app) {
     const auto token = bearer_token(ctx.request[http::field::authorization]);
     if (token.empty()) {
         co_return error_response(core::errc::invalid_token);

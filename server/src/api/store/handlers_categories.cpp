@@ -24,7 +24,7 @@ response category_not_found(std::int64_t id) {
 
 // The answer to a refused category write, with the text that names what went wrong.
 handler_result category_write_error(
-    boost::system::error_code ec, std::int64_t id, std::string_view name, app_services& app
+    boost::system::error_code ec, std::int64_t id, std::string_view name, store_services& app
 ) {
     switch (static_cast<core::errc>(ec.value())) {
         case core::errc::not_found:
@@ -54,7 +54,7 @@ handler_result category_write_error(
 }  // namespace
 
 // GET /categories?offset=&limit= : every category, or one page when offset or limit is given
-handler_result handle_get_categories(request_context& ctx, app_services& app) {
+handler_result handle_get_categories(request_context& ctx, store_services& app) {
     if (core::count_of(ctx.query, "offset") == 0 && core::count_of(ctx.query, "limit") == 0) {
         co_return shared_json_response(co_await app.cached_all(app.category_json()));
     }
@@ -66,7 +66,7 @@ handler_result handle_get_categories(request_context& ctx, app_services& app) {
 }
 
 // GET /categories/{id} : one category
-handler_result handle_get_category(request_context& ctx, app_services& app) {
+handler_result handle_get_category(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
@@ -79,7 +79,7 @@ handler_result handle_get_category(request_context& ctx, app_services& app) {
 }
 
 // GET /categories/slug/{slug} : one category by its slug
-handler_result handle_get_category_by_slug(request_context& ctx, app_services& app) {
+handler_result handle_get_category_by_slug(request_context& ctx, store_services& app) {
     const std::string slug = path_slug(ctx);
     const auto category = co_await app.storage([&] { return app.catalogue().find_category_by_slug(slug); });
     if (!category) {
@@ -89,7 +89,7 @@ handler_result handle_get_category_by_slug(request_context& ctx, app_services& a
 }
 
 // GET /categories/{id}/products?offset=&limit= : one page of the category's products
-handler_result handle_get_category_products(request_context& ctx, app_services& app) {
+handler_result handle_get_category_products(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
@@ -109,7 +109,7 @@ handler_result handle_get_category_products(request_context& ctx, app_services& 
 }
 
 // POST /categories {name, image} : 201 the new category
-handler_result handle_post_category(request_context& ctx, app_services& app) {
+handler_result handle_post_category(request_context& ctx, store_services& app) {
     const auto draft = validated_body(ctx, core::read_category_draft);
     if (!draft) {
         co_return draft.error();
@@ -122,7 +122,7 @@ handler_result handle_post_category(request_context& ctx, app_services& app) {
 }
 
 // PUT /categories/{id} {name?, image?} : the updated category (a new name gives a new slug)
-handler_result handle_put_category(request_context& ctx, app_services& app) {
+handler_result handle_put_category(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
@@ -139,7 +139,7 @@ handler_result handle_put_category(request_context& ctx, app_services& app) {
 }
 
 // DELETE /categories/{id} : true; 409 while products still belong to it
-handler_result handle_delete_category(request_context& ctx, app_services& app) {
+handler_result handle_delete_category(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();

@@ -82,7 +82,7 @@ response image_not_found() {
 }  // namespace
 
 // POST /files/upload (multipart/form-data, field "file") : 201 {originalname, filename, location}
-handler_result handle_post_file_upload(request_context& ctx, app_services& app) {
+handler_result handle_post_file_upload(request_context& ctx, store_services& app) {
     const auto boundary = core::multipart_boundary(ctx.request[http::field::content_type]);
     if (!boundary) {
         co_return http_error(
@@ -104,10 +104,10 @@ handler_result handle_post_file_upload(request_context& ctx, app_services& app) 
     if (file == nullptr || file->body.empty()) {
         co_return validation_failed({{"file should not be empty"}});
     }
-    if (file->body.size() > app.limits().upload_limit) {
+    if (file->body.size() > app.upload_limit()) {
         co_return http_error(
             http::status::payload_too_large,
-            "File too large: at most " + std::to_string(app.limits().upload_limit) + " bytes"
+            "File too large: at most " + std::to_string(app.upload_limit()) + " bytes"
         );
     }
     // The bytes decide, never the declared type or the name: SVG and HTML are refused, as anything else.
@@ -143,7 +143,7 @@ handler_result handle_post_file_upload(request_context& ctx, app_services& app) 
 }
 
 // GET /files/{filename} : an uploaded file with its sniffed media type
-handler_result handle_get_file(request_context& ctx, app_services& app) {
+handler_result handle_get_file(request_context& ctx, store_services& app) {
     const auto found = co_await app.storage([&] { return app.files().find(decoded_param(ctx, "filename")); });
     if (!found) {
         co_return error_response(core::errc::not_found, "File not found");
@@ -159,7 +159,7 @@ handler_result handle_get_file(request_context& ctx, app_services& app) {
 }
 
 // GET /images/{kind}/{file} : the picture of a product ("12-1.png"), category ("3.png") or user avatar
-handler_result handle_get_image(request_context& ctx, app_services& app) {
+handler_result handle_get_image(request_context& ctx, store_services& app) {
     const std::string kind = decoded_param(ctx, "kind");
     const auto name = parse_image_name(decoded_param(ctx, "file"));
     if (!name) {

@@ -1,5 +1,5 @@
 // Location handler: random samples, or great-circle nearest-first searches around an origin, answered
-// from the pre-serialised objects of app_services::location_objects().
+// from the pre-serialised objects of store_services::location_objects().
 
 #include <array>
 #include <cmath>
@@ -53,7 +53,7 @@ std::string locations_body(
 }  // namespace
 
 // GET /locations?size=&origin=lat,lng&radius=km&withDistance= : random locations, or the nearest to origin
-handler_result handle_get_locations(request_context& ctx, app_services& app) {
+handler_result handle_get_locations(request_context& ctx, store_services& app) {
     const auto query = core::parse_location_query(ctx.query);
     if (!query) {
         co_return validation_failed(query.error());

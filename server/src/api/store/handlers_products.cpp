@@ -49,7 +49,7 @@ response slug_conflict(std::string_view title) {
 }  // namespace
 
 // GET /products?offset=&limit=&title=&price=&price_min=&price_max=&categoryId=&categorySlug= : one page
-handler_result handle_get_products(request_context& ctx, app_services& app) {
+handler_result handle_get_products(request_context& ctx, store_services& app) {
     auto page = core::parse_page(ctx.query);
     auto filter = core::parse_product_filter(ctx.query);
     if (!page || !filter) {
@@ -71,7 +71,7 @@ handler_result handle_get_products(request_context& ctx, app_services& app) {
 }
 
 // GET /products/{id} : one product
-handler_result handle_get_product(request_context& ctx, app_services& app) {
+handler_result handle_get_product(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
@@ -84,7 +84,7 @@ handler_result handle_get_product(request_context& ctx, app_services& app) {
 }
 
 // GET /products/slug/{slug} : one product by its slug
-handler_result handle_get_product_by_slug(request_context& ctx, app_services& app) {
+handler_result handle_get_product_by_slug(request_context& ctx, store_services& app) {
     const std::string slug = path_slug(ctx);
     const auto product = co_await app.storage([&] { return app.catalogue().find_product_by_slug(slug); });
     if (!product) {
@@ -94,7 +94,7 @@ handler_result handle_get_product_by_slug(request_context& ctx, app_services& ap
 }
 
 // GET /products/{id}/related : every other product of its category, in id order
-handler_result handle_get_related_products(request_context& ctx, app_services& app) {
+handler_result handle_get_related_products(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
@@ -107,7 +107,7 @@ handler_result handle_get_related_products(request_context& ctx, app_services& a
 }
 
 // GET /products/slug/{slug}/related : the same, for the product with that slug
-handler_result handle_get_related_products_by_slug(request_context& ctx, app_services& app) {
+handler_result handle_get_related_products_by_slug(request_context& ctx, store_services& app) {
     const std::string slug = path_slug(ctx);
     const auto product = co_await app.storage([&] { return app.catalogue().find_product_by_slug(slug); });
     if (!product) {
@@ -121,7 +121,7 @@ handler_result handle_get_related_products_by_slug(request_context& ctx, app_ser
 }
 
 // POST /products {title, price, description, categoryId, images} : 201 the new product
-handler_result handle_post_product(request_context& ctx, app_services& app) {
+handler_result handle_post_product(request_context& ctx, store_services& app) {
     const auto draft = validated_body(ctx, core::read_product_draft);
     if (!draft) {
         co_return draft.error();
@@ -137,7 +137,7 @@ handler_result handle_post_product(request_context& ctx, app_services& app) {
 }
 
 // PUT /products/{id} {any subset of the fields} : the updated product
-handler_result handle_put_product(request_context& ctx, app_services& app) {
+handler_result handle_put_product(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
@@ -157,7 +157,7 @@ handler_result handle_put_product(request_context& ctx, app_services& app) {
 }
 
 // DELETE /products/{id} : true
-handler_result handle_delete_product(request_context& ctx, app_services& app) {
+handler_result handle_delete_product(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();

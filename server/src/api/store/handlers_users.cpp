@@ -42,7 +42,7 @@ response user_write_error(boost::system::error_code ec, std::int64_t id, std::st
 }
 
 // The public service refuses changes to its demo users before it looks at anything else.
-boost::asio::awaitable<bool> is_seed_user(app_services& app, std::int64_t id) {
+boost::asio::awaitable<bool> is_seed_user(store_services& app, std::int64_t id) {
     const auto user = co_await app.storage([&] { return app.users().find_user(id); });
     co_return user && user->seed;
 }
@@ -50,7 +50,7 @@ boost::asio::awaitable<bool> is_seed_user(app_services& app, std::int64_t id) {
 }  // namespace
 
 // GET /users?offset=&limit= : one page of users in id order
-handler_result handle_get_users(request_context& ctx, app_services& app) {
+handler_result handle_get_users(request_context& ctx, store_services& app) {
     const auto page = core::parse_page(ctx.query);
     if (!page) {
         co_return validation_failed(page.error());
@@ -59,7 +59,7 @@ handler_result handle_get_users(request_context& ctx, app_services& app) {
 }
 
 // GET /users/{id} : one user's public profile (never a password)
-handler_result handle_get_user(request_context& ctx, app_services& app) {
+handler_result handle_get_user(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
@@ -72,7 +72,7 @@ handler_result handle_get_user(request_context& ctx, app_services& app) {
 }
 
 // POST /users {name, email, password, avatar, role?} : 201 the new user, who can log in at once
-handler_result handle_post_user(request_context& ctx, app_services& app) {
+handler_result handle_post_user(request_context& ctx, store_services& app) {
     const auto registration = validated_body(ctx, core::read_user_registration);
     if (!registration) {
         co_return registration.error();
@@ -100,7 +100,7 @@ handler_result handle_post_user(request_context& ctx, app_services& app) {
 }
 
 // PUT /users/{id} {any subset of name, email, password, avatar, role} : the updated user
-handler_result handle_put_user(request_context& ctx, app_services& app) {
+handler_result handle_put_user(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
@@ -134,7 +134,7 @@ handler_result handle_put_user(request_context& ctx, app_services& app) {
 }
 
 // DELETE /users/{id} : true
-handler_result handle_delete_user(request_context& ctx, app_services& app) {
+handler_result handle_delete_user(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
@@ -152,7 +152,7 @@ handler_result handle_delete_user(request_context& ctx, app_services& app) {
 }
 
 // POST /users/is-available {email} : whether no user has that e-mail yet
-handler_result handle_post_users_is_available(request_context& ctx, app_services& app) {
+handler_result handle_post_users_is_available(request_context& ctx, store_services& app) {
     auto decoded = decode_body(ctx.request[http::field::content_type], ctx.request.body());
     if (!decoded) {
         co_return std::move(decoded).error();

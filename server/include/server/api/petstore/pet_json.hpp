@@ -12,7 +12,7 @@
 
 #include "core/pet_model.hpp"
 #include "core/validation.hpp"
-#include "server/routing/response.hpp"
+#include "server/codec/response.hpp"
 
 namespace storefront::server {
 

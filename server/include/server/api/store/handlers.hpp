@@ -3,50 +3,50 @@
 
 #include <boost/asio/awaitable.hpp>
 
-#include "server/app/app_services.hpp"
+#include "server/api/store/store_services.hpp"
+#include "server/codec/response.hpp"
 #include "server/routing/request_context.hpp"
-#include "server/routing/response.hpp"
 #include "server/routing/route.hpp"
 
 namespace storefront::server {
 
 // Products (handlers_products.cpp)
-handler_result handle_get_products(request_context& ctx, app_services& app);
-handler_result handle_get_product(request_context& ctx, app_services& app);
-handler_result handle_get_product_by_slug(request_context& ctx, app_services& app);
-handler_result handle_get_related_products(request_context& ctx, app_services& app);
-handler_result handle_get_related_products_by_slug(request_context& ctx, app_services& app);
-handler_result handle_post_product(request_context& ctx, app_services& app);
-handler_result handle_put_product(request_context& ctx, app_services& app);
-handler_result handle_delete_product(request_context& ctx, app_services& app);
+handler_result handle_get_products(request_context& ctx, store_services& app);
+handler_result handle_get_product(request_context& ctx, store_services& app);
+handler_result handle_get_product_by_slug(request_context& ctx, store_services& app);
+handler_result handle_get_related_products(request_context& ctx, store_services& app);
+handler_result handle_get_related_products_by_slug(request_context& ctx, store_services& app);
+handler_result handle_post_product(request_context& ctx, store_services& app);
+handler_result handle_put_product(request_context& ctx, store_services& app);
+handler_result handle_delete_product(request_context& ctx, store_services& app);
 
 // Categories (handlers_categories.cpp)
-handler_result handle_get_categories(request_context& ctx, app_services& app);
-handler_result handle_get_category(request_context& ctx, app_services& app);
-handler_result handle_get_category_by_slug(request_context& ctx, app_services& app);
-handler_result handle_get_category_products(request_context& ctx, app_services& app);
-handler_result handle_post_category(request_context& ctx, app_services& app);
-handler_result handle_put_category(request_context& ctx, app_services& app);
-handler_result handle_delete_category(request_context& ctx, app_services& app);
+handler_result handle_get_categories(request_context& ctx, store_services& app);
+handler_result handle_get_category(request_context& ctx, store_services& app);
+handler_result handle_get_category_by_slug(request_context& ctx, store_services& app);
+handler_result handle_get_category_products(request_context& ctx, store_services& app);
+handler_result handle_post_category(request_context& ctx, store_services& app);
+handler_result handle_put_category(request_context& ctx, store_services& app);
+handler_result handle_delete_category(request_context& ctx, store_services& app);
 
 // Users (handlers_users.cpp)
-handler_result handle_get_users(request_context& ctx, app_services& app);
-handler_result handle_get_user(request_context& ctx, app_services& app);
-handler_result handle_post_user(request_context& ctx, app_services& app);
-handler_result handle_put_user(request_context& ctx, app_services& app);
-handler_result handle_delete_user(request_context& ctx, app_services& app);
-handler_result handle_post_users_is_available(request_context& ctx, app_services& app);
+handler_result handle_get_users(request_context& ctx, store_services& app);
+handler_result handle_get_user(request_context& ctx, store_services& app);
+handler_result handle_post_user(request_context& ctx, store_services& app);
+handler_result handle_put_user(request_context& ctx, store_services& app);
+handler_result handle_delete_user(request_context& ctx, store_services& app);
+handler_result handle_post_users_is_available(request_context& ctx, store_services& app);
 
 // Uploads, uploaded files and drawn images (handlers_files.cpp)
-handler_result handle_post_file_upload(request_context& ctx, app_services& app);
-handler_result handle_get_file(request_context& ctx, app_services& app);
-handler_result handle_get_image(request_context& ctx, app_services& app);
+handler_result handle_post_file_upload(request_context& ctx, store_services& app);
+handler_result handle_get_file(request_context& ctx, store_services& app);
+handler_result handle_get_image(request_context& ctx, store_services& app);
 
 // Auth (handlers_auth.cpp) and locations (handlers_locations.cpp)
-handler_result handle_post_auth_login(request_context& ctx, app_services& app);
-handler_result handle_post_auth_refresh_token(request_context& ctx, app_services& app);
-handler_result handle_get_auth_profile(request_context& ctx, app_services& app);
-handler_result handle_post_auth_logout(request_context& ctx, app_services& app);
-handler_result handle_get_locations(request_context& ctx, app_services& app);
+handler_result handle_post_auth_login(request_context& ctx, store_services& app);
+handler_result handle_post_auth_refresh_token(request_context& ctx, store_services& app);
+handler_result handle_get_auth_profile(request_context& ctx, store_services& app);
+handler_result handle_post_auth_logout(request_context& ctx, store_services& app);
+handler_result handle_get_locations(request_context& ctx, store_services& app);
 
 }  // namespace storefront::server

@@ -4,6 +4,7 @@
 // recent pages so a repeated page is shared bytes with no per-request copy. Safe for concurrent readers.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -14,6 +15,13 @@
 #include "core/pagination.hpp"
 
 namespace storefront::server {
+
+// Process-wide counts of pages served from a cache and of list rebuilds, read by /metrics.
+struct response_cache_counts {
+    std::atomic<std::uint64_t> hits{0};
+    std::atomic<std::uint64_t> rebuilds{0};
+};
+[[nodiscard]] response_cache_counts& response_cache_counters();
 
 class fragment_list {
   public:

@@ -1,7 +1,7 @@
 // Placeholder PNGs with libgd (Debian libgd-dev): a coloured card with the item's name in gd's built-in
 // bitmap font, drawn at half size and doubled so the text stays legible without a font file.
 
-#include "server/app/placeholder_images.hpp"
+#include "server/services/placeholder_images.hpp"
 
 #include <array>
 #include <gd.h>

@@ -1,7 +1,7 @@
 // location_json: one pass over the immutable location set at start-up; one buffer and 32-bit offsets
 // rather than a string per location, which would cost a heap block and 32 bytes of header each.
 
-#include "server/app/location_json.hpp"
+#include "server/api/store/location_json.hpp"
 
 #include <limits>
 #include <stdexcept>

@@ -46,6 +46,10 @@ using or_response = boost::system::result<T, response>;
     return r;
 }
 
+// Any status with the /api/v1 error body {"message":…,"error":<reason phrase>,"statusCode":…}; also what
+// the body decoders and the session answer with for protocol errors.
+[[nodiscard]] response http_error(http::status status, std::string_view message);
+
 [[nodiscard]] inline response shared_json_response(std::shared_ptr<const std::string> body) {
     response r;
     r.shared_body = std::move(body);

@@ -8,7 +8,7 @@
 
 #include <boost/asio/awaitable.hpp>
 
-#include "server/app/blocking_offload.hpp"
+#include "server/services/blocking_offload.hpp"
 
 namespace storefront::server {
 

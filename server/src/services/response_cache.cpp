@@ -1,11 +1,14 @@
 // Per-revision cache of serialised list items; pages are concatenations of prebuilt fragments, and recent
 // pages are kept whole in a direct-mapped cache owned by the revision's snapshot.
 
-#include "server/app/response_cache.hpp"
-
-#include "server/ops/metrics.hpp"
+#include "server/services/response_cache.hpp"
 
 namespace storefront::server {
+
+response_cache_counts& response_cache_counters() {
+    static response_cache_counts counts;
+    return counts;
+}
 
 fragment_list::fragment_list(
     std::function<std::uint64_t()> revision, std::function<std::vector<std::string>()> load
@@ -35,7 +38,7 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
     auto snap = loaded();
     const std::uint64_t revision = revision_();
     if (snap && snap->revision == revision) {
-        metrics().cache_hit();
+        response_cache_counters().hits.fetch_add(1, std::memory_order_relaxed);
         return snap;
     }
     std::lock_guard lock(rebuild_);
@@ -44,7 +47,7 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
         return snap;  // another thread rebuilt it while we waited
     }
     auto fresh = std::make_shared<snapshot>();
-    metrics().cache_rebuild();
+    response_cache_counters().rebuilds.fetch_add(1, std::memory_order_relaxed);
     fresh->revision = revision;
     fresh->items = load_();
     std::string all = "[";

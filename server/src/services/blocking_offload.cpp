@@ -1,6 +1,6 @@
 // The bounded offload pool's lifetime; the call path is a template in the header.
 
-#include "server/app/blocking_offload.hpp"
+#include "server/services/blocking_offload.hpp"
 
 namespace storefront::server {
 

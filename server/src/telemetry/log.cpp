@@ -1,6 +1,6 @@
 // JSON-lines logger: each line is built in a local buffer and written with one write(2) call.
 
-#include "server/ops/log.hpp"
+#include "server/telemetry/log.hpp"
 
 #include <atomic>
 #include <chrono>

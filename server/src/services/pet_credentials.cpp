@@ -1,7 +1,7 @@
 // Pet surface credentials: digests of API keys and client secrets compared with CRYPTO_memcmp.
 // Secrets never reach a log or a response.
 
-#include "server/app/pet_credentials.hpp"
+#include "server/services/pet_credentials.hpp"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>

@@ -1,6 +1,7 @@
-// Wires the stores, token service, password worker and response caches together at start-up.
+// Builds the stores, token services, password worker and response caches at start-up, and hands each
+// surface its services struct and the router its mounted tables.
 
-#include "server/app/app_services.hpp"
+#include "server/composition_root.hpp"
 
 #include <array>
 #include <limits>
@@ -66,13 +67,11 @@ std::string public_url_of(const server_config& config, std::uint16_t port) {
 
 }  // namespace
 
-app_services::app_services(const server_config& config)
-    : limits_(config.limits),
-      write_policy_(config.write_policy),
+composition_root::composition_root(const server_config& config)
+    : write_policy_(config.write_policy),
       address_(config.address),
       public_url_(public_url_of(config, config.port)),
       public_url_needs_port_(config.public_url.empty() && config.port == 0),
-      routes_({&store_routes(), &petstore_routes(), &docs_routes(), &ops_routes(), &health_routes()}),
       catalogue_(storage::make_catalogue_store(config.storage)),
       users_(storage::make_user_store(config.storage)),
       locations_(storage::make_location_store(config.storage)),
@@ -106,7 +105,64 @@ app_services::app_services(const server_config& config)
       pet_tokens_(pet_token_settings_of(config)),
       pet_keys_(config.pet.api_keys, config.pet.clients),
       // A check result serves every probe for half a second; a probe waits at most 1.5 s for a running one.
-      readiness_(std::chrono::milliseconds(500), std::chrono::milliseconds(1500)) {
+      readiness_(std::chrono::milliseconds(500), std::chrono::milliseconds(1500)),
+      store_services_({
+          .catalogue = *catalogue_,
+          .users = *users_,
+          .locations = *locations_,
+          .location_objects = location_objects_,
+          .files = *files_,
+          .sessions = *sessions_,
+          .images = images_,
+          .tokens = tokens_,
+          .passwords = passwords_,
+          .storage = storage_calls_,
+          .product_json = product_json_,
+          .category_json = category_json_,
+          .user_json = user_json_,
+          .write_policy = write_policy_,
+          .public_url = public_url_,
+          .upload_limit = config.limits.upload_limit,
+      }),
+      pet_services_({
+          .pets = *pets_,
+          .orders = *orders_,
+          .pet_users = *pet_users_,
+          .pet_images = *pet_images_,
+          .pet_tokens = pet_tokens_,
+          .pet_keys = pet_keys_,
+          .passwords = passwords_,
+          .storage = storage_calls_,
+      }),
+      ops_services_{
+          .state = state_,
+          .readiness = readiness_,
+          .catalogue = *catalogue_,
+          .storage = storage_calls_,
+          .passwords = passwords_,
+      },
+      routes_({
+          mount_store_routes(store_services_),
+          mount_petstore_routes(pet_services_),
+          &docs_routes(),
+          mount_ops_routes(ops_services_),
+          mount_health_routes(ops_services_),
+      }),
+      routing_{
+          .routes = routes_,
+          .limits =
+              {.form_body_limit = config.limits.form_body_limit,
+               .body_limit = config.limits.body_limit,
+               .upload_limit = config.limits.upload_limit},
+          .access =
+              {.tokens = tokens_,
+               .users = *users_,
+               .storage = storage_calls_,
+               .write_policy = write_policy_,
+               .pet_tokens = pet_tokens_,
+               .pet_keys = pet_keys_},
+          .log_probes = config.access_log_probes,
+      } {
     metrics().describe_routes(routes_);
     // Warm the caches so the first requests do not pay for serialisation.
     (void)product_json_.current();
@@ -114,25 +170,13 @@ app_services::app_services(const server_config& config)
     (void)user_json_.current();
 }
 
-app_services::~app_services() = default;
+composition_root::~composition_root() = default;
 
-boost::asio::awaitable<std::shared_ptr<const std::string>> app_services::cached_page(
-    fragment_list& list, core::page_request page
-) {
-    if (list.stale()) {
-        co_return co_await storage([&] { return list.page(page); });
-    }
-    co_return list.page(page);
+listener_services composition_root::listener() {
+    return {routing_, state_, [this](std::uint16_t port) { listening_on(port); }};
 }
 
-boost::asio::awaitable<std::shared_ptr<const std::string>> app_services::cached_all(fragment_list& list) {
-    if (list.stale()) {
-        co_return co_await storage([&] { return list.all(); });
-    }
-    co_return list.all();
-}
-
-void app_services::listening_on(std::uint16_t port) {
+void composition_root::listening_on(std::uint16_t port) {
     if (!public_url_needs_port_) {
         return;
     }

@@ -1,6 +1,6 @@
 // Argon2id off the I/O threads: a thread pool with a bounded number of queued jobs.
 
-#include "server/app/password_worker.hpp"
+#include "server/services/password_worker.hpp"
 
 #include "core/password.hpp"
 

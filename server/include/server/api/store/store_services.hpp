@@ -1,0 +1,87 @@
+#pragma once
+// What the store surface's handlers (/api/v1) use, handed to each of them by the router as the
+// composition root mounted the table with (Boost.MySQL's orders example passes its repository the same way).
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <boost/asio/awaitable.hpp>
+
+#include "core/auth_tokens.hpp"
+#include "core/pagination.hpp"
+#include "core/write_policy.hpp"
+#include "server/api/store/location_json.hpp"
+#include "server/services/blocking_offload.hpp"
+#include "server/services/password_worker.hpp"
+#include "server/services/placeholder_images.hpp"
+#include "server/services/response_cache.hpp"
+#include "storage/catalogue_store.hpp"
+#include "storage/file_store.hpp"
+#include "storage/location_store.hpp"
+#include "storage/session_store.hpp"
+#include "storage/user_store.hpp"
+
+namespace storefront::server {
+
+class store_services {
+  public:
+    struct parts {
+        storage::catalogue_store& catalogue;
+        storage::user_store& users;
+        storage::location_store& locations;
+        const location_json& location_objects;
+        storage::file_store& files;
+        storage::session_store& sessions;
+        placeholder_images& images;
+        const core::auth_tokens& tokens;
+        password_worker& passwords;
+        blocking_offload& storage;
+        fragment_list& product_json;
+        fragment_list& category_json;
+        fragment_list& user_json;
+        core::write_policy write_policy;
+        const std::string& public_url;  // may gain its port once the listener is bound, before serving
+        std::size_t upload_limit;
+    };
+    explicit store_services(parts p) : p_(p) {}
+
+    storage::catalogue_store& catalogue() const { return p_.catalogue; }
+    storage::user_store& users() const { return p_.users; }
+    storage::location_store& locations() const { return p_.locations; }
+    // Every location's JSON, by the store's position (the location set never changes).
+    const location_json& location_objects() const { return p_.location_objects; }
+    storage::file_store& files() const { return p_.files; }
+    storage::session_store& sessions() const { return p_.sessions; }
+    placeholder_images& images() const { return p_.images; }
+    const core::auth_tokens& tokens() const { return p_.tokens; }
+    password_worker& passwords() const { return p_.passwords; }
+    core::write_policy write_policy() const { return p_.write_policy; }
+    // Where clients reach this service ("http://127.0.0.1:8080", no trailing slash): the base of image URLs.
+    std::string_view public_url() const { return p_.public_url; }
+    // Bytes of one uploaded file (limits_config::upload_limit).
+    std::size_t upload_limit() const { return p_.upload_limit; }
+
+    // Runs `call` (which uses the stores) where it may block: on the storage pool for SQLite and
+    // PostgreSQL, inline for the memory backend. Throws offload_rejected when the pool's queue is full.
+    template <class Call>
+    boost::asio::awaitable<std::invoke_result_t<Call&>> storage(Call call) const {
+        return p_.storage.run(std::move(call));
+    }
+    // A page of a cached list: served from memory; rebuilt through storage() when the store moved on.
+    [[nodiscard]] boost::asio::awaitable<std::shared_ptr<const std::string>> cached_page(
+        fragment_list& list, core::page_request page
+    ) const;
+    [[nodiscard]] boost::asio::awaitable<std::shared_ptr<const std::string>> cached_all(fragment_list& list
+    ) const;
+    fragment_list& product_json() const { return p_.product_json; }
+    fragment_list& category_json() const { return p_.category_json; }
+    fragment_list& user_json() const { return p_.user_json; }
+
+  private:
+    parts p_;
+};
+
+}  // namespace storefront::server

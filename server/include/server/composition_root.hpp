@@ -1,0 +1,93 @@
+#pragma once
+// The composition root: builds the stores, caches, workers and tokens once at start-up, hands each surface
+// the small services struct its handlers use, mounts the route tables and gives the listener what it needs.
+// Only main and tests that need a whole application include this; nothing in server/ below it does.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/auth_tokens.hpp"
+#include "core/pet_auth.hpp"
+#include "server/api/petstore/pet_services.hpp"
+#include "server/api/store/location_json.hpp"
+#include "server/api/store/store_services.hpp"
+#include "server/ops/ops_services.hpp"
+#include "server/ops/readiness.hpp"
+#include "server/ops/server_config.hpp"
+#include "server/ops/serving_state.hpp"
+#include "server/routing/dispatch.hpp"
+#include "server/routing/router.hpp"
+#include "server/services/blocking_offload.hpp"
+#include "server/services/password_worker.hpp"
+#include "server/services/pet_credentials.hpp"
+#include "server/services/placeholder_images.hpp"
+#include "server/services/response_cache.hpp"
+#include "server/transport/http_server.hpp"
+#include "storage/catalogue_store.hpp"
+#include "storage/file_store.hpp"
+#include "storage/location_store.hpp"
+#include "storage/pet_store.hpp"
+#include "storage/session_store.hpp"
+#include "storage/user_store.hpp"
+
+namespace storefront::server {
+
+class composition_root {
+  public:
+    explicit composition_root(const server_config& config);
+    ~composition_root();
+    composition_root(const composition_root&) = delete;
+    composition_root& operator=(const composition_root&) = delete;
+
+    // What a listener (http_server) serves with; every listener of the process shares it.
+    [[nodiscard]] listener_services listener();
+    // What dispatch works with (in-process tests, the fuzz harnesses and the benchmarks call dispatch()).
+    [[nodiscard]] const routing_services& routing() const { return routing_; }
+    [[nodiscard]] const router& routes() const { return routes_; }
+
+    // Started / draining, as main sets it; read by /readyz and the sessions.
+    serving_state& state() { return state_; }
+    password_worker& passwords() { return passwords_; }
+    [[nodiscard]] const blocking_offload& storage_calls() const { return storage_calls_; }
+    storage::location_store& locations() { return *locations_; }
+
+  private:
+    // Called by a listener once bound, before any request is served: a default public URL of a server
+    // started with port 0 gets the port the kernel chose.
+    void listening_on(std::uint16_t port);
+
+    core::write_policy write_policy_;
+    std::string address_;
+    std::string public_url_;
+    bool public_url_needs_port_;
+    std::unique_ptr<storage::catalogue_store> catalogue_;
+    std::unique_ptr<storage::user_store> users_;
+    std::unique_ptr<storage::location_store> locations_;
+    location_json location_objects_;  // after locations_, which it is built from
+    std::unique_ptr<storage::file_store> files_;
+    std::unique_ptr<storage::session_store> sessions_;
+    placeholder_images images_;
+    core::auth_tokens tokens_;
+    password_worker passwords_;
+    blocking_offload storage_calls_;
+    fragment_list product_json_;
+    fragment_list category_json_;
+    fragment_list user_json_;
+    std::unique_ptr<storage::pet_store> pets_;
+    std::unique_ptr<storage::order_store> orders_;
+    std::unique_ptr<storage::pet_user_store> pet_users_;
+    std::unique_ptr<storage::pet_image_store> pet_images_;
+    core::pet_tokens pet_tokens_;
+    pet_credentials pet_keys_;
+    serving_state state_;
+    storage_readiness readiness_;
+    // Each surface's services, then the router that mounts the tables with them.
+    store_services store_services_;
+    pet_services pet_services_;
+    ops_services ops_services_;
+    router routes_;
+    routing_services routing_;
+};
+
+}  // namespace storefront::server

@@ -1,0 +1,21 @@
+#pragma once
+// What the operational routes (/healthz, /readyz, /metrics) use: the serving state, the shared readiness
+// check and what it calls, and the offload pools whose depths /metrics reports.
+
+#include "server/ops/readiness.hpp"
+#include "server/ops/serving_state.hpp"
+#include "server/services/blocking_offload.hpp"
+#include "server/services/password_worker.hpp"
+#include "storage/catalogue_store.hpp"
+
+namespace storefront::server {
+
+struct ops_services {
+    serving_state& state;  // started / draining, as main sets it
+    storage_readiness& readiness;
+    storage::catalogue_store& catalogue;  // what the readiness check reads
+    blocking_offload& storage;
+    password_worker& passwords;
+};
+
+}  // namespace storefront::server
