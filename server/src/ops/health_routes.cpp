@@ -17,6 +17,7 @@ response status_response(http::status status, std::string_view text) {
     json_writer(body).begin_object().key("status").value(text).end_object();
     response r = json_response(status, std::move(body));
     r.with_header("Cache-Control", "no-store");
+    r.deterministic = false;  // live state: no ETag
     if (status != http::status::ok) {
         r.with_header("Retry-After", "2");
     }

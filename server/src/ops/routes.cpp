@@ -21,6 +21,7 @@ handler_result handle_get_metrics(request_context&, ops_services& ops) {
     });
     r.content_type = "text/plain; version=0.0.4; charset=utf-8";
     r.with_header("Cache-Control", "no-store");
+    r.deterministic = false;  // live counters: no ETag
     co_return r;
 }
 
