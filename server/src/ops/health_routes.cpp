@@ -47,9 +47,7 @@ handler_result handle_get_readiness(request_context&, ops_services& ops) {
     );
 }
 
-using enum access_rule;
-using enum body_policy;
-using http::verb;
+using namespace route_rows;
 
 // clang-format off
 constexpr std::array routes{
@@ -58,16 +56,10 @@ constexpr std::array routes{
 };
 // clang-format on
 
-constexpr route_table table{"/", error_style::store, routes, request_logging::unlogged};
-
 }  // namespace
 
-const route_table& health_routes() {
-    return table;
-}
-
-mounted_table mount_health_routes(ops_services& services) {
-    return {&table, &services};
+const surface_table<ops_services>& health_routes() {
+    return table_of<ops_services, routes>("/", error_style::store, request_logging::unlogged);
 }
 
 }  // namespace storefront::server
