@@ -225,6 +225,31 @@ bench_pair 'products?offset=0&limit=10 while a client writes' '/api/v1/products?
 stop_writer
 bench_pair 'categories' '/api/v1/categories' categories.json
 bench_pair 'users?limit=10' '/api/v1/users?limit=10' users.json
+
+# Compressed: storefront gzips a cached page once per revision and keeps it with the page; nginx serves the
+# same gzip bytes, saved from storefront, with gzip_static. Both for Accept-Encoding: gzip.
+mkdir -p "$work/static/gz"
+cp "$work/static/products_0.json" "$work/static/gz/products_0.json"
+curl -sf -H 'Accept-Encoding: gzip' "http://127.0.0.1:$server_port/api/v1/products?offset=0&limit=10" \
+    -o "$work/static/gz/products_0.json.gz"
+chmod -R a+rX "$work/static/gz"
+label_gzip='products?offset=0&limit=10, Accept-Encoding: gzip'
+wrk_headers=(-H 'Accept-Encoding: gzip')
+bench_pair "$label_gzip" '/api/v1/products?offset=0&limit=10' gz/products_0.json
+wrk_headers=()
+gzip_bytes=$(stat -c %s "$work/static/gz/products_0.json.gz")
+
+# Revalidation: the same page with its current ETag in If-None-Match, answered 304 without a body; its CPU
+# per request against the full page's row above (storefront alone: nginx here runs with etag off).
+page_etag=$(curl -sfI "http://127.0.0.1:$server_port/api/v1/products?offset=0&limit=10" |
+    sed -n 's/^[Ee][Tt][Aa][Gg]: *\([^[:space:]]*\).*/\1/p')
+label_304='products?offset=0&limit=10, If-None-Match → 304'
+wrk_headers=(-H "If-None-Match: $page_etag")
+for _ in $(seq 1 "$rounds"); do
+    wrk_run "sf|$label_304" "http://127.0.0.1:$server_port/api/v1/products?offset=0&limit=10" \
+        "$connections" "$wrk_threads"
+done
+wrk_headers=()
 fi
 bench_pair 'locations?size=5 (random, default set)' '/api/v1/locations?size=5' random_default.json
 bench_pair "locations origin+radius=${radius_km}km (default set)" '/api/v1/locations' origin_default.json \
@@ -293,6 +318,17 @@ echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?'
 echo
 pair_table "$results_dir/load.dat" "${labels[@]}"
 echo
+if [[ $locations_only == 0 ]]; then
+    cpu_us() { awk -v c="$(field "$1" cpu_ns)" -v r="$(field "$1" requests)" 'BEGIN {printf "%.1f", c / r / 1000}'; }
+    full=$(row_of "sf|products?offset=0&limit=10")
+    revalidated=$(row_of "sf|$label_304")
+    echo "Accept-Encoding: gzip row: both send the same $gzip_bytes gzip bytes (body B is the identity size)."
+    echo "304 vs full page (storefront, products?offset=0&limit=10, best round each): $(rps_row "$revalidated") vs" \
+        "$(rps_row "$full") req/s, CPU $(cpu_us "$revalidated") vs $(cpu_us "$full") µs/req; wire" \
+        "$(awk -v b="$(field "$revalidated" bytes)" -v r="$(field "$revalidated" requests)" 'BEGIN {printf "%.0f", b / r}') vs" \
+        "$(awk -v b="$(field "$full" bytes)" -v r="$(field "$full" requests)" 'BEGIN {printf "%.0f", b / r}') B/resp."
+    echo
+fi
 for tag in default big; do
     far=$(rps_of "sf|${far_label[$tag]}")
     city=$(rps_of "sf|${city_label[$tag]}")

@@ -141,6 +141,13 @@ http {
         root $work/static;
         add_header Access-Control-Allow-Origin "*";
         add_header X-Content-Type-Options nosniff;
+        # The compressed rows: <file>.gz, made once beforehand, for Accept-Encoding: gzip.
+        location /gz/ {
+            gzip_static on;
+            add_header Access-Control-Allow-Origin "*";
+            add_header X-Content-Type-Options nosniff;
+            add_header Vary Accept-Encoding;
+        }
     }
 }
 EOF
@@ -161,6 +168,9 @@ cpu_ticks() {
     echo "$total"
 }
 
+# Extra request headers for every wrk run while set, e.g. wrk_headers=(-H 'Accept-Encoding: gzip').
+wrk_headers=()
+
 # wrk_run NAME URL CONNS WRK_THREADS [lua args...] -> appends "NAME key=value..." to $work/results, with
 # the server's CPU time per request (robust against other load on the machine, unlike requests/s).
 # A first lua argument "map:" selects map_origins.lua, "write:" write.lua; other arguments origin.lua.
@@ -179,7 +189,8 @@ wrk_run() {
     before=$(cpu_ticks "$name")
     # timeout: a wedged wrk must not hang the benchmark (wrk stops itself after -d).
     line=$(timeout $((duration + 30)) wrk -t"$wthreads" -c"$conns" -d"${duration}s" --timeout 5s -s "$script" \
-        "$url" ${1+--} "$@" | grep '^RESULT') || { echo "wrk failed for $name" >&2; return 1; }
+        ${wrk_headers[@]+"${wrk_headers[@]}"} "$url" ${1+--} "$@" | grep '^RESULT') ||
+        { echo "wrk failed for $name" >&2; return 1; }
     after=$(cpu_ticks "$name")
     line="$line cpu_ns=$(( (after - before) * 1000000000 / $(getconf CLK_TCK) ))"
     echo "$name ${line#RESULT }" >>"$work/results"

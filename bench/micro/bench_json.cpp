@@ -66,7 +66,7 @@ void BM_products_page_cached(benchmark::State& state) {
     std::size_t bytes = 0;
     for (auto _ : state) {
         const auto body = list.page({0, 10});
-        bytes += body->size();
+        bytes += body->bytes().size();
         benchmark::DoNotOptimize(body.get());
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(bytes));

@@ -142,11 +142,11 @@ composition_root::composition_root(const server_config& config)
           .passwords = passwords_,
       },
       routes_({
-          mount_store_routes(store_services_),
-          mount_petstore_routes(pet_services_),
+          store_routes().mount(store_services_),
+          petstore_routes().mount(pet_services_),
           &docs_routes(),
-          mount_ops_routes(ops_services_),
-          mount_health_routes(ops_services_),
+          ops_routes().mount(ops_services_),
+          health_routes().mount(ops_services_),
       }),
       routing_{
           .routes = routes_,

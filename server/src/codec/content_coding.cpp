@@ -126,6 +126,29 @@ bool read_element(std::string_view element, preferences& prefs) noexcept {
     return true;
 }
 
+// Every element of the header, or nullopt when one is malformed (the header is then not trusted at all).
+std::optional<preferences> read_preferences(std::string_view accept_encoding) noexcept {
+    preferences prefs;
+    std::string_view rest = accept_encoding;
+    while (true) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view element = core::trim_spaces(rest.substr(0, comma));
+        // Empty elements (", ,") are allowed by the list syntax and mean nothing.
+        if (!element.empty() && !read_element(element, prefs)) {
+            return std::nullopt;
+        }
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        rest.remove_prefix(comma + 1);
+    }
+    return prefs;
+}
+
+int identity_weight(const preferences& prefs) noexcept {
+    return prefs.identity.value_or(prefs.any.value_or(0));
+}
+
 [[noreturn]] void fail(const char* what) {
     throw std::runtime_error(what);
 }
@@ -189,25 +212,15 @@ std::string_view coding_name(content_coding coding) noexcept {
 }
 
 content_coding choose_coding(std::string_view accept_encoding) noexcept {
-    preferences prefs;
-    std::string_view rest = accept_encoding;
-    while (true) {
-        const std::size_t comma = rest.find(',');
-        const std::string_view element = core::trim_spaces(rest.substr(0, comma));
-        // Empty elements (", ,") are allowed by the list syntax and mean nothing.
-        if (!element.empty() && !read_element(element, prefs)) {
-            return content_coding::identity;
-        }
-        if (comma == std::string_view::npos) {
-            break;
-        }
-        rest.remove_prefix(comma + 1);
+    const auto prefs = read_preferences(accept_encoding);
+    if (!prefs) {
+        return content_coding::identity;
     }
-    const int br = prefs.br.value_or(prefs.any.value_or(0));
-    const int gzip = prefs.gzip.value_or(prefs.any.value_or(0));
+    const int br = prefs->br.value_or(prefs->any.value_or(0));
+    const int gzip = prefs->gzip.value_or(prefs->any.value_or(0));
     // An identity neither named nor covered by `*` is the fallback, not a rival at q=1: "gzip;q=0.5"
     // asks for gzip, as browsers and curl mean it.
-    const int identity = prefs.identity.value_or(prefs.any.value_or(0));
+    const int identity = identity_weight(*prefs);
     if (br > 0 && br >= gzip && br >= identity) {
         return content_coding::br;
     }
@@ -215,6 +228,11 @@ content_coding choose_coding(std::string_view accept_encoding) noexcept {
         return content_coding::gzip;
     }
     return content_coding::identity;
+}
+
+bool refuses_identity(std::string_view accept_encoding) noexcept {
+    const auto prefs = read_preferences(accept_encoding);
+    return prefs && identity_weight(*prefs) == 0 && (prefs->identity || prefs->any);
 }
 
 std::string compress(std::string_view body, content_coding coding) {

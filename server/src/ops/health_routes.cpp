@@ -17,6 +17,7 @@ response status_response(http::status status, std::string_view text) {
     json_writer(body).begin_object().key("status").value(text).end_object();
     response r = json_response(status, std::move(body));
     r.with_header("Cache-Control", "no-store");
+    r.deterministic = false;  // live state: no ETag
     if (status != http::status::ok) {
         r.with_header("Retry-After", "2");
     }
@@ -46,9 +47,7 @@ handler_result handle_get_readiness(request_context&, ops_services& ops) {
     );
 }
 
-using enum access_rule;
-using enum body_policy;
-using http::verb;
+using namespace route_rows;
 
 // clang-format off
 constexpr std::array routes{
@@ -57,16 +56,10 @@ constexpr std::array routes{
 };
 // clang-format on
 
-constexpr route_table table{"/", error_style::store, routes, request_logging::unlogged};
-
 }  // namespace
 
-const route_table& health_routes() {
-    return table;
-}
-
-mounted_table mount_health_routes(ops_services& services) {
-    return {&table, &services};
+const surface_table<ops_services>& health_routes() {
+    return table_of<ops_services, routes>("/", error_style::store, request_logging::unlogged);
 }
 
 }  // namespace storefront::server

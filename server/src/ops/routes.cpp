@@ -21,27 +21,20 @@ handler_result handle_get_metrics(request_context&, ops_services& ops) {
     });
     r.content_type = "text/plain; version=0.0.4; charset=utf-8";
     r.with_header("Cache-Control", "no-store");
+    r.deterministic = false;  // live counters: no ETag
     co_return r;
 }
 
-using enum access_rule;
-using enum body_policy;
-using http::verb;
+using namespace route_rows;
 
 constexpr std::array routes{
     route{verb::get, "/metrics", &on<&handle_get_metrics>, open, none, "getMetrics"},
 };
 
-constexpr route_table table{"/", error_style::store, routes, request_logging::logged};
-
 }  // namespace
 
-const route_table& ops_routes() {
-    return table;
-}
-
-mounted_table mount_ops_routes(ops_services& services) {
-    return {&table, &services};
+const surface_table<ops_services>& ops_routes() {
+    return table_of<ops_services, routes>("/", error_style::store);
 }
 
 }  // namespace storefront::server

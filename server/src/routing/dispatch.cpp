@@ -1,5 +1,5 @@
 // Dispatch: target parsing, route match, preflight, access rule and body limit on the head; then the body
-// and the handler under the single try/catch.
+// and the handler under the single try/catch, and the answer's finish (ETag, 304, compression).
 
 #include "server/routing/dispatch.hpp"
 
@@ -12,6 +12,7 @@
 
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
+#include "server/routing/finish_response.hpp"
 #include "server/telemetry/log.hpp"
 #include "storage/storage_error.hpp"
 
@@ -143,7 +144,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
     co_return routed;
 }
 
-// With the body read: the handler, called with its surface's services.
+// With the body read: the handler, called with its surface's services, and its answer's ETag and coding.
 boost::asio::awaitable<response> run_handler(routed_request& routed, const http_request& request) {
     request_context ctx{
         request,
@@ -152,7 +153,9 @@ boost::asio::awaitable<response> run_handler(routed_request& routed, const http_
         std::move(routed.query),
         std::move(routed.actor)};
     try {
-        co_return co_await routed.match.matched->handler(ctx, routed.match.services);
+        response reply = co_await routed.match.matched->handler(ctx, routed.match.services);
+        finish_response(request.base(), reply);
+        co_return reply;
     } catch (const storage::storage_unavailable& e) {
         co_return storage_trouble(routed.match, core::errc::storage_unavailable, e.what());
     } catch (const offload_rejected& e) {

@@ -12,8 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include "server/codec/http_caching.hpp"
-
 namespace storefront::server {
 
 namespace {
@@ -145,8 +143,7 @@ rendered_image placeholder_images::render(const placeholder_spec& spec) {
         }
     }
     // Drawn outside the lock: two threads may draw the same picture once each, which is harmless.
-    auto png = std::make_shared<const std::string>(draw_png(spec));
-    rendered_image image{png, etag_of(*png)};
+    rendered_image image{std::make_shared<const prepared_body>(draw_png(spec))};
     std::lock_guard lock(mutex_);
     if (cache_.size() >= max_cached_) {
         cache_.clear();  // bounded: start over rather than track recency for a cache this cheap to refill

@@ -1,5 +1,6 @@
 // Per-revision cache of serialised list items; pages are concatenations of prebuilt fragments, and recent
-// pages are kept whole in a direct-mapped cache owned by the revision's snapshot.
+// pages are kept whole (with their ETag and compressed forms) in a direct-mapped cache owned by the
+// revision's snapshot.
 
 #include "server/services/response_cache.hpp"
 
@@ -58,12 +59,12 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
         all += item;
     }
     all += ']';
-    fresh->all_items = std::make_shared<const std::string>(std::move(all));
+    fresh->all_items = std::make_shared<const prepared_body>(std::move(all));
     publish(fresh);
     return fresh;
 }
 
-std::shared_ptr<const std::string> fragment_list::page(const core::page_request& page) {
+std::shared_ptr<const prepared_body> fragment_list::page(const core::page_request& page) {
     const auto snap = current();
     const auto range = core::page_slice(page, snap->items.size());
     // Keyed by the item range, so every offset past the end shares the one empty page.
@@ -74,14 +75,11 @@ std::shared_ptr<const std::string> fragment_list::page(const core::page_request&
         cached = snap->pages[slot];
     }
     if (!cached || cached->first != range.first || cached->last != range.last) {
-        auto fresh = std::make_shared<cached_page>();
-        fresh->first = range.first;
-        fresh->last = range.last;
         std::size_t bytes = 2;
         for (std::size_t i = range.first; i < range.last; ++i) {
             bytes += snap->items[i].size() + 1;
         }
-        std::string& out = fresh->json;
+        std::string out;
         out.reserve(bytes);
         out += '[';
         for (std::size_t i = range.first; i < range.last; ++i) {
@@ -91,7 +89,7 @@ std::shared_ptr<const std::string> fragment_list::page(const core::page_request&
             out += snap->items[i];
         }
         out += ']';
-        cached = std::move(fresh);
+        cached = std::make_shared<const cached_page>(range.first, range.last, std::move(out));
         std::lock_guard lock(snap->pages_mutex);
         snap->pages[slot] = cached;  // a racing writer of another page simply wins
     }
@@ -99,7 +97,7 @@ std::shared_ptr<const std::string> fragment_list::page(const core::page_request&
     return {cached, &cached->json};
 }
 
-std::shared_ptr<const std::string> fragment_list::all() {
+std::shared_ptr<const prepared_body> fragment_list::all() {
     return current()->all_items;
 }
 

@@ -67,6 +67,15 @@ void write_head(std::string& out, const response& r, const head_options& options
         append_number(out, r.payload().size());
         out.append("\r\n");
     }
+    if (r.coding != content_coding::identity) {
+        out.append("Content-Encoding: ").append(coding_name(r.coding)).append("\r\n");
+    }
+    if (r.vary_encoding) {
+        out.append("Vary: Accept-Encoding\r\n");
+    }
+    if (const std::string_view etag = r.etag(); !etag.empty()) {
+        out.append("ETag: ").append(etag).append("\r\n");
+    }
     out.append(r.extra_headers);
     if (!options.keep_alive) {
         out.append("Connection: close\r\n");

@@ -24,6 +24,11 @@ inline constexpr std::size_t min_compressed_body_size = 1024;
 // character) which is then not trusted at all.
 [[nodiscard]] content_coding choose_coding(std::string_view accept_encoding) noexcept;
 
+// Whether a well-formed Accept-Encoding refuses the unencoded bytes: "identity;q=0", or "*;q=0" without
+// identity named. Then even a body of min_compressed_body_size or less is sent compressed, when
+// choose_coding finds a coding the client takes.
+[[nodiscard]] bool refuses_identity(std::string_view accept_encoding) noexcept;
+
 // `body` in `coding`: gzip (zlib, level 6, a gzip header and trailer), br (brotli quality 5, window 22) or
 // the bytes unchanged. Throws std::runtime_error if the compressor fails (out of memory).
 [[nodiscard]] std::string compress(std::string_view body, content_coding coding);

@@ -1,7 +1,9 @@
 #pragma once
-// What a handler answers: status, body bytes (owned or shared pre-serialised), a few extra headers.
-// The session turns it into wire bytes; handlers never touch sockets.
+// What a handler answers: status, body bytes (owned, shared or prepared pre-serialised), a few extra
+// headers; routing then picks its coding and ETag. The session writes it; handlers never touch sockets.
 
+#include <array>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -10,19 +12,35 @@
 #include <boost/beast/http/status.hpp>
 #include <boost/system/result.hpp>
 
+#include "server/codec/content_coding.hpp"
+#include "server/codec/representation.hpp"
+
 namespace storefront::server {
 
 namespace http = boost::beast::http;
 
 struct response {
     http::status status = http::status::ok;
-    std::string body;                                // used when shared_body is empty
+    std::string body;                                // used when shared_body and prepared are empty
     std::shared_ptr<const std::string> shared_body;  // pre-serialised bytes shared between requests
+    std::shared_ptr<const prepared_body> prepared;   // the same, with their ETags and compressed forms
     std::string extra_headers;                       // complete "Name: value\r\n" lines
     std::string content_type;                        // empty: "application/json; charset=utf-8"
     bool close_connection = false;
+    // False for an answer that differs between identical requests on the same data (a random sample, a
+    // session string, live counters): it gets no ETag and never a 304.
+    bool deterministic = true;
 
-    [[nodiscard]] std::string_view payload() const noexcept {
+    // What routing's finaliser (routing/finish_response.hpp) chose for a 200 GET or HEAD: the content coding
+    // of the payload (Content-Encoding), whether the choice depends on Accept-Encoding (Vary), the ETag.
+    content_coding coding = content_coding::identity;
+    bool vary_encoding = false;
+
+    // The bytes to send: the prepared ones in `coding`, else the shared ones, else `body`.
+    [[nodiscard]] std::string_view payload() const {
+        if (prepared) {
+            return prepared->encoded(coding);
+        }
         return shared_body ? std::string_view(*shared_body) : std::string_view(body);
     }
 
@@ -31,6 +49,16 @@ struct response {
         extra_headers.append(name).append(": ").append(value).append("\r\n");
         return *this;
     }
+
+    // The ETag header's value (empty: none). Held in place, so tagging an answer never allocates.
+    [[nodiscard]] std::string_view etag() const noexcept { return {etag_.data(), etag_size_}; }
+    // Sets it; `tag` is one of ours (strong_etag, coded_etag), at most max_etag_size characters.
+    void set_etag(std::string_view tag);
+    static constexpr std::size_t max_etag_size = 40;
+
+  private:
+    std::array<char, max_etag_size> etag_{};
+    std::size_t etag_size_ = 0;
 };
 
 // A value, or the ready answer (usually a 4xx) to send instead:
@@ -50,9 +78,10 @@ using or_response = boost::system::result<T, response>;
 // the body decoders and the session answer with for protocol errors.
 [[nodiscard]] response http_error(http::status status, std::string_view message);
 
-[[nodiscard]] inline response shared_json_response(std::shared_ptr<const std::string> body) {
+// JSON bytes prepared once for many requests (a cached list page): their ETag and compressed forms too.
+[[nodiscard]] inline response shared_json_response(std::shared_ptr<const prepared_body> body) {
     response r;
-    r.shared_body = std::move(body);
+    r.prepared = std::move(body);
     return r;
 }
 

@@ -8,9 +8,7 @@
 
 namespace storefront::server {
 
-[[nodiscard]] const route_table& health_routes();
-
-// The table with the services its handlers are called with, for the router.
-[[nodiscard]] mounted_table mount_health_routes(ops_services& services);
+// The table, to mount with the services its handlers are called with: health_routes().mount(services).
+[[nodiscard]] const surface_table<ops_services>& health_routes();
 
 }  // namespace storefront::server

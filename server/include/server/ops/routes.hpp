@@ -6,9 +6,7 @@
 
 namespace storefront::server {
 
-[[nodiscard]] const route_table& ops_routes();
-
-// The table with the services its handlers are called with, for the router.
-[[nodiscard]] mounted_table mount_ops_routes(ops_services& services);
+// The table, to mount with the services its handlers are called with: ops_routes().mount(services).
+[[nodiscard]] const surface_table<ops_services>& ops_routes();
 
 }  // namespace storefront::server

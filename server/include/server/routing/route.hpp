@@ -84,7 +84,14 @@ struct route_table {
     std::string_view prefix;  // "/api/v1"
     error_style errors;
     std::span<const route> routes;
-    request_logging logging;
+    request_logging logging = request_logging::logged;
 };
+
+// The short names a table's rows are written with, for `using namespace route_rows;` in a routes.cpp.
+namespace route_rows {
+using enum access_rule;
+using enum body_policy;
+using http::verb;
+}  // namespace route_rows
 
 }  // namespace storefront::server

@@ -32,6 +32,23 @@ struct mounted_table {
     void* services;
 };
 
+// A surface's table, typed by the services its handlers take, so that mount() pairs it with those alone
+// (`store_routes().mount(store_services_)` in the composition root).
+template <class Services>
+struct surface_table : route_table {
+    [[nodiscard]] mounted_table mount(Services& services) const { return {this, &services}; }
+};
+
+// The table of the rows `Rows` (a constexpr array in the surface's routes.cpp), made on the first call: the
+// one body of every surface's table accessor, `return table_of<store_services, routes>("/api/v1", ...);`.
+template <class Services, const auto& Rows>
+[[nodiscard]] const surface_table<Services>& table_of(
+    std::string_view prefix, error_style errors, request_logging logging = request_logging::logged
+) {
+    static const surface_table<Services> table{{prefix, errors, Rows, logging}};
+    return table;
+}
+
 class router {
   public:
     explicit router(std::vector<mounted_table> tables);

@@ -10,6 +10,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "server/codec/representation.hpp"
+
 namespace storefront::server {
 
 struct placeholder_spec {
@@ -21,8 +23,7 @@ struct placeholder_spec {
 };
 
 struct rendered_image {
-    std::shared_ptr<const std::string> png;
-    std::string etag;
+    std::shared_ptr<const prepared_body> png;  // its ETag computed once, on the first request that needs it
 };
 
 class placeholder_images {

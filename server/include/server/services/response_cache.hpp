@@ -1,7 +1,8 @@
 #pragma once
 // Serialised JSON of the immutable-between-revisions lists (products, categories, users): built once per
 // storage revision, then a page is a concatenation of prebuilt fragments, itself kept in a small cache of
-// recent pages so a repeated page is shared bytes with no per-request copy. Safe for concurrent readers.
+// recent pages so a repeated page is shared bytes with no per-request copy, hashed and compressed at most
+// once. Safe for concurrent readers.
 
 #include <array>
 #include <atomic>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "core/pagination.hpp"
+#include "server/codec/representation.hpp"
 
 namespace storefront::server {
 
@@ -30,15 +32,17 @@ class fragment_list {
     static constexpr std::size_t page_slots = 64;
 
     struct cached_page {
+        cached_page(std::size_t first, std::size_t last, std::string json)
+            : first(first), last(last), json(std::move(json)) {}
         std::size_t first = 0;  // the item range [first, last) this page holds
         std::size_t last = 0;
-        std::string json;
+        prepared_body json;  // with its ETag and compressed forms, made once per page and revision
     };
     struct snapshot {
         std::uint64_t revision = 0;
-        std::vector<std::string> items;                // one JSON value per item, in id order
-        std::shared_ptr<const std::string> all_items;  // the whole list as one JSON array
-        mutable std::mutex pages_mutex;                // guards `pages` (held only to copy a pointer)
+        std::vector<std::string> items;                  // one JSON value per item, in id order
+        std::shared_ptr<const prepared_body> all_items;  // the whole list as one JSON array
+        mutable std::mutex pages_mutex;                  // guards `pages` (held only to copy a pointer)
         mutable std::array<std::shared_ptr<const cached_page>, page_slots> pages;
     };
     // `revision` reports the source's revision; `load` serialises every item of that revision.
@@ -51,9 +55,10 @@ class fragment_list {
     // The current snapshot, rebuilt first if the source moved on.
     [[nodiscard]] std::shared_ptr<const snapshot> current();
 
-    // A JSON array of the page's items, shared with other requests for the same page and revision.
-    [[nodiscard]] std::shared_ptr<const std::string> page(const core::page_request& page);
-    [[nodiscard]] std::shared_ptr<const std::string> all();
+    // A JSON array of the page's items, shared with other requests for the same page and revision, and so
+    // are its ETag and compressed forms: computed once per page and revision.
+    [[nodiscard]] std::shared_ptr<const prepared_body> page(const core::page_request& page);
+    [[nodiscard]] std::shared_ptr<const prepared_body> all();
 
     // Drops the snapshot so the next call rebuilds it (the serialisation itself changed, not the source).
     void reset();

@@ -13,7 +13,8 @@ struct head_options {
     bool http10 = false;  // an HTTP/1.0 client needs "Connection: keep-alive" to keep the connection
 };
 
-// Replaces `out` with the head of `r` (ending in the blank line). 204/304 carry no Content-Length.
+// Replaces `out` with the head of `r` (ending in the blank line): with its Content-Encoding, Vary and ETag
+// when routing set them. 204/304 carry no Content-Length.
 void write_head(std::string& out, const response& r, const head_options& options);
 
 // "Sun, 22 Nov 2026 02:09:12 GMT", recomputed at most once per second per thread.

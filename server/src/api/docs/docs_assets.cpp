@@ -6,7 +6,6 @@
 #include <map>
 
 #include "api/docs/embedded_files.hpp"
-#include "server/codec/http_caching.hpp"
 
 namespace storefront::server {
 
@@ -43,9 +42,8 @@ std::map<std::string_view, docs_asset> index_files() {
         out.emplace(
             file.name,
             docs_asset{
-                std::make_shared<const std::string>(file.bytes),
+                std::make_shared<const prepared_body>(std::string(file.bytes)),
                 media_type_of(file.name),
-                etag_of(file.bytes),
                 cache_control_of(file.name)}
         );
     }

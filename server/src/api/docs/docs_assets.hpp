@@ -1,17 +1,17 @@
 #pragma once
-// The embedded documentation files as ready answers: shared bytes, media type, ETag and cache policy,
-// built once on first use and never changed.
+// The embedded documentation files as ready answers: prepared bytes (ETag and compressed forms made once),
+// media type and cache policy, built once on first use and never changed.
 
 #include <memory>
-#include <string>
 #include <string_view>
+
+#include "server/codec/representation.hpp"
 
 namespace storefront::server {
 
 struct docs_asset {
-    std::shared_ptr<const std::string> bytes;
+    std::shared_ptr<const prepared_body> bytes;  // with their ETag and compressed forms, made once
     std::string_view media_type;
-    std::string etag;
     std::string_view cache_control;
 };
 

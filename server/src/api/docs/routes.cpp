@@ -11,9 +11,7 @@ namespace storefront::server {
 
 namespace {
 
-using enum access_rule;
-using enum body_policy;
-using http::verb;
+using namespace route_rows;
 
 // clang-format off
 constexpr std::array routes{
@@ -24,7 +22,7 @@ constexpr std::array routes{
 };
 // clang-format on
 
-constexpr route_table table{"/", error_style::store, routes, request_logging::logged};
+constexpr route_table table{"/", error_style::store, routes};
 
 }  // namespace
 

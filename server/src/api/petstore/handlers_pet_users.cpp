@@ -141,6 +141,7 @@ handler_result handle_get_pet_user_login(request_context& ctx, pet_services& app
         co_return invalid_login();
     }
     response r = pet_params::json_string_response("Logged in user session: " + random_session());
+    r.deterministic = false;  // a new session string each time: no ETag
     const std::string expires = iso8601_ms(core::unix_now() * 1000 + session_lifetime_ms);
     r.with_header("X-Rate-Limit", "5000").with_header("X-Expires-After", expires);
     co_return r;

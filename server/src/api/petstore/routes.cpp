@@ -11,9 +11,7 @@ namespace storefront::server {
 
 namespace {
 
-using enum access_rule;
-using enum body_policy;
-using http::verb;
+using namespace route_rows;
 
 // clang-format off
 constexpr std::array routes{
@@ -41,16 +39,10 @@ constexpr std::array routes{
 };
 // clang-format on
 
-constexpr route_table table{"/api/v3", error_style::petstore, routes, request_logging::logged};
-
 }  // namespace
 
-const route_table& petstore_routes() {
-    return table;
-}
-
-mounted_table mount_petstore_routes(pet_services& services) {
-    return {&table, &services};
+const surface_table<pet_services>& petstore_routes() {
+    return table_of<pet_services, routes>("/api/v3", error_style::petstore);
 }
 
 }  // namespace storefront::server

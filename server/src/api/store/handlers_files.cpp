@@ -1,5 +1,5 @@
 // Byte handlers: uploads (multipart/form-data, images only, sniffed, through the file store), uploaded
-// files, and the pictures storefront draws for its own data. All answer with ETag and 304.
+// files, and the pictures storefront draws for its own data. All get ETag and 304 from routing.
 
 #include <charconv>
 #include <string>
@@ -150,11 +150,7 @@ handler_result handle_get_file(request_context& ctx, store_services& app) {
     }
     const auto& file = *found;
     co_return cacheable_bytes(
-        std::shared_ptr<const std::string>(file, &file->bytes),
-        file->media_type,
-        etag_of(file->bytes),
-        uploaded_cache_control,
-        ctx.request[http::field::if_none_match]
+        std::shared_ptr<const std::string>(file, &file->bytes), file->media_type, uploaded_cache_control
     );
 }
 
@@ -194,9 +190,7 @@ handler_result handle_get_image(request_context& ctx, store_services& app) {
         co_return image_not_found();
     }
     const auto image = app.images().render(spec);
-    co_return cacheable_bytes(
-        image.png, "image/png", image.etag, drawn_cache_control, ctx.request[http::field::if_none_match]
-    );
+    co_return cacheable_bytes(image.png, "image/png", drawn_cache_control);
 }
 
 }  // namespace storefront::server

@@ -71,10 +71,12 @@ handler_result handle_get_locations(request_context& ctx, store_services& app) {
             found[i].slot = positions[i];
         }
     }
-    co_return json_response(
+    response r = json_response(
         http::status::ok,
         locations_body(app.location_objects(), std::span(found).first(count), query->with_distance)
     );
+    r.deterministic = query->origin.has_value();  // a random sample gets no ETag
+    co_return r;
 }
 
 }  // namespace storefront::server

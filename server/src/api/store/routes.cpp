@@ -11,9 +11,7 @@ namespace storefront::server {
 
 namespace {
 
-using enum access_rule;
-using enum body_policy;
-using http::verb;
+using namespace route_rows;
 
 // clang-format off
 constexpr std::array routes{
@@ -49,16 +47,10 @@ constexpr std::array routes{
 };
 // clang-format on
 
-constexpr route_table table{"/api/v1", error_style::store, routes, request_logging::logged};
-
 }  // namespace
 
-const route_table& store_routes() {
-    return table;
-}
-
-mounted_table mount_store_routes(store_services& services) {
-    return {&table, &services};
+const surface_table<store_services>& store_routes() {
+    return table_of<store_services, routes>("/api/v1", error_style::store);
 }
 
 }  // namespace storefront::server

@@ -5,7 +5,7 @@
 
 namespace storefront::server {
 
-boost::asio::awaitable<std::shared_ptr<const std::string>> store_services::cached_page(
+boost::asio::awaitable<std::shared_ptr<const prepared_body>> store_services::cached_page(
     fragment_list& list, core::page_request page
 ) const {
     if (list.stale()) {
@@ -14,7 +14,7 @@ boost::asio::awaitable<std::shared_ptr<const std::string>> store_services::cache
     co_return list.page(page);
 }
 
-boost::asio::awaitable<std::shared_ptr<const std::string>> store_services::cached_all(fragment_list& list
+boost::asio::awaitable<std::shared_ptr<const prepared_body>> store_services::cached_all(fragment_list& list
 ) const {
     if (list.stale()) {
         co_return co_await storage([&] { return list.all(); });

@@ -6,9 +6,7 @@
 
 namespace storefront::server {
 
-[[nodiscard]] const route_table& petstore_routes();
-
-// The table with the services its handlers are called with, for the router.
-[[nodiscard]] mounted_table mount_petstore_routes(pet_services& services);
+// The table, to mount with the services its handlers are called with: petstore_routes().mount(services).
+[[nodiscard]] const surface_table<pet_services>& petstore_routes();
 
 }  // namespace storefront::server

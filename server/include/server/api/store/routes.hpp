@@ -6,9 +6,7 @@
 
 namespace storefront::server {
 
-[[nodiscard]] const route_table& store_routes();
-
-// The table with the services its handlers are called with, for the router.
-[[nodiscard]] mounted_table mount_store_routes(store_services& services);
+// The table, to mount with the services its handlers are called with: store_routes().mount(services).
+[[nodiscard]] const surface_table<store_services>& store_routes();
 
 }  // namespace storefront::server

@@ -71,10 +71,10 @@ class store_services {
         return p_.storage.run(std::move(call));
     }
     // A page of a cached list: served from memory; rebuilt through storage() when the store moved on.
-    [[nodiscard]] boost::asio::awaitable<std::shared_ptr<const std::string>> cached_page(
+    [[nodiscard]] boost::asio::awaitable<std::shared_ptr<const prepared_body>> cached_page(
         fragment_list& list, core::page_request page
     ) const;
-    [[nodiscard]] boost::asio::awaitable<std::shared_ptr<const std::string>> cached_all(fragment_list& list
+    [[nodiscard]] boost::asio::awaitable<std::shared_ptr<const prepared_body>> cached_all(fragment_list& list
     ) const;
     fragment_list& product_json() const { return p_.product_json; }
     fragment_list& category_json() const { return p_.category_json; }
