@@ -253,146 +253,133 @@ class pg_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::product> create_product(const core::product_draft& draft) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        const auto id = next_id(*db, "products");
-        const auto now = detail::now_ms();
-        const auto violation = db->exec_or_violation(
-            "INSERT INTO products (id, title, slug, price, description, category_id, images, created_at, "
-            "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
-            pg_params()
-                .add(id)
-                .add(draft.title)
-                .add(detail::slug_for(draft.title, "product", id))
-                .add(draft.price)
-                .add(draft.description)
-                .add(draft.category_id)
-                .add(detail::format_array(draft.images))
-                .add(now)
-        );
-        if (violation == pg_violation::foreign_key) {
-            return core::errc::invalid_reference;
-        }
-        if (violation == pg_violation::unique) {
-            return core::errc::conflict;  // the slug is taken
-        }
-        auto created = one_product(*db, id);
-        aggregate_.commit_write(*db, tx);
-        return created;
+        return aggregate_.write([&](pg_connection& db) -> core::result<core::product> {
+            const auto id = next_id(db, "products");
+            const auto written = detail::exec_write(
+                db,
+                "INSERT INTO products (id, title, slug, price, description, category_id, images, created_at, "
+                "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+                pg_params()
+                    .add(id)
+                    .add(draft.title)
+                    .add(detail::slug_for(draft.title, "product", id))
+                    .add(draft.price)
+                    .add(draft.description)
+                    .add(draft.category_id)
+                    .add(detail::format_array(draft.images))
+                    .add(detail::now_ms())
+            );
+            if (!written) {
+                return written.error();  // a taken slug, or a category that is not there
+            }
+            return one_product(db, id);
+        });
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        if (const auto writable = detail::lock_writable_row(*db, "products", id, core::errc::seed_read_only);
-            !writable) {
-            return writable.error();
-        }
-        // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
-        const auto violation = db->exec_or_violation(
-            "UPDATE products SET title = coalesce($2, title), slug = coalesce($3, slug), "
-            "price = coalesce($4, price), description = coalesce($5, description), "
-            "category_id = coalesce($6, category_id), images = coalesce($7::text[], images), updated_at = $8 "
-            "WHERE id = $1",
-            pg_params()
-                .add(id)
-                .add(patch.title)
-                .add(
-                    patch.title ? std::optional(detail::slug_for(*patch.title, "product", id)) : std::nullopt
-                )
-                .add(patch.price)
-                .add(patch.description)
-                .add(patch.category_id)
-                .add(patch.images ? std::optional(detail::format_array(*patch.images)) : std::nullopt)
-                .add(detail::now_ms())
+        return aggregate_.write_row(
+            "products",
+            id,
+            core::errc::seed_read_only,
+            [&](pg_connection& db) -> core::result<core::product> {
+                // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
+                const auto written = detail::exec_write(
+                    db,
+                    "UPDATE products SET title = coalesce($2, title), slug = coalesce($3, slug), "
+                    "price = coalesce($4, price), description = coalesce($5, description), "
+                    "category_id = coalesce($6, category_id), images = coalesce($7::text[], images), "
+                    "updated_at = $8 WHERE id = $1",
+                    pg_params()
+                        .add(id)
+                        .add(patch.title)
+                        .add(
+                            patch.title ? std::optional(detail::slug_for(*patch.title, "product", id))
+                                        : std::nullopt
+                        )
+                        .add(patch.price)
+                        .add(patch.description)
+                        .add(patch.category_id)
+                        .add(patch.images ? std::optional(detail::format_array(*patch.images)) : std::nullopt)
+                        .add(detail::now_ms())
+                );
+                if (!written) {
+                    return written.error();
+                }
+                return one_product(db, id);
+            }
         );
-        if (violation == pg_violation::foreign_key) {
-            return core::errc::invalid_reference;
-        }
-        if (violation == pg_violation::unique) {
-            return core::errc::conflict;
-        }
-        auto updated = one_product(*db, id);
-        aggregate_.commit_write(*db, tx);
-        return updated;
     }
 
     core::result<void> delete_product(std::int64_t id) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        if (const auto writable = detail::lock_writable_row(*db, "products", id, core::errc::seed_read_only);
-            !writable) {
-            return writable.error();
-        }
-        (void)db->exec("DELETE FROM products WHERE id = $1", pg_params().add(id));
-        aggregate_.commit_write(*db, tx);
-        return {};
+        return aggregate_.write_row("products", id, core::errc::seed_read_only, [&](pg_connection& db) {
+            (void)db.exec("DELETE FROM products WHERE id = $1", pg_params().add(id));
+            return core::result<void>();
+        });
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        const auto id = next_id(*db, "categories");
-        const auto violation = db->exec_or_violation(
-            "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES ($1, $2, $3, $4, "
-            "$5, "
-            "$5)",
-            pg_params()
-                .add(id)
-                .add(draft.name)
-                .add(detail::slug_for(draft.name, "category", id))
-                .add(draft.image)
-                .add(detail::now_ms())
-        );
-        if (violation != pg_violation::none) {
-            return core::errc::conflict;
-        }
-        auto created = one_category(*db, "WHERE id = $1", pg_params().add(id));
-        aggregate_.commit_write(*db, tx);
-        return created;
+        return aggregate_.write([&](pg_connection& db) -> core::result<core::category> {
+            const auto id = next_id(db, "categories");
+            const auto written = detail::exec_write(
+                db,
+                "INSERT INTO categories (id, name, slug, image, created_at, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $5)",
+                pg_params()
+                    .add(id)
+                    .add(draft.name)
+                    .add(detail::slug_for(draft.name, "category", id))
+                    .add(draft.image)
+                    .add(detail::now_ms())
+            );
+            if (!written) {
+                return written.error();  // the slug is taken
+            }
+            return one_category(db, "WHERE id = $1", pg_params().add(id));
+        });
     }
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
         override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        if (const auto writable =
-                detail::lock_writable_row(*db, "categories", id, core::errc::seed_read_only);
-            !writable) {
-            return writable.error();
-        }
-        const auto violation = db->exec_or_violation(
-            "UPDATE categories SET name = coalesce($2, name), slug = coalesce($3, slug), "
-            "image = coalesce($4, image), updated_at = $5 WHERE id = $1",
-            pg_params()
-                .add(id)
-                .add(patch.name)
-                .add(patch.name ? std::optional(detail::slug_for(*patch.name, "category", id)) : std::nullopt)
-                .add(patch.image)
-                .add(detail::now_ms())
+        return aggregate_.write_row(
+            "categories",
+            id,
+            core::errc::seed_read_only,
+            [&](pg_connection& db) -> core::result<core::category> {
+                const auto written = detail::exec_write(
+                    db,
+                    "UPDATE categories SET name = coalesce($2, name), slug = coalesce($3, slug), "
+                    "image = coalesce($4, image), updated_at = $5 WHERE id = $1",
+                    pg_params()
+                        .add(id)
+                        .add(patch.name)
+                        .add(
+                            patch.name ? std::optional(detail::slug_for(*patch.name, "category", id))
+                                       : std::nullopt
+                        )
+                        .add(patch.image)
+                        .add(detail::now_ms())
+                );
+                if (!written) {
+                    return written.error();
+                }
+                return one_category(db, "WHERE id = $1", pg_params().add(id));
+            }
         );
-        if (violation != pg_violation::none) {
-            return core::errc::conflict;
-        }
-        auto updated = one_category(*db, "WHERE id = $1", pg_params().add(id));
-        aggregate_.commit_write(*db, tx);
-        return updated;
     }
 
     core::result<void> delete_category(std::int64_t id) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        if (const auto writable =
-                detail::lock_writable_row(*db, "categories", id, core::errc::seed_read_only);
-            !writable) {
-            return writable.error();
-        }
-        if (db->exec_or_violation("DELETE FROM categories WHERE id = $1", pg_params().add(id)) ==
-            pg_violation::foreign_key) {
-            return core::errc::in_use;  // products still reference it
-        }
-        aggregate_.commit_write(*db, tx);
-        return {};
+        return aggregate_.write_row(
+            "categories",
+            id,
+            core::errc::seed_read_only,
+            [&](pg_connection& db) -> core::result<void> {
+                if (db.exec_or_violation("DELETE FROM categories WHERE id = $1", pg_params().add(id)) ==
+                    pg_violation::foreign_key) {
+                    return core::errc::in_use;  // products still reference it
+                }
+                return {};
+            }
+        );
     }
 
     // In memory: bumped by this store's commits and by other instances' notifications.

@@ -14,6 +14,9 @@ namespace storefront::storage {
 
 namespace {
 
+using detail::pg_connection;
+using detail::pg_params;
+
 class pg_file_store final : public file_store {
   public:
     pg_file_store(const std::string& dsn, std::size_t pool_size, std::size_t max_bytes)
@@ -23,30 +26,25 @@ class pg_file_store final : public file_store {
         std::string extension, std::string original_name, std::string media_type, std::string bytes
     ) override {
         auto file = detail::new_upload(std::move(original_name), std::move(media_type), std::move(bytes));
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        aggregate_.lock(*db);
-        const auto used = static_cast<std::size_t>(
-            db->exec("SELECT coalesce(sum(octet_length(bytes)), 0)::bigint FROM files").int64(0, 0)
-        );
-        if (!detail::fits_budget(used, file->bytes.size(), max_bytes_)) {
-            return core::errc::storage_full;
-        }
-        do {
-            file->name = detail::random_name() + extension;
-        } while (db->exec(
-                       "INSERT INTO files (name, original_name, media_type, bytes, created_at) "
-                       "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING",
-                       detail::pg_params()
-                           .add(file->name)
-                           .add(file->original_name)
-                           .add(file->media_type)
-                           .add_bytes(file->bytes)
-                           .add(file->created_at)
-                 )
-                     .affected() == 0);
-        aggregate_.commit_write(*db, tx);
-        return std::shared_ptr<const stored_file>(std::move(file));
+        return aggregate_.write([&](pg_connection& db) -> core::result<std::shared_ptr<const stored_file>> {
+            if (auto room = aggregate_.reserve_bytes(db, "files", file->bytes.size(), max_bytes_); !room) {
+                return room.error();
+            }
+            do {  // a name collision (2^-128) only costs another draw
+                file->name = detail::random_name() + extension;
+            } while (db.exec(
+                           "INSERT INTO files (name, original_name, media_type, bytes, created_at) "
+                           "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING",
+                           pg_params()
+                               .add(file->name)
+                               .add(file->original_name)
+                               .add(file->media_type)
+                               .add_bytes(file->bytes)
+                               .add(file->created_at)
+                     )
+                         .affected() == 0);
+            return std::shared_ptr<const stored_file>(std::move(file));
+        });
     }
 
     core::result<std::shared_ptr<const stored_file>> find(std::string_view name) const override {

@@ -1,10 +1,8 @@
 // pg_order_store: orders as rows, upserts for client-chosen ids, the inventory summed in SQL.
 
 #include <cstddef>
-#include <limits>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -81,29 +79,22 @@ class pg_order_store final : public order_store {
     }
 
     core::pet_order add(core::pet_order order) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        aggregate_.lock(*db);
-        if (order.id == 0) {
-            const auto largest = db->exec("SELECT coalesce(max(id), 0) FROM orders").int64(0, 0);
-            if (largest == std::numeric_limits<std::int64_t>::max()) {
-                throw std::overflow_error("no free order id left");
+        return aggregate_.write([&](pg_connection& db) {
+            aggregate_.lock(db);
+            if (order.id == 0) {
+                order.id = detail::next_free_id(db, "orders");
             }
-            order.id = largest + 1;
-        }
-        (void)db->exec(upsert, order_params(order));
-        aggregate_.commit_write(*db, tx);
-        return order;
+            (void)db.exec(upsert, order_params(order));
+            return order;
+        });
     }
 
     core::result<void> remove(std::int64_t id) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        const bool removed = db->exec("DELETE FROM orders WHERE id = $1", pg_params().add(id)).affected() > 0;
-        if (removed) {
-            aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-        }
-        return detail::found_any(removed);
+        return aggregate_.write([&](pg_connection& db) {
+            return detail::found_any(
+                db.exec("DELETE FROM orders WHERE id = $1", pg_params().add(id)).affected() > 0
+            );
+        });
     }
 
     std::map<core::order_status, std::int64_t> inventory() const override {

@@ -5,13 +5,13 @@
 #include <memory>
 #include <string>
 
-#include "common/budget.hpp"
-#include "common/found.hpp"
 #include "postgres/aggregate.hpp"
 #include "postgres/stores.hpp"
 #include "storage/pet_store.hpp"
+
 namespace storefront::storage {
 
+using detail::pg_connection;
 using detail::pg_params;
 
 namespace {
@@ -22,23 +22,18 @@ class pg_pet_image_store final : public pet_image_store {
         : aggregate_(dsn, pool_size, "pet_images", {}, false), max_bytes_(max_bytes) {}
 
     core::result<std::int64_t> add(std::int64_t pet_id, core::pet_image image) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        aggregate_.lock(*db);
-        const auto used = static_cast<std::size_t>(
-            db->exec("SELECT coalesce(sum(octet_length(bytes)), 0)::bigint FROM pet_images").int64(0, 0)
-        );
-        if (!detail::fits_budget(used, image.bytes.size(), max_bytes_)) {
-            return core::errc::storage_full;
-        }
-        const auto id =
-            db->exec(
-                  "INSERT INTO pet_images (pet_id, media_type, bytes) VALUES ($1, $2, $3) RETURNING id",
-                  pg_params().add(pet_id).add(image.media_type).add_bytes(image.bytes)
-            )
+        return aggregate_.write([&](pg_connection& db) -> core::result<std::int64_t> {
+            if (auto room = aggregate_.reserve_bytes(db, "pet_images", image.bytes.size(), max_bytes_);
+                !room) {
+                return room.error();
+            }
+            return db
+                .exec(
+                    "INSERT INTO pet_images (pet_id, media_type, bytes) VALUES ($1, $2, $3) RETURNING id",
+                    pg_params().add(pet_id).add(image.media_type).add_bytes(image.bytes)
+                )
                 .int64(0, 0);
-        aggregate_.commit_write(*db, tx);
-        return id;
+        });
     }
 
     core::result<std::shared_ptr<const core::pet_image>> find(std::int64_t pet_id, std::int64_t image_id)
@@ -56,11 +51,10 @@ class pg_pet_image_store final : public pet_image_store {
     }
 
     void remove_for_pet(std::int64_t pet_id) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        if (db->exec("DELETE FROM pet_images WHERE pet_id = $1", pg_params().add(pet_id)).affected() > 0) {
-            aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-        }
+        (void)aggregate_.write([&](pg_connection& db) {
+            return db.exec("DELETE FROM pet_images WHERE pet_id = $1", pg_params().add(pet_id)).affected() >
+                   0;
+        });
     }
 
   private:

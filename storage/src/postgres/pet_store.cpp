@@ -4,9 +4,7 @@
 #include "storage/pet_store.hpp"
 
 #include <cstddef>
-#include <limits>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -87,8 +85,10 @@ constexpr std::string_view upsert =
     "category_name = excluded.category_name, name = excluded.name, photo_urls = excluded.photo_urls, "
     "tag_ids = excluded.tag_ids, tag_names = excluded.tag_names, status = excluded.status";
 
-std::optional<core::pet> first(std::vector<core::pet> pets) {
-    return pets.empty() ? std::nullopt : std::optional(std::move(pets.front()));
+// The one pet of `r` (a lookup or a write's RETURNING), or errc::not_found.
+core::result<core::pet> one_pet(const pg_rows& r) {
+    auto pets = pets_of(r);
+    return detail::found(pets.empty() ? std::nullopt : std::optional(std::move(pets.front())));
 }
 
 }  // namespace
@@ -118,9 +118,9 @@ class pg_pet_store final : public pet_store {
 
     core::result<core::pet> find(std::int64_t id) const override {
         auto db = aggregate_.connection();
-        return detail::found(first(pets_of(
+        return one_pet(
             db->exec("SELECT " + std::string(columns) + " FROM pets WHERE id = $1", pg_params().add(id))
-        )));
+        );
     }
 
     std::vector<core::pet> find_by_status(const std::vector<core::pet_status>& statuses) const override {
@@ -144,79 +144,61 @@ class pg_pet_store final : public pet_store {
     }
 
     core::pet add(core::pet pet) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        aggregate_.lock(*db);
-        if (pet.id == 0) {
-            const auto largest = db->exec("SELECT coalesce(max(id), 0) FROM pets").int64(0, 0);
-            if (largest == std::numeric_limits<std::int64_t>::max()) {
-                throw std::overflow_error("no free pet id left");
+        return aggregate_.write([&](pg_connection& db) {
+            aggregate_.lock(db);
+            if (pet.id == 0) {
+                pet.id = detail::next_free_id(db, "pets");
             }
-            pet.id = largest + 1;
-        }
-        (void)db->exec(upsert, pet_params(pet));
-        aggregate_.commit_write(*db, tx);
-        return pet;
+            (void)db.exec(upsert, pet_params(pet));
+            return pet;
+        });
     }
 
     core::result<core::pet> replace(const core::pet& pet) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        const auto changed = db->exec(
-            "UPDATE pets SET has_category = $2, category_id = $3, category_name = $4, name = $5, photo_urls "
-            "= "
-            "$6, "
-            "tag_ids = $7, tag_names = $8, status = $9 WHERE id = $1",
-            pet_params(pet)
-        );
-        if (changed.affected() == 0) {
-            return core::errc::not_found;
-        }
-        aggregate_.commit_write(*db, tx);
-        return pet;
+        return aggregate_.write([&](pg_connection& db) -> core::result<core::pet> {
+            const auto changed = db.exec(
+                "UPDATE pets SET has_category = $2, category_id = $3, category_name = $4, name = $5, "
+                "photo_urls = $6, tag_ids = $7, tag_names = $8, status = $9 WHERE id = $1",
+                pet_params(pet)
+            );
+            if (changed.affected() == 0) {
+                return core::errc::not_found;
+            }
+            return pet;
+        });
     }
 
     core::result<core::pet> update_name_status(
         std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
     ) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        auto updated = first(pets_of(db->exec(
-            "UPDATE pets SET name = coalesce($2, name), status = coalesce($3, status) WHERE id = $1 "
-            "RETURNING " +
-                std::string(columns),
-            pg_params().add(id).add(name).add(
-                status ? std::optional(std::string(core::to_string(*status))) : std::nullopt
-            )
-        )));
-        if (updated) {
-            aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-        }
-        return detail::found(updated);
+        return aggregate_.write([&](pg_connection& db) {
+            return one_pet(db.exec(
+                "UPDATE pets SET name = coalesce($2, name), status = coalesce($3, status) WHERE id = $1 "
+                "RETURNING " +
+                    std::string(columns),
+                pg_params().add(id).add(name).add(
+                    status ? std::optional(std::string(core::to_string(*status))) : std::nullopt
+                )
+            ));
+        });
     }
 
     core::result<core::pet> add_photo_url(std::int64_t id, std::string url) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        auto updated = first(pets_of(db->exec(
-            "UPDATE pets SET photo_urls = array_append(photo_urls, $2::text) WHERE id = $1 RETURNING " +
-                std::string(columns),
-            pg_params().add(id).add(url)
-        )));
-        if (updated) {
-            aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-        }
-        return detail::found(updated);
+        return aggregate_.write([&](pg_connection& db) {
+            return one_pet(db.exec(
+                "UPDATE pets SET photo_urls = array_append(photo_urls, $2::text) WHERE id = $1 RETURNING " +
+                    std::string(columns),
+                pg_params().add(id).add(url)
+            ));
+        });
     }
 
     core::result<void> remove(std::int64_t id) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        const bool removed = db->exec("DELETE FROM pets WHERE id = $1", pg_params().add(id)).affected() > 0;
-        if (removed) {
-            aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-        }
-        return detail::found_any(removed);
+        return aggregate_.write([&](pg_connection& db) {
+            return detail::found_any(
+                db.exec("DELETE FROM pets WHERE id = $1", pg_params().add(id)).affected() > 0
+            );
+        });
     }
 
   private:

@@ -3,9 +3,7 @@
 
 #include <cstddef>
 #include <functional>
-#include <limits>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +20,6 @@ namespace {
 
 using detail::pg_connection;
 using detail::pg_params;
-using detail::pg_violation;
 
 constexpr std::string_view upsert =
     "INSERT INTO pet_users (username, id, first_name, last_name, email, phone, user_status, password_hash) "
@@ -36,14 +33,6 @@ pg_params user_params(const core::pet_user_credentials& c) {
     p.add(u.username).add(u.id).add(u.first_name).add(u.last_name).add(u.email).add(u.phone);
     p.add(u.user_status ? std::optional<std::int64_t>(*u.user_status) : std::nullopt).add(c.password_hash);
     return p;
-}
-
-std::int64_t next_id(pg_connection& db) {
-    const auto largest = db.exec("SELECT coalesce(max(id), 0) FROM pet_users").int64(0, 0);
-    if (largest == std::numeric_limits<std::int64_t>::max()) {
-        throw std::overflow_error("no free user id left");
-    }
-    return largest + 1;
 }
 
 }  // namespace
@@ -105,54 +94,48 @@ class pg_pet_user_store final : public pet_user_store {
     }
 
     core::pet_user add(core::pet_user_credentials user) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        aggregate_.lock(*db);
-        if (user.profile.id == 0) {
-            user.profile.id = next_id(*db);
-        }
-        (void)db->exec(upsert, user_params(user));
-        aggregate_.commit_write(*db, tx);
-        return user.profile;
+        return aggregate_.write([&](pg_connection& db) {
+            aggregate_.lock(db);
+            if (user.profile.id == 0) {
+                user.profile.id = detail::next_free_id(db, "pet_users");
+            }
+            (void)db.exec(upsert, user_params(user));
+            return user.profile;
+        });
     }
 
     core::result<core::pet_user> replace(std::string_view username, core::pet_user_credentials user)
         override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        const auto current =
-            db->exec("SELECT id FROM pet_users WHERE username = $1 FOR UPDATE", pg_params().add(username));
-        if (current.empty()) {
-            return core::errc::not_found;
-        }
-        if (user.profile.id == 0) {
-            user.profile.id = current.int64(0, 0);
-        }
-        auto params = user_params(user);
-        params.add(username);
-        const auto violation = db->exec_or_violation(
-            "UPDATE pet_users SET username = $1, id = $2, first_name = $3, last_name = $4, email = $5, phone "
-            "= "
-            "$6, "
-            "user_status = $7, password_hash = $8 WHERE username = $9",
-            params
-        );
-        if (violation != pg_violation::none) {
-            return core::errc::conflict;  // the new username belongs to another user
-        }
-        aggregate_.commit_write(*db, tx);
-        return user.profile;
+        return aggregate_.write([&](pg_connection& db) -> core::result<core::pet_user> {
+            const auto current =
+                db.exec("SELECT id FROM pet_users WHERE username = $1 FOR UPDATE", pg_params().add(username));
+            if (current.empty()) {
+                return core::errc::not_found;
+            }
+            if (user.profile.id == 0) {
+                user.profile.id = current.int64(0, 0);
+            }
+            auto params = user_params(user);
+            params.add(username);
+            const auto written = detail::exec_write(
+                db,
+                "UPDATE pet_users SET username = $1, id = $2, first_name = $3, last_name = $4, email = $5, "
+                "phone = $6, user_status = $7, password_hash = $8 WHERE username = $9",
+                params
+            );
+            if (!written) {
+                return written.error();  // the new username belongs to another user
+            }
+            return user.profile;
+        });
     }
 
     core::result<void> remove(std::string_view username) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        const bool removed =
-            db->exec("DELETE FROM pet_users WHERE username = $1", pg_params().add(username)).affected() > 0;
-        if (removed) {
-            aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-        }
-        return detail::found_any(removed);
+        return aggregate_.write([&](pg_connection& db) {
+            const auto removed =
+                db.exec("DELETE FROM pet_users WHERE username = $1", pg_params().add(username));
+            return detail::found_any(removed.affected() > 0);
+        });
     }
 
   private:

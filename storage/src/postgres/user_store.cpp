@@ -21,7 +21,6 @@ namespace {
 using detail::pg_connection;
 using detail::pg_params;
 using detail::pg_rows;
-using detail::pg_violation;
 
 constexpr std::string_view user_select =
     "SELECT id, email, name, role, avatar, created_at, updated_at, seed, password_hash FROM users ";
@@ -53,6 +52,14 @@ core::result<core::user_credentials> one_user(
         return core::errc::not_found;
     }
     return std::move(found.front());
+}
+
+core::result<core::user> one_profile(pg_connection& db, std::int64_t id) {
+    auto found = one_user(db, "WHERE id = $1", pg_params().add(id));
+    if (!found) {
+        return found.error();
+    }
+    return std::move(found->profile);
 }
 
 }  // namespace
@@ -125,11 +132,7 @@ class pg_user_store final : public user_store {
 
     core::result<core::user> find_user(std::int64_t id) const override {
         auto db = aggregate_.connection();
-        auto found = one_user(*db, "WHERE id = $1", pg_params().add(id));
-        if (!found) {
-            return found.error();
-        }
-        return std::move(found->profile);
+        return one_profile(*db, id);
     }
 
     core::result<core::user_credentials> find_credentials(std::string_view normalized_email) const override {
@@ -143,70 +146,61 @@ class pg_user_store final : public user_store {
     }
 
     core::result<core::user> create_user(const core::user_draft& draft) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        pg_rows rows;
-        const auto violation = db->exec_or_violation(
-            "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
-            pg_params()
-                .add(draft.email)
-                .add(draft.name)
-                .add(draft.role)
-                .add(draft.avatar)
-                .add(draft.password_hash)
-                .add(detail::now_ms()),
-            &rows
-        );
-        if (violation != pg_violation::none) {
-            return core::errc::conflict;  // the e-mail is taken
-        }
-        auto created = one_user(*db, "WHERE id = $1", pg_params().add(rows.int64(0, 0)));
-        aggregate_.commit_write(*db, tx);
-        return std::move(created->profile);
+        return aggregate_.write([&](pg_connection& db) -> core::result<core::user> {
+            pg_rows rows;
+            const auto written = detail::exec_write(
+                db,
+                "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
+                pg_params()
+                    .add(draft.email)
+                    .add(draft.name)
+                    .add(draft.role)
+                    .add(draft.avatar)
+                    .add(draft.password_hash)
+                    .add(detail::now_ms()),
+                &rows
+            );
+            if (!written) {
+                return written.error();  // the e-mail is taken
+            }
+            return one_profile(db, rows.int64(0, 0));
+        });
     }
 
     core::result<core::user> update_user(std::int64_t id, const core::user_patch& patch) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        if (const auto writable =
-                detail::lock_writable_row(*db, "users", id, core::errc::seed_user_read_only);
-            !writable) {
-            return writable.error();
-        }
-        const auto violation = db->exec_or_violation(
-            "UPDATE users SET email = coalesce($2, email), name = coalesce($3, name), "
-            "password_hash = coalesce($4, password_hash), avatar = coalesce($5, avatar), role = coalesce($6, "
-            "role), "
-            "updated_at = $7 WHERE id = $1",
-            pg_params()
-                .add(id)
-                .add(patch.email)
-                .add(patch.name)
-                .add(patch.password_hash)
-                .add(patch.avatar)
-                .add(patch.role)
-                .add(detail::now_ms())
+        return aggregate_.write_row(
+            "users",
+            id,
+            core::errc::seed_user_read_only,
+            [&](pg_connection& db) -> core::result<core::user> {
+                const auto written = detail::exec_write(
+                    db,
+                    "UPDATE users SET email = coalesce($2, email), name = coalesce($3, name), "
+                    "password_hash = coalesce($4, password_hash), avatar = coalesce($5, avatar), "
+                    "role = coalesce($6, role), updated_at = $7 WHERE id = $1",
+                    pg_params()
+                        .add(id)
+                        .add(patch.email)
+                        .add(patch.name)
+                        .add(patch.password_hash)
+                        .add(patch.avatar)
+                        .add(patch.role)
+                        .add(detail::now_ms())
+                );
+                if (!written) {
+                    return written.error();  // the new e-mail is another user's
+                }
+                return one_profile(db, id);
+            }
         );
-        if (violation != pg_violation::none) {
-            return core::errc::conflict;  // the new e-mail is another user's
-        }
-        auto updated = one_user(*db, "WHERE id = $1", pg_params().add(id));
-        aggregate_.commit_write(*db, tx);
-        return std::move(updated->profile);
     }
 
     core::result<void> delete_user(std::int64_t id) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        if (const auto writable =
-                detail::lock_writable_row(*db, "users", id, core::errc::seed_user_read_only);
-            !writable) {
-            return writable.error();
-        }
-        (void)db->exec("DELETE FROM users WHERE id = $1", pg_params().add(id));
-        aggregate_.commit_write(*db, tx);
-        return {};
+        return aggregate_.write_row("users", id, core::errc::seed_user_read_only, [&](pg_connection& db) {
+            (void)db.exec("DELETE FROM users WHERE id = $1", pg_params().add(id));
+            return core::result<void>();
+        });
     }
 
     [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
