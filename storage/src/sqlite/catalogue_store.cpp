@@ -276,142 +276,158 @@ class sqlite_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::product> create_product(const core::product_draft& draft) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        if (!category_by_id(*w, draft.category_id)) {
-            return core::errc::invalid_reference;
-        }
-        const std::int64_t id = next_id_of(*w, "products");
-        auto insert = w->prepare(
-            "INSERT INTO products (id, title, slug, price, description, category_id, created_at, updated_at) "
-            "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<core::product> {
+                if (!category_by_id(w, draft.category_id)) {
+                    return core::errc::invalid_reference;
+                }
+                const std::int64_t id = next_id_of(w, "products");
+                auto insert = w.prepare(
+                    "INSERT INTO products (id, title, slug, price, description, category_id, created_at, "
+                    "updated_at) "
+                    "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
+                );
+                insert.bind(1, id).bind(2, std::string_view(draft.title));
+                insert.bind(3, std::string_view(detail::slug_for(draft.title, "product", id)))
+                    .bind(4, draft.price);
+                insert.bind(5, std::string_view(draft.description))
+                    .bind(6, draft.category_id)
+                    .bind(7, detail::now_ms());
+                if (auto written = write_slugged(insert); !written) {
+                    return written.error();
+                }
+                write_images(w, id, draft.images);
+                auto created = product_by_id(w, id);
+                return created;
+            },
+            &db_->catalogue_revision
         );
-        insert.bind(1, id).bind(2, std::string_view(draft.title));
-        insert.bind(3, std::string_view(detail::slug_for(draft.title, "product", id))).bind(4, draft.price);
-        insert.bind(5, std::string_view(draft.description))
-            .bind(6, draft.category_id)
-            .bind(7, detail::now_ms());
-        if (auto written = write_slugged(insert); !written) {
-            return written.error();
-        }
-        write_images(*w, id, draft.images);
-        auto created = product_by_id(*w, id);
-        committed(tx);
-        return created;
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto current = product_by_id(*w, id);
-        if (!current) {
-            return current.error();
-        }
-        if (current->seed) {
-            return core::errc::seed_read_only;
-        }
-        if (patch.category_id && !category_by_id(*w, *patch.category_id)) {
-            return core::errc::invalid_reference;
-        }
-        auto update = w->prepare(
-            "UPDATE products SET title = ?2, slug = ?3, price = ?4, description = ?5, category_id = ?6, "
-            "updated_at = ?7 WHERE id = ?1"
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<core::product> {
+                auto current = product_by_id(w, id);
+                if (!current) {
+                    return current.error();
+                }
+                if (current->seed) {
+                    return core::errc::seed_read_only;
+                }
+                if (patch.category_id && !category_by_id(w, *patch.category_id)) {
+                    return core::errc::invalid_reference;
+                }
+                auto update = w.prepare(
+                    "UPDATE products SET title = ?2, slug = ?3, price = ?4, description = ?5, category_id = "
+                    "?6, "
+                    "updated_at = ?7 WHERE id = ?1"
+                );
+                update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current->title)));
+                update.bind(3, std::string_view(slug_after(patch.title, "product", id, current->slug)));
+                update.bind(4, patch.price.value_or(current->price));
+                update.bind(
+                    5, std::string_view(patch.description ? *patch.description : current->description)
+                );
+                update.bind(6, patch.category_id.value_or(current->product_category.id))
+                    .bind(7, detail::now_ms());
+                if (auto written = write_slugged(update); !written) {
+                    return written.error();
+                }
+                if (patch.images) {
+                    write_images(w, id, *patch.images);
+                }
+                auto updated = product_by_id(w, id);
+                return updated;
+            },
+            &db_->catalogue_revision
         );
-        update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current->title)));
-        update.bind(3, std::string_view(slug_after(patch.title, "product", id, current->slug)));
-        update.bind(4, patch.price.value_or(current->price));
-        update.bind(5, std::string_view(patch.description ? *patch.description : current->description));
-        update.bind(6, patch.category_id.value_or(current->product_category.id)).bind(7, detail::now_ms());
-        if (auto written = write_slugged(update); !written) {
-            return written.error();
-        }
-        if (patch.images) {
-            write_images(*w, id, *patch.images);
-        }
-        auto updated = product_by_id(*w, id);
-        committed(tx);
-        return updated;
     }
 
     core::result<void> delete_product(std::int64_t id) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        const auto current = product_by_id(*w, id);
-        if (!current) {
-            return current.error();
-        }
-        if (current->seed) {
-            return core::errc::seed_read_only;
-        }
-        auto remove = w->prepare("DELETE FROM products WHERE id = ?1");
-        remove.bind(1, id);
-        (void)remove.step();
-        committed(tx);
-        return {};
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<void> {
+                const auto current = product_by_id(w, id);
+                if (!current) {
+                    return current.error();
+                }
+                if (current->seed) {
+                    return core::errc::seed_read_only;
+                }
+                (void)detail::delete_where(w, "DELETE FROM products WHERE id = ?1", id);
+                return {};
+            },
+            &db_->catalogue_revision
+        );
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        const std::int64_t id = next_id_of(*w, "categories");
-        auto insert = w->prepare(
-            "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES "
-            "(?1,?2,?3,?4,?5,?5)"
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<core::category> {
+                const std::int64_t id = next_id_of(w, "categories");
+                auto insert = w.prepare(
+                    "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES "
+                    "(?1,?2,?3,?4,?5,?5)"
+                );
+                insert.bind(1, id).bind(2, std::string_view(draft.name));
+                insert.bind(3, std::string_view(detail::slug_for(draft.name, "category", id)));
+                insert.bind(4, std::string_view(draft.image)).bind(5, detail::now_ms());
+                if (auto written = write_slugged(insert); !written) {
+                    return written.error();
+                }
+                auto created = category_by_id(w, id);
+                return created;
+            },
+            &db_->catalogue_revision
         );
-        insert.bind(1, id).bind(2, std::string_view(draft.name));
-        insert.bind(3, std::string_view(detail::slug_for(draft.name, "category", id)));
-        insert.bind(4, std::string_view(draft.image)).bind(5, detail::now_ms());
-        if (auto written = write_slugged(insert); !written) {
-            return written.error();
-        }
-        auto created = category_by_id(*w, id);
-        committed(tx);
-        return created;
     }
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
         override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto current = category_by_id(*w, id);
-        if (!current) {
-            return current.error();
-        }
-        if (current->seed) {
-            return core::errc::seed_read_only;
-        }
-        auto update =
-            w->prepare("UPDATE categories SET name = ?2, slug = ?3, image = ?4, updated_at = ?5 WHERE id = ?1"
-            );
-        update.bind(1, id).bind(2, std::string_view(patch.name.value_or(current->name)));
-        update.bind(3, std::string_view(slug_after(patch.name, "category", id, current->slug)));
-        update.bind(4, std::string_view(patch.image ? *patch.image : current->image))
-            .bind(5, detail::now_ms());
-        if (auto written = write_slugged(update); !written) {
-            return written.error();
-        }
-        auto updated = category_by_id(*w, id);
-        committed(tx);
-        return updated;
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<core::category> {
+                auto current = category_by_id(w, id);
+                if (!current) {
+                    return current.error();
+                }
+                if (current->seed) {
+                    return core::errc::seed_read_only;
+                }
+                auto update = w.prepare(
+                    "UPDATE categories SET name = ?2, slug = ?3, image = ?4, updated_at = ?5 WHERE id = ?1"
+                );
+                update.bind(1, id).bind(2, std::string_view(patch.name.value_or(current->name)));
+                update.bind(3, std::string_view(slug_after(patch.name, "category", id, current->slug)));
+                update.bind(4, std::string_view(patch.image ? *patch.image : current->image))
+                    .bind(5, detail::now_ms());
+                if (auto written = write_slugged(update); !written) {
+                    return written.error();
+                }
+                auto updated = category_by_id(w, id);
+                return updated;
+            },
+            &db_->catalogue_revision
+        );
     }
 
     core::result<void> delete_category(std::int64_t id) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        const auto current = category_by_id(*w, id);
-        if (!current) {
-            return current.error();
-        }
-        if (current->seed) {
-            return core::errc::seed_read_only;
-        }
-        auto remove = w->prepare("DELETE FROM categories WHERE id = ?1");
-        remove.bind(1, id);
-        if (remove.step() == step::constraint) {
-            return core::errc::in_use;  // products still reference it (foreign key)
-        }
-        committed(tx);
-        return {};
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<void> {
+                const auto current = category_by_id(w, id);
+                if (!current) {
+                    return current.error();
+                }
+                if (current->seed) {
+                    return core::errc::seed_read_only;
+                }
+                auto remove = w.prepare("DELETE FROM categories WHERE id = ?1");
+                remove.bind(1, id);
+                if (remove.step() == step::constraint) {
+                    return core::errc::in_use;  // products still reference it (foreign key)
+                }
+                return {};
+            },
+            &db_->catalogue_revision
+        );
     }
 
     std::uint64_t revision() const override {
@@ -419,11 +435,6 @@ class sqlite_catalogue_store final : public catalogue_store {
     }
 
   private:
-    void committed(sqlite_connection::transaction& tx) {
-        tx.commit();
-        db_->catalogue_revision.fetch_add(1, std::memory_order_acq_rel);
-    }
-
     std::shared_ptr<detail::sqlite_database> db_;
 };
 

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <map>
 
+#include "common/next_id.hpp"
+
 namespace storefront::storage::detail {
 
 namespace {
@@ -113,6 +115,12 @@ sqlite_database::read_lease sqlite_database::reader() const {
     auto db = std::move(idle_readers_.back());
     idle_readers_.pop_back();
     return read_lease(*this, std::move(db));
+}
+
+std::int64_t next_free_id(sqlite_connection& db, std::string_view table) {
+    auto largest = db.prepare("SELECT coalesce(max(id), 0) FROM " + std::string(table));
+    (void)largest.step();
+    return next_id(largest.int64(0));
 }
 
 bool claim_seed_marker(sqlite_connection& db, std::string_view aggregate) {

@@ -28,28 +28,27 @@ class sqlite_file_store final : public file_store {
         std::string extension, std::string original_name, std::string media_type, std::string bytes
     ) override {
         auto file = detail::new_upload(std::move(original_name), std::move(media_type), std::move(bytes));
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto used = w->prepare("SELECT coalesce(sum(size), 0) FROM files");
-        (void)used.step();
-        const auto used_bytes = static_cast<std::size_t>(used.int64(0));
-        if (!detail::fits_budget(used_bytes, file->bytes.size(), max_bytes_)) {
-            return core::errc::storage_full;
-        }
-        auto insert = w->prepare(
-            "INSERT INTO files (name, original_name, media_type, size, bytes, created_at) VALUES "
-            "(?1,?2,?3,?4,?5,?6)"
-        );
-        do {  // a name collision (2^-128) only costs another draw
-            file->name = detail::random_name() + extension;
-            insert.reset();
-            insert.bind(1, std::string_view(file->name)).bind(2, std::string_view(file->original_name));
-            insert.bind(3, std::string_view(file->media_type));
-            insert.bind(4, static_cast<std::int64_t>(file->bytes.size())).bind_blob(5, file->bytes);
-            insert.bind(6, file->created_at);
-        } while (insert.step() == step::constraint);
-        tx.commit();
-        return std::shared_ptr<const stored_file>(std::move(file));
+        return db_->write([&](sqlite_connection& w) -> core::result<std::shared_ptr<const stored_file>> {
+            auto used = w.prepare("SELECT coalesce(sum(size), 0) FROM files");
+            (void)used.step();
+            const auto used_bytes = static_cast<std::size_t>(used.int64(0));
+            if (!detail::fits_budget(used_bytes, file->bytes.size(), max_bytes_)) {
+                return core::errc::storage_full;
+            }
+            auto insert = w.prepare(
+                "INSERT INTO files (name, original_name, media_type, size, bytes, created_at) VALUES "
+                "(?1,?2,?3,?4,?5,?6)"
+            );
+            do {  // a name collision (2^-128) only costs another draw
+                file->name = detail::random_name() + extension;
+                insert.reset();
+                insert.bind(1, std::string_view(file->name)).bind(2, std::string_view(file->original_name));
+                insert.bind(3, std::string_view(file->media_type));
+                insert.bind(4, static_cast<std::int64_t>(file->bytes.size())).bind_blob(5, file->bytes);
+                insert.bind(6, file->created_at);
+            } while (insert.step() == step::constraint);
+            return std::shared_ptr<const stored_file>(std::move(file));
+        });
     }
 
     core::result<std::shared_ptr<const stored_file>> find(std::string_view name) const override {

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "common/found.hpp"
-#include "common/next_id.hpp"
 #include "common/seed_once.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
@@ -77,27 +76,19 @@ class sqlite_order_store final : public order_store {
     }
 
     core::pet_order add(core::pet_order order) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        if (order.id == 0) {
-            auto largest = w->prepare("SELECT coalesce(max(id), 0) FROM orders");
-            (void)largest.step();
-            order.id = next_id(largest.int64(0));
-        }
-        write_order(*w, order);
-        tx.commit();
-        return order;
+        return db_->write([&](sqlite_connection& w) -> core::pet_order {
+            if (order.id == 0) {
+                order.id = detail::next_free_id(w, "orders");
+            }
+            write_order(w, order);
+            return order;
+        });
     }
 
     core::result<void> remove(std::int64_t id) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto remove = w->prepare("DELETE FROM orders WHERE id = ?1");
-        remove.bind(1, id);
-        (void)remove.step();
-        const bool removed = w->changes() > 0;
-        tx.commit();
-        return detail::found_any(removed);
+        return db_->write([&](sqlite_connection& w) -> core::result<void> {
+            return detail::found_any(detail::delete_where(w, "DELETE FROM orders WHERE id = ?1", id));
+        });
     }
 
     std::map<core::order_status, std::int64_t> inventory() const override {

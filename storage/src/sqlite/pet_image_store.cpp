@@ -24,22 +24,21 @@ class sqlite_pet_image_store final : public pet_image_store {
         : db_(std::move(db)), max_bytes_(max_bytes) {}
 
     core::result<std::int64_t> add(std::int64_t pet_id, core::pet_image image) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto used = w->prepare("SELECT coalesce(sum(size), 0) FROM pet_images");
-        (void)used.step();
-        const auto used_bytes = static_cast<std::size_t>(used.int64(0));
-        if (!detail::fits_budget(used_bytes, image.bytes.size(), max_bytes_)) {
-            return core::errc::storage_full;
-        }
-        auto insert =
-            w->prepare("INSERT INTO pet_images (pet_id, media_type, size, bytes) VALUES (?1,?2,?3,?4)");
-        insert.bind(1, pet_id).bind(2, std::string_view(image.media_type));
-        insert.bind(3, static_cast<std::int64_t>(image.bytes.size())).bind_blob(4, image.bytes);
-        (void)insert.step();
-        const std::int64_t id = w->last_insert_id();
-        tx.commit();
-        return id;
+        return db_->write([&](sqlite_connection& w) -> core::result<std::int64_t> {
+            auto used = w.prepare("SELECT coalesce(sum(size), 0) FROM pet_images");
+            (void)used.step();
+            const auto used_bytes = static_cast<std::size_t>(used.int64(0));
+            if (!detail::fits_budget(used_bytes, image.bytes.size(), max_bytes_)) {
+                return core::errc::storage_full;
+            }
+            auto insert =
+                w.prepare("INSERT INTO pet_images (pet_id, media_type, size, bytes) VALUES (?1,?2,?3,?4)");
+            insert.bind(1, pet_id).bind(2, std::string_view(image.media_type));
+            insert.bind(3, static_cast<std::int64_t>(image.bytes.size())).bind_blob(4, image.bytes);
+            (void)insert.step();
+            const std::int64_t id = w.last_insert_id();
+            return id;
+        });
     }
 
     core::result<std::shared_ptr<const core::pet_image>> find(std::int64_t pet_id, std::int64_t image_id)
@@ -54,12 +53,9 @@ class sqlite_pet_image_store final : public pet_image_store {
     }
 
     void remove_for_pet(std::int64_t pet_id) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto remove = w->prepare("DELETE FROM pet_images WHERE pet_id = ?1");
-        remove.bind(1, pet_id);
-        (void)remove.step();
-        tx.commit();
+        db_->write([&](sqlite_connection& w) {
+            (void)detail::delete_where(w, "DELETE FROM pet_images WHERE pet_id = ?1", pet_id);
+        });
     }
 
   private:

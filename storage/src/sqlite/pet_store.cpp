@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "common/found.hpp"
-#include "common/next_id.hpp"
 #include "common/seed_once.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
@@ -187,77 +186,67 @@ class sqlite_pet_store final : public pet_store {
     }
 
     core::pet add(core::pet pet) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        if (pet.id == 0) {
-            auto largest = w->prepare("SELECT coalesce(max(id), 0) FROM pets");
-            (void)largest.step();
-            pet.id = next_id(largest.int64(0));
-        }
-        write_pet(*w, pet);
-        tx.commit();
-        return pet;
+        return db_->write([&](sqlite_connection& w) -> core::pet {
+            if (pet.id == 0) {
+                pet.id = detail::next_free_id(w, "pets");
+            }
+            write_pet(w, pet);
+            return pet;
+        });
     }
 
     core::result<core::pet> replace(const core::pet& pet) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto exists = w->prepare("SELECT 1 FROM pets WHERE id = ?1");
-        exists.bind(1, pet.id);
-        if (exists.step() != step::row) {
-            return core::errc::not_found;
-        }
-        exists.reset();
-        write_pet(*w, pet);
-        tx.commit();
-        return pet;
+        return db_->write([&](sqlite_connection& w) -> core::result<core::pet> {
+            auto exists = w.prepare("SELECT 1 FROM pets WHERE id = ?1");
+            exists.bind(1, pet.id);
+            if (exists.step() != step::row) {
+                return core::errc::not_found;
+            }
+            exists.reset();
+            write_pet(w, pet);
+            return pet;
+        });
     }
 
     core::result<core::pet> update_name_status(
         std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
     ) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto pet = pet_by_id(*w, id);
-        if (!pet) {
-            return core::errc::not_found;
-        }
-        if (name) {
-            pet->name = std::move(*name);
-        }
-        if (status) {
-            pet->status = status;
-        }
-        auto update = w->prepare("UPDATE pets SET name = ?2, status = ?3 WHERE id = ?1");
-        update.bind(1, id).bind(2, std::string_view(pet->name));
-        pet->status ? update.bind(3, static_cast<std::int64_t>(*pet->status)) : update.bind_null(3);
-        (void)update.step();
-        tx.commit();
-        return std::move(*pet);
+        return db_->write([&](sqlite_connection& w) -> core::result<core::pet> {
+            auto pet = pet_by_id(w, id);
+            if (!pet) {
+                return core::errc::not_found;
+            }
+            if (name) {
+                pet->name = std::move(*name);
+            }
+            if (status) {
+                pet->status = status;
+            }
+            auto update = w.prepare("UPDATE pets SET name = ?2, status = ?3 WHERE id = ?1");
+            update.bind(1, id).bind(2, std::string_view(pet->name));
+            pet->status ? update.bind(3, static_cast<std::int64_t>(*pet->status)) : update.bind_null(3);
+            (void)update.step();
+            return std::move(*pet);
+        });
     }
 
     core::result<core::pet> add_photo_url(std::int64_t id, std::string url) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto pet = pet_by_id(*w, id);
-        if (!pet) {
-            return core::errc::not_found;
-        }
-        insert_photo(*w, id, pet->photo_urls.size(), url);
-        pet->photo_urls.push_back(std::move(url));
-        tx.commit();
-        return std::move(*pet);
+        return db_->write([&](sqlite_connection& w) -> core::result<core::pet> {
+            auto pet = pet_by_id(w, id);
+            if (!pet) {
+                return core::errc::not_found;
+            }
+            insert_photo(w, id, pet->photo_urls.size(), url);
+            pet->photo_urls.push_back(std::move(url));
+            return std::move(*pet);
+        });
     }
 
     core::result<void> remove(std::int64_t id) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto remove = w->prepare("DELETE FROM pets WHERE id = ?1");  // photos and tags follow (cascade)
-        remove.bind(1, id);
-        (void)remove.step();
-        const bool removed = w->changes() > 0;
-        tx.commit();
-        return detail::found_any(removed);
+        return db_->write([&](sqlite_connection& w) -> core::result<void> {
+            return detail::found_any(detail::delete_where(w, "DELETE FROM pets WHERE id = ?1", id)
+            );  // photos and tags follow (cascade)
+        });
     }
 
   private:

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "common/found.hpp"
-#include "common/next_id.hpp"
 #include "common/seed_once.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
@@ -70,10 +69,9 @@ std::optional<core::pet_user_credentials> user_named(sqlite_connection& db, std:
     return u;
 }
 
-void delete_user(sqlite_connection& db, std::string_view username) {
-    auto remove = db.prepare("DELETE FROM pet_users WHERE username = ?1");
-    remove.bind(1, username);
-    (void)remove.step();
+// True when there was a user of that name.
+bool delete_user(sqlite_connection& db, std::string_view username) {
+    return detail::delete_where(db, "DELETE FROM pet_users WHERE username = ?1", username);
 }
 
 }  // namespace
@@ -109,45 +107,38 @@ class sqlite_pet_user_store final : public pet_user_store {
     }
 
     core::pet_user add(core::pet_user_credentials user) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        if (user.profile.id == 0) {
-            auto largest = w->prepare("SELECT coalesce(max(id), 0) FROM pet_users");
-            (void)largest.step();
-            user.profile.id = next_id(largest.int64(0));
-        }
-        write_user(*w, user);
-        tx.commit();
-        return user.profile;
+        return db_->write([&](sqlite_connection& w) -> core::pet_user {
+            if (user.profile.id == 0) {
+                user.profile.id = detail::next_free_id(w, "pet_users");
+            }
+            write_user(w, user);
+            return user.profile;
+        });
     }
 
     core::result<core::pet_user> replace(std::string_view username, core::pet_user_credentials user)
         override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        const auto current = user_named(*w, username);
-        if (!current) {
-            return core::errc::not_found;
-        }
-        if (user.profile.username != username && user_named(*w, user.profile.username)) {
-            return core::errc::conflict;
-        }
-        if (user.profile.id == 0) {
-            user.profile.id = current->profile.id;
-        }
-        delete_user(*w, username);
-        write_user(*w, user);
-        tx.commit();
-        return user.profile;
+        return db_->write([&](sqlite_connection& w) -> core::result<core::pet_user> {
+            const auto current = user_named(w, username);
+            if (!current) {
+                return core::errc::not_found;
+            }
+            if (user.profile.username != username && user_named(w, user.profile.username)) {
+                return core::errc::conflict;
+            }
+            if (user.profile.id == 0) {
+                user.profile.id = current->profile.id;
+            }
+            (void)delete_user(w, username);
+            write_user(w, user);
+            return user.profile;
+        });
     }
 
     core::result<void> remove(std::string_view username) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        delete_user(*w, username);
-        const bool removed = w->changes() > 0;
-        tx.commit();
-        return detail::found_any(removed);
+        return db_->write([&](sqlite_connection& w) -> core::result<void> {
+            return detail::found_any(delete_user(w, username));
+        });
     }
 
   private:

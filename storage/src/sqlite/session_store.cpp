@@ -17,9 +17,7 @@ using detail::sqlite_connection;
 using step = detail::sqlite_statement::step_result;
 
 void delete_family(sqlite_connection& db, std::string_view id) {
-    auto remove = db.prepare("DELETE FROM sessions WHERE id = ?1");
-    remove.bind(1, id);
-    (void)remove.step();
+    (void)detail::delete_where(db, "DELETE FROM sessions WHERE id = ?1", id);
 }
 
 class sqlite_session_store final : public session_store {
@@ -29,18 +27,15 @@ class sqlite_session_store final : public session_store {
     core::result<void> start(
         std::string_view id, std::int64_t user_id, std::int64_t expires_at, std::int64_t now
     ) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto expired = w->prepare("DELETE FROM sessions WHERE expires_at <= ?1");
-        expired.bind(1, now);
-        (void)expired.step();
-        auto insert = w->prepare(
-            "INSERT OR REPLACE INTO sessions (id, user_id, generation, expires_at) VALUES (?1, ?2, 0, ?3)"
-        );
-        insert.bind(1, id).bind(2, user_id).bind(3, expires_at);
-        (void)insert.step();
-        tx.commit();
-        return {};
+        return db_->write([&](sqlite_connection& w) -> core::result<void> {
+            (void)detail::delete_where(w, "DELETE FROM sessions WHERE expires_at <= ?1", now);
+            auto insert = w.prepare(
+                "INSERT OR REPLACE INTO sessions (id, user_id, generation, expires_at) VALUES (?1, ?2, 0, ?3)"
+            );
+            insert.bind(1, id).bind(2, user_id).bind(3, expires_at);
+            (void)insert.step();
+            return {};
+        });
     }
 
     core::result<std::int64_t> rotate(
@@ -66,14 +61,13 @@ class sqlite_session_store final : public session_store {
     }
 
     bool revoke(std::string_view id, std::int64_t user_id) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto remove = w->prepare("DELETE FROM sessions WHERE id = ?1 AND user_id = ?2");
-        remove.bind(1, id).bind(2, user_id);
-        (void)remove.step();
-        const bool removed = w->changes() > 0;
-        tx.commit();
-        return removed;
+        return db_->write([&](sqlite_connection& w) -> bool {
+            auto remove = w.prepare("DELETE FROM sessions WHERE id = ?1 AND user_id = ?2");
+            remove.bind(1, id).bind(2, user_id);
+            (void)remove.step();
+            const bool removed = w.changes() > 0;
+            return removed;
+        });
     }
 
   private:

@@ -149,89 +149,91 @@ class sqlite_user_store final : public user_store {
     }
 
     core::result<core::user> create_user(const core::user_draft& draft) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto count = w->prepare("SELECT count(*) FROM users");
-        if (count.step() == step::row && static_cast<std::size_t>(count.int64(0)) >= max_users_) {
-            return core::errc::storage_full;
-        }
-        // AUTOINCREMENT: ids of deleted users are never given again, as in the memory adapter.
-        auto insert = w->prepare(
-            "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
-            "VALUES (?1,?2,?3,?4,?5,?6,?6)"
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<core::user> {
+                auto count = w.prepare("SELECT count(*) FROM users");
+                if (count.step() == step::row && static_cast<std::size_t>(count.int64(0)) >= max_users_) {
+                    return core::errc::storage_full;
+                }
+                // AUTOINCREMENT: ids of deleted users are never given again, as in the memory adapter.
+                auto insert = w.prepare(
+                    "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
+                    "VALUES (?1,?2,?3,?4,?5,?6,?6)"
+                );
+                insert.bind(1, std::string_view(draft.email)).bind(2, std::string_view(draft.name));
+                insert.bind(3, std::string_view(draft.role)).bind(4, std::string_view(draft.avatar));
+                insert.bind(5, std::string_view(draft.password_hash)).bind(6, detail::now_ms());
+                if (insert.step() == step::constraint) {
+                    return core::errc::conflict;  // the e-mail is taken
+                }
+                auto created = user_by_id(w, w.last_insert_id());
+                if (!created) {
+                    return created.error();
+                }
+                return std::move(created->profile);
+            },
+            &db_->user_revision
         );
-        insert.bind(1, std::string_view(draft.email)).bind(2, std::string_view(draft.name));
-        insert.bind(3, std::string_view(draft.role)).bind(4, std::string_view(draft.avatar));
-        insert.bind(5, std::string_view(draft.password_hash)).bind(6, detail::now_ms());
-        if (insert.step() == step::constraint) {
-            return core::errc::conflict;  // the e-mail is taken
-        }
-        auto created = user_by_id(*w, w->last_insert_id());
-        committed(tx);
-        if (!created) {
-            return created.error();
-        }
-        return std::move(created->profile);
     }
 
     core::result<core::user> update_user(std::int64_t id, const core::user_patch& patch) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        auto current = user_by_id(*w, id);
-        if (!current) {
-            return current.error();
-        }
-        if (current->profile.seed) {
-            return core::errc::seed_user_read_only;
-        }
-        auto update = w->prepare(
-            "UPDATE users SET email = ?2, name = ?3, role = ?4, avatar = ?5, password_hash = ?6, updated_at "
-            "= ?7 "
-            "WHERE id = ?1"
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<core::user> {
+                auto current = user_by_id(w, id);
+                if (!current) {
+                    return current.error();
+                }
+                if (current->profile.seed) {
+                    return core::errc::seed_user_read_only;
+                }
+                auto update = w.prepare(
+                    "UPDATE users SET email = ?2, name = ?3, role = ?4, avatar = ?5, password_hash = ?6, "
+                    "updated_at "
+                    "= ?7 "
+                    "WHERE id = ?1"
+                );
+                const auto& p = current->profile;
+                update.bind(1, id).bind(2, std::string_view(patch.email ? *patch.email : p.email));
+                update.bind(3, std::string_view(patch.name ? *patch.name : p.name));
+                update.bind(4, std::string_view(patch.role ? *patch.role : p.role));
+                update.bind(5, std::string_view(patch.avatar ? *patch.avatar : p.avatar));
+                update.bind(
+                    6, std::string_view(patch.password_hash ? *patch.password_hash : current->password_hash)
+                );
+                update.bind(7, detail::now_ms());
+                if (update.step() == step::constraint) {
+                    return core::errc::conflict;  // the new e-mail is another user's
+                }
+                auto updated = user_by_id(w, id);
+                if (!updated) {
+                    return updated.error();
+                }
+                return std::move(updated->profile);
+            },
+            &db_->user_revision
         );
-        const auto& p = current->profile;
-        update.bind(1, id).bind(2, std::string_view(patch.email ? *patch.email : p.email));
-        update.bind(3, std::string_view(patch.name ? *patch.name : p.name));
-        update.bind(4, std::string_view(patch.role ? *patch.role : p.role));
-        update.bind(5, std::string_view(patch.avatar ? *patch.avatar : p.avatar));
-        update.bind(6, std::string_view(patch.password_hash ? *patch.password_hash : current->password_hash));
-        update.bind(7, detail::now_ms());
-        if (update.step() == step::constraint) {
-            return core::errc::conflict;  // the new e-mail is another user's
-        }
-        auto updated = user_by_id(*w, id);
-        committed(tx);
-        if (!updated) {
-            return updated.error();
-        }
-        return std::move(updated->profile);
     }
 
     core::result<void> delete_user(std::int64_t id) override {
-        auto w = db_->writer();
-        sqlite_connection::transaction tx(*w);
-        const auto current = user_by_id(*w, id);
-        if (!current) {
-            return current.error();
-        }
-        if (current->profile.seed) {
-            return core::errc::seed_user_read_only;
-        }
-        auto remove = w->prepare("DELETE FROM users WHERE id = ?1");
-        remove.bind(1, id);
-        (void)remove.step();
-        committed(tx);
-        return {};
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<void> {
+                const auto current = user_by_id(w, id);
+                if (!current) {
+                    return current.error();
+                }
+                if (current->profile.seed) {
+                    return core::errc::seed_user_read_only;
+                }
+                (void)detail::delete_where(w, "DELETE FROM users WHERE id = ?1", id);
+                return {};
+            },
+            &db_->user_revision
+        );
     }
 
     std::uint64_t revision() const override { return db_->user_revision.load(std::memory_order_acquire); }
 
   private:
-    void committed(sqlite_connection::transaction& tx) {
-        tx.commit();
-        db_->user_revision.fetch_add(1, std::memory_order_acq_rel);
-    }
-
     std::shared_ptr<detail::sqlite_database> db_;
     std::size_t max_users_;
 };
