@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/errc.hpp"
 #include "sqlite/connection.hpp"
 #include "storage/storage_config.hpp"
 
@@ -109,6 +110,12 @@ class sqlite_database {
 
 // Inside a write: the id after the largest one in `table` (the public petstore's numbering).
 [[nodiscard]] std::int64_t next_free_id(sqlite_connection& db, std::string_view table);
+
+// Inside a write: errc::storage_full unless `adding` more bytes keep the `size` column of `table` within
+// `max_bytes` (rows kept from earlier runs count).
+[[nodiscard]] core::result<void> reserve_bytes(
+    sqlite_connection& db, std::string_view table, std::size_t adding, std::size_t max_bytes
+);
 
 // Runs a DELETE whose one parameter ?1 is `key`; true when it removed a row.
 template <class Key>

@@ -29,11 +29,8 @@ class sqlite_file_store final : public file_store {
     ) override {
         auto file = detail::new_upload(std::move(original_name), std::move(media_type), std::move(bytes));
         return db_->write([&](sqlite_connection& w) -> core::result<std::shared_ptr<const stored_file>> {
-            auto used = w.prepare("SELECT coalesce(sum(size), 0) FROM files");
-            (void)used.step();
-            const auto used_bytes = static_cast<std::size_t>(used.int64(0));
-            if (!detail::fits_budget(used_bytes, file->bytes.size(), max_bytes_)) {
-                return core::errc::storage_full;
+            if (auto room = detail::reserve_bytes(w, "files", file->bytes.size(), max_bytes_); !room) {
+                return room.error();
             }
             auto insert = w.prepare(
                 "INSERT INTO files (name, original_name, media_type, size, bytes, created_at) VALUES "

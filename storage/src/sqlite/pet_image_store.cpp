@@ -5,7 +5,6 @@
 #include <memory>
 #include <utility>
 
-#include "common/budget.hpp"
 #include "common/found.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/stores.hpp"
@@ -25,11 +24,8 @@ class sqlite_pet_image_store final : public pet_image_store {
 
     core::result<std::int64_t> add(std::int64_t pet_id, core::pet_image image) override {
         return db_->write([&](sqlite_connection& w) -> core::result<std::int64_t> {
-            auto used = w.prepare("SELECT coalesce(sum(size), 0) FROM pet_images");
-            (void)used.step();
-            const auto used_bytes = static_cast<std::size_t>(used.int64(0));
-            if (!detail::fits_budget(used_bytes, image.bytes.size(), max_bytes_)) {
-                return core::errc::storage_full;
+            if (auto room = detail::reserve_bytes(w, "pet_images", image.bytes.size(), max_bytes_); !room) {
+                return room.error();
             }
             auto insert =
                 w.prepare("INSERT INTO pet_images (pet_id, media_type, size, bytes) VALUES (?1,?2,?3,?4)");
