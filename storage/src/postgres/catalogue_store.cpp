@@ -115,61 +115,6 @@ std::int64_t next_id(pg_connection& db, std::string_view table) {
     return db.exec("SELECT nextval(pg_get_serial_sequence($1, 'id'))", pg_params().add(table)).int64(0, 0);
 }
 
-}  // namespace
-
-namespace detail {
-
-void write_catalogue_seed(
-    pg_connection& conn,
-    const std::vector<core::category>& categories,
-    const std::vector<core::product>& products
-) {
-    for (const auto& c : categories) {
-        (void)conn.exec(
-            "INSERT INTO categories (id, name, slug, image, created_at, updated_at, seed) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            pg_params()
-                .add(c.id)
-                .add(c.name)
-                .add(c.slug)
-                .add(c.image)
-                .add(c.created_at)
-                .add(c.updated_at)
-                .add(c.seed)
-        );
-    }
-    for (const auto& p : products) {
-        (void)conn.exec(
-            "INSERT INTO products (id, title, slug, price, description, category_id, images, created_at, "
-            "updated_at, seed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-            pg_params()
-                .add(p.id)
-                .add(p.title)
-                .add(p.slug)
-                .add(p.price)
-                .add(p.description)
-                .add(p.product_category.id)
-                .add(format_array(p.images))
-                .add(p.created_at)
-                .add(p.updated_at)
-                .add(p.seed)
-        );
-    }
-    // Identity sequences continue after the seed's explicit ids.
-    for (const char* table : {"categories", "products"}) {
-        (void)conn.exec(
-            "SELECT setval(pg_get_serial_sequence($1, 'id'), "
-            "(SELECT coalesce(max(id), 0) + 1 FROM " +
-                std::string(table) + "), false)",
-            pg_params().add(table)
-        );
-    }
-}
-
-}  // namespace detail
-
-namespace {
-
 class pg_catalogue_store final : public catalogue_store {
   public:
     // Uses the process's pool for `dsn`; an empty database gets `categories` and `products` (the seed) once.
@@ -399,5 +344,56 @@ std::unique_ptr<catalogue_store> make_pg_catalogue_store(
 ) {
     return std::make_unique<pg_catalogue_store>(dsn, pool_size, std::move(categories), std::move(products));
 }
+
+namespace detail {
+
+void write_catalogue_seed(
+    pg_connection& conn,
+    const std::vector<core::category>& categories,
+    const std::vector<core::product>& products
+) {
+    for (const auto& c : categories) {
+        (void)conn.exec(
+            "INSERT INTO categories (id, name, slug, image, created_at, updated_at, seed) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            pg_params()
+                .add(c.id)
+                .add(c.name)
+                .add(c.slug)
+                .add(c.image)
+                .add(c.created_at)
+                .add(c.updated_at)
+                .add(c.seed)
+        );
+    }
+    for (const auto& p : products) {
+        (void)conn.exec(
+            "INSERT INTO products (id, title, slug, price, description, category_id, images, created_at, "
+            "updated_at, seed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            pg_params()
+                .add(p.id)
+                .add(p.title)
+                .add(p.slug)
+                .add(p.price)
+                .add(p.description)
+                .add(p.product_category.id)
+                .add(format_array(p.images))
+                .add(p.created_at)
+                .add(p.updated_at)
+                .add(p.seed)
+        );
+    }
+    // Identity sequences continue after the seed's explicit ids.
+    for (const char* table : {"categories", "products"}) {
+        (void)conn.exec(
+            "SELECT setval(pg_get_serial_sequence($1, 'id'), "
+            "(SELECT coalesce(max(id), 0) + 1 FROM " +
+                std::string(table) + "), false)",
+            pg_params().add(table)
+        );
+    }
+}
+
+}  // namespace detail
 
 }  // namespace storefront::storage

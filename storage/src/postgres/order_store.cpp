@@ -32,20 +32,6 @@ pg_params order_params(const core::pet_order& o) {
     return p;
 }
 
-}  // namespace
-
-namespace detail {
-
-void write_order_seed(pg_connection& conn, const std::vector<core::pet_order>& orders) {
-    for (const auto& o : orders) {
-        (void)conn.exec(upsert, order_params(o));
-    }
-}
-
-}  // namespace detail
-
-namespace {
-
 class pg_order_store final : public order_store {
   public:
     pg_order_store(const std::string& dsn, std::size_t pool_size, std::vector<core::pet_order> seed)
@@ -123,5 +109,15 @@ std::unique_ptr<order_store> make_pg_order_store(
 ) {
     return std::make_unique<pg_order_store>(dsn, pool_size, std::move(seed));
 }
+
+namespace detail {
+
+void write_order_seed(pg_connection& conn, const std::vector<core::pet_order>& orders) {
+    for (const auto& o : orders) {
+        (void)conn.exec(upsert, order_params(o));
+    }
+}
+
+}  // namespace detail
 
 }  // namespace storefront::storage

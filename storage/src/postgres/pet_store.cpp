@@ -91,20 +91,6 @@ core::result<core::pet> one_pet(const pg_rows& r) {
     return detail::found(pets.empty() ? std::nullopt : std::optional(std::move(pets.front())));
 }
 
-}  // namespace
-
-namespace detail {
-
-void write_pet_seed(pg_connection& conn, const std::vector<core::pet>& pets) {
-    for (const auto& p : pets) {
-        (void)conn.exec(upsert, pet_params(p));
-    }
-}
-
-}  // namespace detail
-
-namespace {
-
 class pg_pet_store final : public pet_store {
   public:
     pg_pet_store(const std::string& dsn, std::size_t pool_size, std::vector<core::pet> seed)
@@ -212,5 +198,15 @@ std::unique_ptr<pet_store> make_pg_pet_store(
 ) {
     return std::make_unique<pg_pet_store>(dsn, pool_size, std::move(seed));
 }
+
+namespace detail {
+
+void write_pet_seed(pg_connection& conn, const std::vector<core::pet>& pets) {
+    for (const auto& p : pets) {
+        (void)conn.exec(upsert, pet_params(p));
+    }
+}
+
+}  // namespace detail
 
 }  // namespace storefront::storage

@@ -35,20 +35,6 @@ pg_params user_params(const core::pet_user_credentials& c) {
     return p;
 }
 
-}  // namespace
-
-namespace detail {
-
-void write_pet_user_seed(pg_connection& conn, const std::vector<core::pet_user_credentials>& users) {
-    for (const auto& u : users) {
-        (void)conn.exec(upsert, user_params(u));
-    }
-}
-
-}  // namespace detail
-
-namespace {
-
 class pg_pet_user_store final : public pet_user_store {
   public:
     // `seed` is called only when the database has not been seeded yet (it hashes a password).
@@ -151,5 +137,15 @@ std::unique_ptr<pet_user_store> make_pg_pet_user_store(
 ) {
     return std::make_unique<pg_pet_user_store>(dsn, pool_size, std::move(seed));
 }
+
+namespace detail {
+
+void write_pet_user_seed(pg_connection& conn, const std::vector<core::pet_user_credentials>& users) {
+    for (const auto& u : users) {
+        (void)conn.exec(upsert, user_params(u));
+    }
+}
+
+}  // namespace detail
 
 }  // namespace storefront::storage

@@ -62,38 +62,6 @@ core::result<core::user> one_profile(pg_connection& db, std::int64_t id) {
     return std::move(found->profile);
 }
 
-}  // namespace
-
-namespace detail {
-
-void write_user_seed(pg_connection& conn, const std::vector<core::user_credentials>& users) {
-    for (const auto& c : users) {
-        const auto& u = c.profile;
-        (void)conn.exec(
-            "INSERT INTO users (id, email, name, role, avatar, password_hash, created_at, updated_at, seed) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            pg_params()
-                .add(u.id)
-                .add(u.email)
-                .add(u.name)
-                .add(u.role)
-                .add(u.avatar)
-                .add(c.password_hash)
-                .add(u.created_at)
-                .add(u.updated_at)
-                .add(u.seed)
-        );
-    }
-    (void)conn.exec(
-        "SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM users), "
-        "false)"
-    );
-}
-
-}  // namespace detail
-
-namespace {
-
 class pg_user_store final : public user_store {
   public:
     // An empty database gets the seed users from `seed` once (called only then: hashing is slow).
@@ -216,5 +184,33 @@ std::unique_ptr<user_store> make_pg_user_store(
 ) {
     return std::make_unique<pg_user_store>(dsn, pool_size, std::move(seed));
 }
+
+namespace detail {
+
+void write_user_seed(pg_connection& conn, const std::vector<core::user_credentials>& users) {
+    for (const auto& c : users) {
+        const auto& u = c.profile;
+        (void)conn.exec(
+            "INSERT INTO users (id, email, name, role, avatar, password_hash, created_at, updated_at, seed) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            pg_params()
+                .add(u.id)
+                .add(u.email)
+                .add(u.name)
+                .add(u.role)
+                .add(u.avatar)
+                .add(c.password_hash)
+                .add(u.created_at)
+                .add(u.updated_at)
+                .add(u.seed)
+        );
+    }
+    (void)conn.exec(
+        "SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM users), "
+        "false)"
+    );
+}
+
+}  // namespace detail
 
 }  // namespace storefront::storage

@@ -159,45 +159,6 @@ void write_images(sqlite_connection& db, std::int64_t product_id, const std::vec
     }
 }
 
-}  // namespace
-
-namespace detail {
-
-void write_catalogue_seed(
-    sqlite_connection& db,
-    const std::vector<core::category>& categories,
-    const std::vector<core::product>& products
-) {
-    auto insert_category = db.prepare(
-        "INSERT INTO categories (id, name, slug, image, created_at, updated_at, seed) VALUES "
-        "(?1,?2,?3,?4,?5,?6,?7)"
-    );
-    for (const auto& c : categories) {
-        insert_category.bind(1, c.id).bind(2, std::string_view(c.name)).bind(3, std::string_view(c.slug));
-        insert_category.bind(4, std::string_view(c.image)).bind(5, c.created_at).bind(6, c.updated_at);
-        insert_category.bind(7, static_cast<std::int64_t>(c.seed));
-        (void)insert_category.step();
-        insert_category.reset();
-    }
-    auto insert_product = db.prepare(
-        "INSERT INTO products (id, title, slug, price, description, category_id, created_at, updated_at, "
-        "seed) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
-    );
-    for (const auto& p : products) {
-        insert_product.bind(1, p.id).bind(2, std::string_view(p.title)).bind(3, std::string_view(p.slug));
-        insert_product.bind(4, p.price).bind(5, std::string_view(p.description));
-        insert_product.bind(6, p.product_category.id).bind(7, p.created_at).bind(8, p.updated_at);
-        insert_product.bind(9, static_cast<std::int64_t>(p.seed));
-        (void)insert_product.step();
-        insert_product.reset();
-        write_images(db, p.id, p.images);
-    }
-}
-
-}  // namespace detail
-
-namespace {
-
 class sqlite_catalogue_store final : public catalogue_store {
   public:
     // Writes `categories` and `products` (the seed) the first time this file gets a catalogue, never again.
@@ -447,5 +408,40 @@ std::unique_ptr<catalogue_store> make_sqlite_catalogue_store(
 ) {
     return std::make_unique<sqlite_catalogue_store>(std::move(db), categories, products);
 }
+
+namespace detail {
+
+void write_catalogue_seed(
+    sqlite_connection& db,
+    const std::vector<core::category>& categories,
+    const std::vector<core::product>& products
+) {
+    auto insert_category = db.prepare(
+        "INSERT INTO categories (id, name, slug, image, created_at, updated_at, seed) VALUES "
+        "(?1,?2,?3,?4,?5,?6,?7)"
+    );
+    for (const auto& c : categories) {
+        insert_category.bind(1, c.id).bind(2, std::string_view(c.name)).bind(3, std::string_view(c.slug));
+        insert_category.bind(4, std::string_view(c.image)).bind(5, c.created_at).bind(6, c.updated_at);
+        insert_category.bind(7, static_cast<std::int64_t>(c.seed));
+        (void)insert_category.step();
+        insert_category.reset();
+    }
+    auto insert_product = db.prepare(
+        "INSERT INTO products (id, title, slug, price, description, category_id, created_at, updated_at, "
+        "seed) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
+    );
+    for (const auto& p : products) {
+        insert_product.bind(1, p.id).bind(2, std::string_view(p.title)).bind(3, std::string_view(p.slug));
+        insert_product.bind(4, p.price).bind(5, std::string_view(p.description));
+        insert_product.bind(6, p.product_category.id).bind(7, p.created_at).bind(8, p.updated_at);
+        insert_product.bind(9, static_cast<std::int64_t>(p.seed));
+        (void)insert_product.step();
+        insert_product.reset();
+        write_images(db, p.id, p.images);
+    }
+}
+
+}  // namespace detail
 
 }  // namespace storefront::storage

@@ -31,20 +31,6 @@ void write_order(sqlite_connection& db, const core::pet_order& o) {
     (void)upsert.step();
 }
 
-}  // namespace
-
-namespace detail {
-
-void write_order_seed(sqlite_connection& db, const std::vector<core::pet_order>& orders) {
-    for (const auto& o : orders) {
-        write_order(db, o);
-    }
-}
-
-}  // namespace detail
-
-namespace {
-
 class sqlite_order_store final : public order_store {
   public:
     // Writes `seed` the first time this file gets orders, never again.
@@ -115,5 +101,15 @@ std::unique_ptr<order_store> make_sqlite_order_store(
 ) {
     return std::make_unique<sqlite_order_store>(std::move(db), seed);
 }
+
+namespace detail {
+
+void write_order_seed(sqlite_connection& db, const std::vector<core::pet_order>& orders) {
+    for (const auto& o : orders) {
+        write_order(db, o);
+    }
+}
+
+}  // namespace detail
 
 }  // namespace storefront::storage

@@ -127,20 +127,6 @@ void write_pet(sqlite_connection& db, const core::pet& p) {
     }
 }
 
-}  // namespace
-
-namespace detail {
-
-void write_pet_seed(sqlite_connection& db, const std::vector<core::pet>& pets) {
-    for (const auto& p : pets) {
-        write_pet(db, p);
-    }
-}
-
-}  // namespace detail
-
-namespace {
-
 class sqlite_pet_store final : public pet_store {
   public:
     // Writes `seed` the first time this file gets pets, never again.
@@ -260,5 +246,15 @@ std::unique_ptr<pet_store> make_sqlite_pet_store(
 ) {
     return std::make_unique<sqlite_pet_store>(std::move(db), seed);
 }
+
+namespace detail {
+
+void write_pet_seed(sqlite_connection& db, const std::vector<core::pet>& pets) {
+    for (const auto& p : pets) {
+        write_pet(db, p);
+    }
+}
+
+}  // namespace detail
 
 }  // namespace storefront::storage

@@ -74,20 +74,6 @@ bool delete_user(sqlite_connection& db, std::string_view username) {
     return detail::delete_where(db, "DELETE FROM pet_users WHERE username = ?1", username);
 }
 
-}  // namespace
-
-namespace detail {
-
-void write_pet_user_seed(sqlite_connection& db, const std::vector<core::pet_user_credentials>& users) {
-    for (const auto& u : users) {
-        write_user(db, u);
-    }
-}
-
-}  // namespace detail
-
-namespace {
-
 class sqlite_pet_user_store final : public pet_user_store {
   public:
     // `seed` is called only when this file has never held the pet users (it hashes a password: slow).
@@ -153,5 +139,15 @@ std::unique_ptr<pet_user_store> make_sqlite_pet_user_store(
 ) {
     return std::make_unique<sqlite_pet_user_store>(std::move(db), seed);
 }
+
+namespace detail {
+
+void write_pet_user_seed(sqlite_connection& db, const std::vector<core::pet_user_credentials>& users) {
+    for (const auto& u : users) {
+        write_user(db, u);
+    }
+}
+
+}  // namespace detail
 
 }  // namespace storefront::storage

@@ -70,29 +70,6 @@ void insert_seed_user(sqlite_statement& insert, const core::user_credentials& u)
     insert.reset();
 }
 
-}  // namespace
-
-namespace detail {
-
-void write_user_seed(sqlite_connection& db, const std::vector<core::user_credentials>& users) {
-    auto insert = db.prepare(
-        "INSERT INTO users (id, email, name, role, avatar, password_hash, created_at, updated_at, seed) "
-        "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
-    );
-    for (auto u : users) {
-        std::optional<std::string> normalized = core::normalize_email(u.profile.email);
-        if (!normalized) {
-            throw std::invalid_argument("invalid e-mail for user " + std::to_string(u.profile.id));
-        }
-        u.profile.email = std::move(*normalized);
-        insert_seed_user(insert, u);
-    }
-}
-
-}  // namespace detail
-
-namespace {
-
 class sqlite_user_store final : public user_store {
   public:
     static constexpr std::size_t default_max_users = 100'000;
@@ -246,5 +223,24 @@ std::unique_ptr<user_store> make_sqlite_user_store(
 ) {
     return std::make_unique<sqlite_user_store>(std::move(db), seed);
 }
+
+namespace detail {
+
+void write_user_seed(sqlite_connection& db, const std::vector<core::user_credentials>& users) {
+    auto insert = db.prepare(
+        "INSERT INTO users (id, email, name, role, avatar, password_hash, created_at, updated_at, seed) "
+        "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
+    );
+    for (auto u : users) {
+        std::optional<std::string> normalized = core::normalize_email(u.profile.email);
+        if (!normalized) {
+            throw std::invalid_argument("invalid e-mail for user " + std::to_string(u.profile.id));
+        }
+        u.profile.email = std::move(*normalized);
+        insert_seed_user(insert, u);
+    }
+}
+
+}  // namespace detail
 
 }  // namespace storefront::storage
