@@ -11,40 +11,19 @@
 
 #include "locations/csv.hpp"
 #include "locations/generator.hpp"
-#include "memory/catalogue_store.hpp"
-#include "memory/file_store.hpp"
-#include "memory/location_store.hpp"
-#include "memory/order_store.hpp"
-#include "memory/pet_image_store.hpp"
-#include "memory/pet_store.hpp"
-#include "memory/pet_user_store.hpp"
-#include "memory/session_store.hpp"
-#include "memory/user_store.hpp"
+#include "memory/stores.hpp"
+#include "postgres/stores.hpp"
 #include "seed/catalogue.hpp"
 #include "seed/pets.hpp"
 #include "seed/users.hpp"
+#include "sqlite/stores.hpp"
 
 #ifdef STOREFRONT_WITH_SQLITE
-#include "sqlite/catalogue_store.hpp"
-#include "sqlite/file_store.hpp"
-#include "sqlite/order_store.hpp"
-#include "sqlite/pet_image_store.hpp"
-#include "sqlite/pet_store.hpp"
-#include "sqlite/pet_user_store.hpp"
+#include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
-#include "sqlite/session_store.hpp"
-#include "sqlite/user_store.hpp"
 #endif
 #ifdef STOREFRONT_WITH_POSTGRES
-#include "postgres/catalogue_store.hpp"
-#include "postgres/file_store.hpp"
-#include "postgres/order_store.hpp"
-#include "postgres/pet_image_store.hpp"
-#include "postgres/pet_store.hpp"
-#include "postgres/pet_user_store.hpp"
 #include "postgres/reset.hpp"
-#include "postgres/session_store.hpp"
-#include "postgres/user_store.hpp"
 #endif
 
 namespace storefront::storage {
@@ -62,14 +41,6 @@ std::optional<std::string> sqlite_path(const storage_config& config) {
     }
     return path;
 }
-
-#ifdef STOREFRONT_WITH_SQLITE
-std::shared_ptr<detail::sqlite_database> sqlite_database_for(
-    const std::string& path, const storage_config& config
-) {
-    return detail::sqlite_database::open(path, config);
-}
-#endif
 
 [[maybe_unused]] bool is_postgres(const storage_config& config) {
     return kind_of(config.backend) == backend_kind::postgresql;
@@ -100,74 +71,74 @@ void require_known_backend(const storage_config& config) {
     }
 }
 
+// The store of `config`'s backend: `sqlite(database)` for "sqlite:PATH", `postgres(dsn, pool size)` for a
+// PostgreSQL connection string (when this build has that backend), else `memory()` once the backend is known
+// to be "memory". The durable makers are generic lambdas, so a backend left out of the build is never named.
+template <class Memory, class Sqlite, class Postgres>
+auto make_store(
+    const storage_config& config,
+    Memory memory,
+    [[maybe_unused]] Sqlite sqlite,
+    [[maybe_unused]] Postgres postgres
+) -> decltype(memory()) {
+#ifdef STOREFRONT_WITH_SQLITE
+    if (const auto path = sqlite_path(config)) {
+        return sqlite(detail::sqlite_database::open(*path, config));
+    }
+#endif
+#ifdef STOREFRONT_WITH_POSTGRES
+    if (is_postgres(config)) {
+        return postgres(config.backend, config.pool_size);
+    }
+#endif
+    require_known_backend(config);
+    return memory();
+}
+
 }  // namespace
 
 std::unique_ptr<catalogue_store> make_catalogue_store(const storage_config& config) {
-#ifdef STOREFRONT_WITH_SQLITE
-    if (const auto path = sqlite_path(config)) {
-        return std::make_unique<sqlite_catalogue_store>(
-            sqlite_database_for(*path, config), detail::seed_categories(), detail::seed_products()
-        );
-    }
-#endif
-#ifdef STOREFRONT_WITH_POSTGRES
-    if (is_postgres(config)) {
-        return std::make_unique<pg_catalogue_store>(
-            config.backend, config.pool_size, detail::seed_categories(), detail::seed_products()
-        );
-    }
-#endif
-    require_known_backend(config);
-    return std::make_unique<memory_catalogue_store>(detail::seed_categories(), detail::seed_products());
+    return make_store(
+        config,
+        [] { return make_memory_catalogue_store(detail::seed_categories(), detail::seed_products()); },
+        [](auto db) {
+            return make_sqlite_catalogue_store(
+                std::move(db), detail::seed_categories(), detail::seed_products()
+            );
+        },
+        [](const auto& dsn, auto pool) {
+            return make_pg_catalogue_store(dsn, pool, detail::seed_categories(), detail::seed_products());
+        }
+    );
 }
 
 std::unique_ptr<user_store> make_user_store(const storage_config& config) {
-#ifdef STOREFRONT_WITH_SQLITE
-    if (const auto path = sqlite_path(config)) {
-        return std::make_unique<sqlite_user_store>(
-            sqlite_database_for(*path, config), detail::seed_user_credentials
-        );
-    }
-#endif
-#ifdef STOREFRONT_WITH_POSTGRES
-    if (is_postgres(config)) {
-        return std::make_unique<pg_user_store>(
-            config.backend, config.pool_size, detail::seed_user_credentials
-        );
-    }
-#endif
-    require_known_backend(config);
-    return std::make_unique<memory_user_store>(detail::seed_user_credentials());
+    return make_store(
+        config,
+        [] { return make_memory_user_store(detail::seed_user_credentials()); },
+        [](auto db) { return make_sqlite_user_store(std::move(db), detail::seed_user_credentials); },
+        [](const auto& dsn, auto pool) {
+            return make_pg_user_store(dsn, pool, detail::seed_user_credentials);
+        }
+    );
 }
 
 std::unique_ptr<file_store> make_file_store(const storage_config& config, std::size_t max_bytes) {
-#ifdef STOREFRONT_WITH_SQLITE
-    if (const auto path = sqlite_path(config)) {
-        return std::make_unique<sqlite_file_store>(sqlite_database_for(*path, config), max_bytes);
-    }
-#endif
-#ifdef STOREFRONT_WITH_POSTGRES
-    if (is_postgres(config)) {
-        return std::make_unique<pg_file_store>(config.backend, config.pool_size, max_bytes);
-    }
-#endif
-    require_known_backend(config);
-    return std::make_unique<memory_file_store>(max_bytes);
+    return make_store(
+        config,
+        [&] { return make_memory_file_store(max_bytes); },
+        [&](auto db) { return make_sqlite_file_store(std::move(db), max_bytes); },
+        [&](const auto& dsn, auto pool) { return make_pg_file_store(dsn, pool, max_bytes); }
+    );
 }
 
 std::unique_ptr<session_store> make_session_store(const storage_config& config) {
-#ifdef STOREFRONT_WITH_SQLITE
-    if (const auto path = sqlite_path(config)) {
-        return std::make_unique<sqlite_session_store>(sqlite_database_for(*path, config));
-    }
-#endif
-#ifdef STOREFRONT_WITH_POSTGRES
-    if (is_postgres(config)) {
-        return std::make_unique<pg_session_store>(config.backend, config.pool_size);
-    }
-#endif
-    require_known_backend(config);
-    return std::make_unique<memory_session_store>();
+    return make_store(
+        config,
+        [] { return make_memory_session_store(); },
+        [](auto db) { return make_sqlite_session_store(std::move(db)); },
+        [](const auto& dsn, auto pool) { return make_pg_session_store(dsn, pool); }
+    );
 }
 
 // Locations are read-only and generated or read from CSV, so they stay in memory for every backend.
@@ -175,75 +146,47 @@ std::unique_ptr<location_store> make_location_store(const storage_config& config
     (void)sqlite_path(config);  // throws for "sqlite:" without a path
     require_known_backend(config);
     if (config.location_file) {
-        return std::make_unique<memory_location_store>(detail::load_location_csv(*config.location_file));
+        return make_memory_location_store(detail::load_location_csv(*config.location_file));
     }
-    return std::make_unique<memory_location_store>(
+    return make_memory_location_store(
         detail::generate_locations(config.generated_locations, config.location_seed)
     );
 }
 
 std::unique_ptr<pet_store> make_pet_store(const storage_config& config) {
-#ifdef STOREFRONT_WITH_SQLITE
-    if (const auto path = sqlite_path(config)) {
-        return std::make_unique<sqlite_pet_store>(sqlite_database_for(*path, config), detail::seed_pets());
-    }
-#endif
-#ifdef STOREFRONT_WITH_POSTGRES
-    if (is_postgres(config)) {
-        return std::make_unique<pg_pet_store>(config.backend, config.pool_size, detail::seed_pets());
-    }
-#endif
-    require_known_backend(config);
-    return std::make_unique<memory_pet_store>(detail::seed_pets());
+    return make_store(
+        config,
+        [] { return make_memory_pet_store(detail::seed_pets()); },
+        [](auto db) { return make_sqlite_pet_store(std::move(db), detail::seed_pets()); },
+        [](const auto& dsn, auto pool) { return make_pg_pet_store(dsn, pool, detail::seed_pets()); }
+    );
 }
 
 std::unique_ptr<order_store> make_order_store(const storage_config& config) {
-#ifdef STOREFRONT_WITH_SQLITE
-    if (const auto path = sqlite_path(config)) {
-        return std::make_unique<sqlite_order_store>(
-            sqlite_database_for(*path, config), detail::seed_orders()
-        );
-    }
-#endif
-#ifdef STOREFRONT_WITH_POSTGRES
-    if (is_postgres(config)) {
-        return std::make_unique<pg_order_store>(config.backend, config.pool_size, detail::seed_orders());
-    }
-#endif
-    require_known_backend(config);
-    return std::make_unique<memory_order_store>(detail::seed_orders());
+    return make_store(
+        config,
+        [] { return make_memory_order_store(detail::seed_orders()); },
+        [](auto db) { return make_sqlite_order_store(std::move(db), detail::seed_orders()); },
+        [](const auto& dsn, auto pool) { return make_pg_order_store(dsn, pool, detail::seed_orders()); }
+    );
 }
 
 std::unique_ptr<pet_user_store> make_pet_user_store(const storage_config& config) {
-#ifdef STOREFRONT_WITH_SQLITE
-    if (const auto path = sqlite_path(config)) {
-        return std::make_unique<sqlite_pet_user_store>(
-            sqlite_database_for(*path, config), detail::seed_pet_users
-        );
-    }
-#endif
-#ifdef STOREFRONT_WITH_POSTGRES
-    if (is_postgres(config)) {
-        return std::make_unique<pg_pet_user_store>(config.backend, config.pool_size, detail::seed_pet_users);
-    }
-#endif
-    require_known_backend(config);
-    return std::make_unique<memory_pet_user_store>(detail::seed_pet_users());
+    return make_store(
+        config,
+        [] { return make_memory_pet_user_store(detail::seed_pet_users()); },
+        [](auto db) { return make_sqlite_pet_user_store(std::move(db), detail::seed_pet_users); },
+        [](const auto& dsn, auto pool) { return make_pg_pet_user_store(dsn, pool, detail::seed_pet_users); }
+    );
 }
 
 std::unique_ptr<pet_image_store> make_pet_image_store(const storage_config& config, std::size_t max_bytes) {
-#ifdef STOREFRONT_WITH_SQLITE
-    if (const auto path = sqlite_path(config)) {
-        return std::make_unique<sqlite_pet_image_store>(sqlite_database_for(*path, config), max_bytes);
-    }
-#endif
-#ifdef STOREFRONT_WITH_POSTGRES
-    if (is_postgres(config)) {
-        return std::make_unique<pg_pet_image_store>(config.backend, config.pool_size, max_bytes);
-    }
-#endif
-    require_known_backend(config);
-    return std::make_unique<memory_pet_image_store>(max_bytes);
+    return make_store(
+        config,
+        [&] { return make_memory_pet_image_store(max_bytes); },
+        [&](auto db) { return make_sqlite_pet_image_store(std::move(db), max_bytes); },
+        [&](const auto& dsn, auto pool) { return make_pg_pet_image_store(dsn, pool, max_bytes); }
+    );
 }
 
 void reset_to_seed(const storage_config& config) {

@@ -1,18 +1,26 @@
 // memory_catalogue_store: products and categories in id-ordered maps, slugs indexed; reads share a lock,
 // writes take it alone and bump the revision before releasing it.
 
-#include "memory/catalogue_store.hpp"
+#include "storage/catalogue_store.hpp"
 
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/clock.hpp"
 #include "common/found.hpp"
 #include "common/next_id.hpp"
 #include "common/slug.hpp"
 #include "core/catalogue_rules.hpp"
+#include "memory/stores.hpp"
 
 namespace storefront::storage {
 
@@ -20,292 +28,316 @@ namespace {
 
 constexpr auto is_seed = [](const auto& entity) { return entity.seed; };
 
-}  // namespace
+class memory_catalogue_store final : public catalogue_store {
+  public:
+    // Room for this many rows of each kind (errc::storage_full beyond), so a public instance that anyone
+    // may write to cannot be made to grow without bound.
+    static constexpr std::size_t default_max_products = 100'000;
+    static constexpr std::size_t default_max_categories = 10'000;
 
-memory_catalogue_store::memory_catalogue_store(
-    std::vector<core::category> categories,
-    std::vector<core::product> products,
-    std::size_t max_products,
-    std::size_t max_categories
-)
-    : max_products_(max_products), max_categories_(max_categories) {
-    for (auto& c : categories) {
-        const std::int64_t id = c.id;
-        if (!category_slugs_.emplace(c.slug, id).second || !categories_.emplace(id, std::move(c)).second) {
-            throw std::invalid_argument("duplicate category id or slug: " + std::to_string(id));
+    // Takes the whole catalogue (seed rows keep their `seed` flag). Throws std::invalid_argument on
+    // duplicate ids or slugs, or a product whose category is not in `categories`.
+    memory_catalogue_store(
+        std::vector<core::category> categories,
+        std::vector<core::product> products,
+        std::size_t max_products = default_max_products,
+        std::size_t max_categories = default_max_categories
+    )
+        : max_products_(max_products), max_categories_(max_categories) {
+        for (auto& c : categories) {
+            const std::int64_t id = c.id;
+            if (!category_slugs_.emplace(c.slug, id).second ||
+                !categories_.emplace(id, std::move(c)).second) {
+                throw std::invalid_argument("duplicate category id or slug: " + std::to_string(id));
+            }
+            last_category_id_ = std::max(last_category_id_, id);
         }
-        last_category_id_ = std::max(last_category_id_, id);
+        for (auto& p : products) {
+            const std::int64_t id = p.id;
+            if (!categories_.contains(p.product_category.id)) {
+                throw std::invalid_argument("product " + std::to_string(id) + " has an unknown category");
+            }
+            if (!product_slugs_.emplace(p.slug, id).second || !products_.emplace(id, std::move(p)).second) {
+                throw std::invalid_argument("duplicate product id or slug: " + std::to_string(id));
+            }
+            last_product_id_ = std::max(last_product_id_, id);
+        }
     }
-    for (auto& p : products) {
-        const std::int64_t id = p.id;
-        if (!categories_.contains(p.product_category.id)) {
-            throw std::invalid_argument("product " + std::to_string(id) + " has an unknown category");
-        }
-        if (!product_slugs_.emplace(p.slug, id).second || !products_.emplace(id, std::move(p)).second) {
-            throw std::invalid_argument("duplicate product id or slug: " + std::to_string(id));
-        }
-        last_product_id_ = std::max(last_product_id_, id);
-    }
-}
 
-std::vector<core::product> memory_catalogue_store::list_products(
-    const core::product_filter& filter, const core::page_request& page
-) const {
-    std::shared_lock lock(mutex_);
-    std::vector<core::product> out;
-    std::size_t skipped = 0;
-    for (const auto& [id, p] : products_) {
-        if (out.size() >= page.limit) {
-            break;
-        }
-        if (!core::matches(filter, p)) {
-            continue;
-        }
-        if (skipped < page.offset) {
-            ++skipped;
-            continue;
-        }
-        out.push_back(p);
-    }
-    return out;
-}
-
-std::size_t memory_catalogue_store::count_products(const core::product_filter& filter) const {
-    std::shared_lock lock(mutex_);
-    if (filter.empty()) {
-        return products_.size();
-    }
-    std::size_t count = 0;
-    for (const auto& [id, p] : products_) {
-        count += core::matches(filter, p) ? 1 : 0;
-    }
-    return count;
-}
-
-core::result<core::product> memory_catalogue_store::find_product(std::int64_t id) const {
-    std::shared_lock lock(mutex_);
-    return detail::find_in(products_, id);
-}
-
-core::result<core::product> memory_catalogue_store::find_product_by_slug(std::string_view slug) const {
-    std::shared_lock lock(mutex_);
-    const auto it = product_slugs_.find(slug);
-    if (it == product_slugs_.end()) {
-        return core::errc::not_found;
-    }
-    return products_.at(it->second);
-}
-
-core::result<std::vector<core::product>> memory_catalogue_store::related_products(std::int64_t id) const {
-    std::shared_lock lock(mutex_);
-    const auto it = products_.find(id);
-    if (it == products_.end()) {
-        return core::errc::not_found;
-    }
-    const std::int64_t category_id = it->second.product_category.id;
-    std::vector<core::product> out;
-    for (const auto& [other_id, p] : products_) {
-        if (other_id != id && p.product_category.id == category_id) {
+    std::vector<core::product> list_products(
+        const core::product_filter& filter, const core::page_request& page
+    ) const override {
+        std::shared_lock lock(mutex_);
+        std::vector<core::product> out;
+        std::size_t skipped = 0;
+        for (const auto& [id, p] : products_) {
+            if (out.size() >= page.limit) {
+                break;
+            }
+            if (!core::matches(filter, p)) {
+                continue;
+            }
+            if (skipped < page.offset) {
+                ++skipped;
+                continue;
+            }
             out.push_back(p);
         }
+        return out;
     }
-    return out;
-}
 
-std::vector<core::category> memory_catalogue_store::list_categories() const {
-    std::shared_lock lock(mutex_);
-    std::vector<core::category> out;
-    out.reserve(categories_.size());
-    for (const auto& [id, c] : categories_) {
-        out.push_back(c);
+    std::size_t count_products(const core::product_filter& filter) const override {
+        std::shared_lock lock(mutex_);
+        if (filter.empty()) {
+            return products_.size();
+        }
+        std::size_t count = 0;
+        for (const auto& [id, p] : products_) {
+            count += core::matches(filter, p) ? 1 : 0;
+        }
+        return count;
     }
-    return out;
-}
 
-core::result<core::category> memory_catalogue_store::find_category(std::int64_t id) const {
-    std::shared_lock lock(mutex_);
-    return detail::find_in(categories_, id);
-}
+    core::result<core::product> find_product(std::int64_t id) const override {
+        std::shared_lock lock(mutex_);
+        return detail::find_in(products_, id);
+    }
 
-core::result<core::category> memory_catalogue_store::find_category_by_slug(std::string_view slug) const {
-    std::shared_lock lock(mutex_);
-    const auto it = category_slugs_.find(slug);
-    if (it == category_slugs_.end()) {
-        return core::errc::not_found;
+    core::result<core::product> find_product_by_slug(std::string_view slug) const override {
+        std::shared_lock lock(mutex_);
+        const auto it = product_slugs_.find(slug);
+        if (it == product_slugs_.end()) {
+            return core::errc::not_found;
+        }
+        return products_.at(it->second);
     }
-    return categories_.at(it->second);
-}
 
-core::result<core::product> memory_catalogue_store::create_product(const core::product_draft& draft) {
-    std::unique_lock lock(mutex_);
-    if (products_.size() >= max_products_) {
-        return core::errc::storage_full;
+    core::result<std::vector<core::product>> related_products(std::int64_t id) const override {
+        std::shared_lock lock(mutex_);
+        const auto it = products_.find(id);
+        if (it == products_.end()) {
+            return core::errc::not_found;
+        }
+        const std::int64_t category_id = it->second.product_category.id;
+        std::vector<core::product> out;
+        for (const auto& [other_id, p] : products_) {
+            if (other_id != id && p.product_category.id == category_id) {
+                out.push_back(p);
+            }
+        }
+        return out;
     }
-    const auto category = categories_.find(draft.category_id);
-    if (category == categories_.end()) {
-        return core::errc::invalid_reference;
-    }
-    const std::int64_t id = next_id(last_product_id_);
-    std::string slug = detail::slug_for(draft.title, "product", id);
-    if (product_slugs_.contains(slug)) {
-        return core::errc::conflict;
-    }
-    core::product p;
-    p.id = id;
-    p.title = draft.title;
-    p.slug = slug;
-    p.price = draft.price;
-    p.description = draft.description;
-    p.product_category = category->second;
-    p.images = draft.images;
-    p.created_at = p.updated_at = detail::now_ms();
-    last_product_id_ = id;
-    product_slugs_.emplace(std::move(slug), id);
-    products_.emplace(id, p);
-    committed();
-    return p;
-}
 
-core::result<core::product> memory_catalogue_store::update_product(
-    std::int64_t id, const core::product_patch& patch
-) {
-    std::unique_lock lock(mutex_);
-    const auto found = detail::find_writable(products_, id, is_seed, core::errc::seed_read_only);
-    if (!found) {
-        return found.error();
+    std::vector<core::category> list_categories() const override {
+        std::shared_lock lock(mutex_);
+        std::vector<core::category> out;
+        out.reserve(categories_.size());
+        for (const auto& [id, c] : categories_) {
+            out.push_back(c);
+        }
+        return out;
     }
-    const auto it = *found;
-    core::product p = it->second;
-    if (patch.category_id) {
-        const auto category = categories_.find(*patch.category_id);
+
+    core::result<core::category> find_category(std::int64_t id) const override {
+        std::shared_lock lock(mutex_);
+        return detail::find_in(categories_, id);
+    }
+
+    core::result<core::category> find_category_by_slug(std::string_view slug) const override {
+        std::shared_lock lock(mutex_);
+        const auto it = category_slugs_.find(slug);
+        if (it == category_slugs_.end()) {
+            return core::errc::not_found;
+        }
+        return categories_.at(it->second);
+    }
+
+    core::result<core::product> create_product(const core::product_draft& draft) override {
+        std::unique_lock lock(mutex_);
+        if (products_.size() >= max_products_) {
+            return core::errc::storage_full;
+        }
+        const auto category = categories_.find(draft.category_id);
         if (category == categories_.end()) {
             return core::errc::invalid_reference;
         }
+        const std::int64_t id = next_id(last_product_id_);
+        std::string slug = detail::slug_for(draft.title, "product", id);
+        if (product_slugs_.contains(slug)) {
+            return core::errc::conflict;
+        }
+        core::product p;
+        p.id = id;
+        p.title = draft.title;
+        p.slug = slug;
+        p.price = draft.price;
+        p.description = draft.description;
         p.product_category = category->second;
+        p.images = draft.images;
+        p.created_at = p.updated_at = detail::now_ms();
+        last_product_id_ = id;
+        product_slugs_.emplace(std::move(slug), id);
+        products_.emplace(id, p);
+        committed();
+        return p;
     }
-    std::string new_slug = patch.title ? detail::slug_for(*patch.title, "product", id) : p.slug;
-    if (new_slug != p.slug && product_slugs_.contains(new_slug)) {
-        return core::errc::conflict;
-    }
-    if (patch.title) {
-        p.title = *patch.title;
-    }
-    if (patch.price) {
-        p.price = *patch.price;
-    }
-    if (patch.description) {
-        p.description = *patch.description;
-    }
-    if (patch.images) {
-        p.images = *patch.images;
-    }
-    p.updated_at = detail::now_ms();
-    if (new_slug != p.slug) {
-        product_slugs_.erase(p.slug);
-        product_slugs_.emplace(new_slug, id);
-        p.slug = std::move(new_slug);
-    }
-    it->second = p;
-    committed();
-    return p;
-}
 
-core::result<void> memory_catalogue_store::delete_product(std::int64_t id) {
-    std::unique_lock lock(mutex_);
-    const auto found = detail::find_writable(products_, id, is_seed, core::errc::seed_read_only);
-    if (!found) {
-        return found.error();
+    core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
+        std::unique_lock lock(mutex_);
+        const auto found = detail::find_writable(products_, id, is_seed, core::errc::seed_read_only);
+        if (!found) {
+            return found.error();
+        }
+        const auto it = *found;
+        core::product p = it->second;
+        if (patch.category_id) {
+            const auto category = categories_.find(*patch.category_id);
+            if (category == categories_.end()) {
+                return core::errc::invalid_reference;
+            }
+            p.product_category = category->second;
+        }
+        std::string new_slug = patch.title ? detail::slug_for(*patch.title, "product", id) : p.slug;
+        if (new_slug != p.slug && product_slugs_.contains(new_slug)) {
+            return core::errc::conflict;
+        }
+        if (patch.title) {
+            p.title = *patch.title;
+        }
+        if (patch.price) {
+            p.price = *patch.price;
+        }
+        if (patch.description) {
+            p.description = *patch.description;
+        }
+        if (patch.images) {
+            p.images = *patch.images;
+        }
+        p.updated_at = detail::now_ms();
+        if (new_slug != p.slug) {
+            product_slugs_.erase(p.slug);
+            product_slugs_.emplace(new_slug, id);
+            p.slug = std::move(new_slug);
+        }
+        it->second = p;
+        committed();
+        return p;
     }
-    const auto it = *found;
-    product_slugs_.erase(it->second.slug);
-    products_.erase(it);
-    committed();
-    return {};
-}
 
-core::result<core::category> memory_catalogue_store::create_category(const core::category_draft& draft) {
-    std::unique_lock lock(mutex_);
-    if (categories_.size() >= max_categories_) {
-        return core::errc::storage_full;
+    core::result<void> delete_product(std::int64_t id) override {
+        std::unique_lock lock(mutex_);
+        const auto found = detail::find_writable(products_, id, is_seed, core::errc::seed_read_only);
+        if (!found) {
+            return found.error();
+        }
+        const auto it = *found;
+        product_slugs_.erase(it->second.slug);
+        products_.erase(it);
+        committed();
+        return {};
     }
-    const std::int64_t id = next_id(last_category_id_);
-    std::string slug = detail::slug_for(draft.name, "category", id);
-    if (category_slugs_.contains(slug)) {
-        return core::errc::conflict;
-    }
-    core::category c;
-    c.id = id;
-    c.name = draft.name;
-    c.slug = slug;
-    c.image = draft.image;
-    c.created_at = c.updated_at = detail::now_ms();
-    last_category_id_ = id;
-    category_slugs_.emplace(std::move(slug), id);
-    categories_.emplace(id, c);
-    committed();
-    return c;
-}
 
-core::result<core::category> memory_catalogue_store::update_category(
-    std::int64_t id, const core::category_patch& patch
+    core::result<core::category> create_category(const core::category_draft& draft) override {
+        std::unique_lock lock(mutex_);
+        if (categories_.size() >= max_categories_) {
+            return core::errc::storage_full;
+        }
+        const std::int64_t id = next_id(last_category_id_);
+        std::string slug = detail::slug_for(draft.name, "category", id);
+        if (category_slugs_.contains(slug)) {
+            return core::errc::conflict;
+        }
+        core::category c;
+        c.id = id;
+        c.name = draft.name;
+        c.slug = slug;
+        c.image = draft.image;
+        c.created_at = c.updated_at = detail::now_ms();
+        last_category_id_ = id;
+        category_slugs_.emplace(std::move(slug), id);
+        categories_.emplace(id, c);
+        committed();
+        return c;
+    }
+
+    core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
+        override {
+        std::unique_lock lock(mutex_);
+        const auto found = detail::find_writable(categories_, id, is_seed, core::errc::seed_read_only);
+        if (!found) {
+            return found.error();
+        }
+        const auto it = *found;
+        core::category c = it->second;
+        std::string new_slug = patch.name ? detail::slug_for(*patch.name, "category", id) : c.slug;
+        if (new_slug != c.slug && category_slugs_.contains(new_slug)) {
+            return core::errc::conflict;
+        }
+        if (patch.name) {
+            c.name = *patch.name;
+        }
+        if (patch.image) {
+            c.image = *patch.image;
+        }
+        c.updated_at = detail::now_ms();
+        if (new_slug != c.slug) {
+            category_slugs_.erase(c.slug);
+            category_slugs_.emplace(new_slug, id);
+            c.slug = std::move(new_slug);
+        }
+        it->second = c;
+        for (auto& [product_id, p] : products_) {
+            if (p.product_category.id == id) {
+                p.product_category = c;
+            }
+        }
+        committed();
+        return c;
+    }
+
+    core::result<void> delete_category(std::int64_t id) override {
+        std::unique_lock lock(mutex_);
+        const auto found = detail::find_writable(categories_, id, is_seed, core::errc::seed_read_only);
+        if (!found) {
+            return found.error();
+        }
+        const auto it = *found;
+        for (const auto& [product_id, p] : products_) {
+            if (p.product_category.id == id) {
+                return core::errc::in_use;
+            }
+        }
+        category_slugs_.erase(it->second.slug);
+        categories_.erase(it);
+        committed();
+        return {};
+    }
+
+    std::uint64_t revision() const override { return revision_.load(std::memory_order_acquire); }
+
+  private:
+    using slug_index = std::map<std::string, std::int64_t, std::less<>>;
+
+    // Called with the lock held, after a write.
+    void committed() { revision_.fetch_add(1, std::memory_order_acq_rel); }
+    mutable std::shared_mutex mutex_;
+    std::map<std::int64_t, core::category> categories_;
+    std::map<std::int64_t, core::product> products_;
+    slug_index category_slugs_;
+    slug_index product_slugs_;
+    std::int64_t last_category_id_ = 0;
+    std::int64_t last_product_id_ = 0;
+    std::size_t max_products_;
+    std::size_t max_categories_;
+    std::atomic<std::uint64_t> revision_{1};
+};
+
+}  // namespace
+
+std::unique_ptr<catalogue_store> make_memory_catalogue_store(
+    std::vector<core::category> categories, std::vector<core::product> products
 ) {
-    std::unique_lock lock(mutex_);
-    const auto found = detail::find_writable(categories_, id, is_seed, core::errc::seed_read_only);
-    if (!found) {
-        return found.error();
-    }
-    const auto it = *found;
-    core::category c = it->second;
-    std::string new_slug = patch.name ? detail::slug_for(*patch.name, "category", id) : c.slug;
-    if (new_slug != c.slug && category_slugs_.contains(new_slug)) {
-        return core::errc::conflict;
-    }
-    if (patch.name) {
-        c.name = *patch.name;
-    }
-    if (patch.image) {
-        c.image = *patch.image;
-    }
-    c.updated_at = detail::now_ms();
-    if (new_slug != c.slug) {
-        category_slugs_.erase(c.slug);
-        category_slugs_.emplace(new_slug, id);
-        c.slug = std::move(new_slug);
-    }
-    it->second = c;
-    for (auto& [product_id, p] : products_) {
-        if (p.product_category.id == id) {
-            p.product_category = c;
-        }
-    }
-    committed();
-    return c;
-}
-
-core::result<void> memory_catalogue_store::delete_category(std::int64_t id) {
-    std::unique_lock lock(mutex_);
-    const auto found = detail::find_writable(categories_, id, is_seed, core::errc::seed_read_only);
-    if (!found) {
-        return found.error();
-    }
-    const auto it = *found;
-    for (const auto& [product_id, p] : products_) {
-        if (p.product_category.id == id) {
-            return core::errc::in_use;
-        }
-    }
-    category_slugs_.erase(it->second.slug);
-    categories_.erase(it);
-    committed();
-    return {};
-}
-
-std::uint64_t memory_catalogue_store::revision() const {
-    return revision_.load(std::memory_order_acquire);
-}
-
-void memory_catalogue_store::committed() {
-    revision_.fetch_add(1, std::memory_order_acq_rel);
+    return std::make_unique<memory_catalogue_store>(std::move(categories), std::move(products));
 }
 
 }  // namespace storefront::storage

@@ -1,16 +1,23 @@
 // memory_location_store: random samples by Floyd's algorithm (O(count), independent of the set size)
 // and nearest-neighbour answers from core::location_index.
 
-#include "memory/location_store.hpp"
+#include "storage/location_store.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
 #include <utility>
 #include <vector>
+
+#include "core/location_index.hpp"
+#include "memory/stores.hpp"
 
 namespace storefront::storage {
 namespace {
@@ -69,47 +76,61 @@ std::vector<core::location> checked(std::vector<core::location> locations) {
     return locations;
 }
 
+class memory_location_store final : public location_store {
+  public:
+    // Sorts by id and builds the index (O(n log n)). Throws std::invalid_argument on a duplicate id,
+    // a coordinate out of range, or more locations than the index can address.
+    explicit memory_location_store(std::vector<core::location> locations)
+        : locations_(checked(std::move(locations))), index_(build_index(locations_)) {}
+
+    [[nodiscard]] std::span<const core::location> all() const override { return locations_; }
+    std::size_t random_positions(std::uint64_t seed, std::span<std::uint32_t> out) const override {
+        const std::size_t n = locations_.size();
+        const std::size_t count = std::min(out.size(), n);
+        // SplitMix64 rather than std::mt19937_64: seeding a Mersenne Twister fills 312 words, which cost
+        // more than the whole sample of a typical request.
+        splitmix64 rng{seed};
+        // Floyd's algorithm: for j in [n - count, n) pick t in [0, j]; take t unless already taken, else j.
+        // Each count-subset is equally likely, and the work depends on count only.
+        std::unordered_set<std::uint32_t> chosen;  // only for large samples; small ones scan `out`
+        const bool small = count <= small_sample;
+        if (!small) {
+            chosen.reserve(count);
+        }
+        std::size_t picked = 0;
+        for (std::size_t j = n - count; j < n; ++j) {
+            const auto t = static_cast<std::uint32_t>(uniform_below(rng, static_cast<std::uint64_t>(j) + 1));
+            const bool taken = small ? std::find(out.begin(), out.begin() + picked, t) != out.begin() + picked
+                                     : !chosen.insert(t).second;
+            const auto pick = taken ? static_cast<std::uint32_t>(j) : t;
+            if (!small && taken) {
+                chosen.insert(pick);
+            }
+            out[picked++] = pick;
+        }
+        std::sort(out.begin(), out.begin() + picked);  // positions follow id order
+        return picked;
+    }
+
+    std::size_t nearest_positions(
+        const core::geo_point& origin, std::optional<double> radius_km, std::span<core::neighbour> out
+    ) const override {
+        const double max_km = radius_km.value_or(std::numeric_limits<double>::infinity());
+        if (out.empty() || !(max_km >= 0.0)) {
+            return 0;
+        }
+        return index_.nearest(origin, max_km, out.first(std::min(out.size(), locations_.size())));
+    }
+
+  private:
+    std::vector<core::location> locations_;  // sorted by id; an index slot is a position here
+    core::location_index index_;
+};
+
 }  // namespace
 
-memory_location_store::memory_location_store(std::vector<core::location> locations)
-    : locations_(checked(std::move(locations))), index_(build_index(locations_)) {}
-
-std::size_t memory_location_store::random_positions(std::uint64_t seed, std::span<std::uint32_t> out) const {
-    const std::size_t n = locations_.size();
-    const std::size_t count = std::min(out.size(), n);
-    // SplitMix64 rather than std::mt19937_64: seeding a Mersenne Twister fills 312 words, which cost
-    // more than the whole sample of a typical request.
-    splitmix64 rng{seed};
-    // Floyd's algorithm: for j in [n - count, n) pick t in [0, j]; take t unless already taken, else j.
-    // Each count-subset is equally likely, and the work depends on count only.
-    std::unordered_set<std::uint32_t> chosen;  // only for large samples; small ones scan `out`
-    const bool small = count <= small_sample;
-    if (!small) {
-        chosen.reserve(count);
-    }
-    std::size_t picked = 0;
-    for (std::size_t j = n - count; j < n; ++j) {
-        const auto t = static_cast<std::uint32_t>(uniform_below(rng, static_cast<std::uint64_t>(j) + 1));
-        const bool taken = small ? std::find(out.begin(), out.begin() + picked, t) != out.begin() + picked
-                                 : !chosen.insert(t).second;
-        const auto pick = taken ? static_cast<std::uint32_t>(j) : t;
-        if (!small && taken) {
-            chosen.insert(pick);
-        }
-        out[picked++] = pick;
-    }
-    std::sort(out.begin(), out.begin() + picked);  // positions follow id order
-    return picked;
-}
-
-std::size_t memory_location_store::nearest_positions(
-    const core::geo_point& origin, std::optional<double> radius_km, std::span<core::neighbour> out
-) const {
-    const double max_km = radius_km.value_or(std::numeric_limits<double>::infinity());
-    if (out.empty() || !(max_km >= 0.0)) {
-        return 0;
-    }
-    return index_.nearest(origin, max_km, out.first(std::min(out.size(), locations_.size())));
+std::unique_ptr<location_store> make_memory_location_store(std::vector<core::location> locations) {
+    return std::make_unique<memory_location_store>(std::move(locations));
 }
 
 }  // namespace storefront::storage

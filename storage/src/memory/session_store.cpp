@@ -1,56 +1,85 @@
 // Refresh families in memory: rotation, replay detection and revocation under one mutex.
 
-#include "memory/session_store.hpp"
+#include "storage/session_store.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <iterator>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "memory/stores.hpp"
 
 namespace storefront::storage {
 
-void memory_session_store::drop_expired(std::int64_t now) {
-    for (auto it = families_.begin(); it != families_.end();) {
-        it = it->second.expires_at <= now ? families_.erase(it) : std::next(it);
-    }
-}
+namespace {
 
-core::result<void> memory_session_store::start(
-    std::string_view id, std::int64_t user_id, std::int64_t expires_at, std::int64_t now
-) {
-    std::lock_guard lock(mutex_);
-    if (families_.size() >= max_families) {
-        drop_expired(now);  // a full sweep only when the cap is reached, so logins stay O(1)
+class memory_session_store final : public session_store {
+  public:
+    static constexpr std::size_t max_families = 1'000'000;
+
+    core::result<void> start(
+        std::string_view id, std::int64_t user_id, std::int64_t expires_at, std::int64_t now
+    ) override {
+        std::lock_guard lock(mutex_);
         if (families_.size() >= max_families) {
-            return core::errc::storage_full;
+            drop_expired(now);  // a full sweep only when the cap is reached, so logins stay O(1)
+            if (families_.size() >= max_families) {
+                return core::errc::storage_full;
+            }
+        }
+        families_[std::string(id)] = family{user_id, 0, expires_at};
+        return {};
+    }
+
+    core::result<std::int64_t> rotate(
+        std::string_view id, std::int64_t generation, std::int64_t expires_at, std::int64_t now
+    ) override {
+        std::lock_guard lock(mutex_);
+        const auto it = families_.find(std::string(id));
+        if (it == families_.end()) {
+            return core::errc::invalid_refresh_token;
+        }
+        if (it->second.expires_at <= now || it->second.generation != generation) {
+            families_.erase(it);  // expired, or an old token replayed: nobody refreshes this family again
+            return core::errc::invalid_refresh_token;
+        }
+        it->second.generation = generation + 1;
+        it->second.expires_at = expires_at;
+        return it->second.generation;
+    }
+
+    bool revoke(std::string_view id, std::int64_t user_id) override {
+        std::lock_guard lock(mutex_);
+        const auto it = families_.find(std::string(id));
+        if (it == families_.end() || it->second.user_id != user_id) {
+            return false;
+        }
+        families_.erase(it);
+        return true;
+    }
+
+  private:
+    struct family {
+        std::int64_t user_id = 0;
+        std::int64_t generation = 0;
+        std::int64_t expires_at = 0;
+    };
+    void drop_expired(std::int64_t now) {
+        for (auto it = families_.begin(); it != families_.end();) {
+            it = it->second.expires_at <= now ? families_.erase(it) : std::next(it);
         }
     }
-    families_[std::string(id)] = family{user_id, 0, expires_at};
-    return {};
-}
 
-core::result<std::int64_t> memory_session_store::rotate(
-    std::string_view id, std::int64_t generation, std::int64_t expires_at, std::int64_t now
-) {
-    std::lock_guard lock(mutex_);
-    const auto it = families_.find(std::string(id));
-    if (it == families_.end()) {
-        return core::errc::invalid_refresh_token;
-    }
-    if (it->second.expires_at <= now || it->second.generation != generation) {
-        families_.erase(it);  // expired, or an old token replayed: nobody refreshes this family again
-        return core::errc::invalid_refresh_token;
-    }
-    it->second.generation = generation + 1;
-    it->second.expires_at = expires_at;
-    return it->second.generation;
-}
+    std::mutex mutex_;
+    std::unordered_map<std::string, family> families_;
+};
 
-bool memory_session_store::revoke(std::string_view id, std::int64_t user_id) {
-    std::lock_guard lock(mutex_);
-    const auto it = families_.find(std::string(id));
-    if (it == families_.end() || it->second.user_id != user_id) {
-        return false;
-    }
-    families_.erase(it);
-    return true;
+}  // namespace
+
+std::unique_ptr<session_store> make_memory_session_store() {
+    return std::make_unique<memory_session_store>();
 }
 
 }  // namespace storefront::storage

@@ -1,16 +1,26 @@
 // memory_user_store: users by id and by normalised e-mail; reads share a lock, writes take it alone and
 // bump the revision before releasing it.
 
-#include "memory/user_store.hpp"
+#include "storage/user_store.hpp"
 
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "common/clock.hpp"
 #include "common/found.hpp"
 #include "common/next_id.hpp"
 #include "core/email.hpp"
+#include "memory/stores.hpp"
 
 namespace storefront::storage {
 
@@ -18,142 +28,160 @@ namespace {
 
 constexpr auto is_seed = [](const core::user_credentials& user) { return user.profile.seed; };
 
-}  // namespace
+class memory_user_store final : public user_store {
+  public:
+    static constexpr std::size_t default_max_users = 100'000;
 
-memory_user_store::memory_user_store(std::vector<core::user_credentials> users, std::size_t max_users)
-    : max_users_(max_users) {
-    for (auto& u : users) {
-        auto& profile = u.profile;
-        std::optional<std::string> normalized = core::normalize_email(profile.email);
-        if (!normalized) {
-            throw std::invalid_argument("invalid e-mail for user " + std::to_string(profile.id));
+    // Takes users with their password hashes (never clear text). E-mails are normalised with
+    // core::normalize_email; throws std::invalid_argument for an invalid or duplicate e-mail or id.
+    explicit memory_user_store(
+        std::vector<core::user_credentials> users, std::size_t max_users = default_max_users
+    )
+        : max_users_(max_users) {
+        for (auto& u : users) {
+            auto& profile = u.profile;
+            std::optional<std::string> normalized = core::normalize_email(profile.email);
+            if (!normalized) {
+                throw std::invalid_argument("invalid e-mail for user " + std::to_string(profile.id));
+            }
+            profile.email = *normalized;
+            const std::int64_t id = profile.id;
+            if (!id_by_email_.emplace(std::move(*normalized), id).second) {
+                throw std::invalid_argument("duplicate e-mail for user " + std::to_string(id));
+            }
+            if (!users_.emplace(id, std::move(u)).second) {
+                throw std::invalid_argument("duplicate user id " + std::to_string(id));
+            }
+            last_id_ = std::max(last_id_, id);
         }
-        profile.email = *normalized;
-        const std::int64_t id = profile.id;
-        if (!id_by_email_.emplace(std::move(*normalized), id).second) {
-            throw std::invalid_argument("duplicate e-mail for user " + std::to_string(id));
+    }
+
+    std::vector<core::user> list_users(const core::page_request& page) const override {
+        std::shared_lock lock(mutex_);
+        std::vector<core::user> out;
+        const core::index_range range = core::page_slice(page, users_.size());
+        auto it = users_.begin();
+        std::advance(it, static_cast<std::ptrdiff_t>(range.first));
+        for (std::size_t i = range.first; i < range.last; ++i, ++it) {
+            out.push_back(it->second.profile);
         }
-        if (!users_.emplace(id, std::move(u)).second) {
-            throw std::invalid_argument("duplicate user id " + std::to_string(id));
+        return out;
+    }
+
+    std::size_t user_count() const override {
+        std::shared_lock lock(mutex_);
+        return users_.size();
+    }
+
+    core::result<core::user> find_user(std::int64_t id) const override {
+        std::shared_lock lock(mutex_);
+        const auto it = users_.find(id);
+        if (it == users_.end()) {
+            return core::errc::not_found;
         }
-        last_id_ = std::max(last_id_, id);
+        return it->second.profile;
     }
-}
 
-std::vector<core::user> memory_user_store::list_users(const core::page_request& page) const {
-    std::shared_lock lock(mutex_);
-    std::vector<core::user> out;
-    const core::index_range range = core::page_slice(page, users_.size());
-    auto it = users_.begin();
-    std::advance(it, static_cast<std::ptrdiff_t>(range.first));
-    for (std::size_t i = range.first; i < range.last; ++i, ++it) {
-        out.push_back(it->second.profile);
+    core::result<core::user_credentials> find_credentials(std::string_view normalized_email) const override {
+        std::shared_lock lock(mutex_);
+        const auto it = id_by_email_.find(normalized_email);
+        if (it == id_by_email_.end()) {
+            return core::errc::not_found;
+        }
+        return users_.at(it->second);
     }
-    return out;
-}
 
-std::size_t memory_user_store::user_count() const {
-    std::shared_lock lock(mutex_);
-    return users_.size();
-}
-
-core::result<core::user> memory_user_store::find_user(std::int64_t id) const {
-    std::shared_lock lock(mutex_);
-    const auto it = users_.find(id);
-    if (it == users_.end()) {
-        return core::errc::not_found;
+    bool email_taken(std::string_view normalized_email) const override {
+        std::shared_lock lock(mutex_);
+        return id_by_email_.contains(normalized_email);
     }
-    return it->second.profile;
-}
 
-core::result<core::user_credentials> memory_user_store::find_credentials(std::string_view normalized_email
-) const {
-    std::shared_lock lock(mutex_);
-    const auto it = id_by_email_.find(normalized_email);
-    if (it == id_by_email_.end()) {
-        return core::errc::not_found;
-    }
-    return users_.at(it->second);
-}
-
-bool memory_user_store::email_taken(std::string_view normalized_email) const {
-    std::shared_lock lock(mutex_);
-    return id_by_email_.contains(normalized_email);
-}
-
-core::result<core::user> memory_user_store::create_user(const core::user_draft& draft) {
-    std::unique_lock lock(mutex_);
-    if (users_.size() >= max_users_) {
-        return core::errc::storage_full;
-    }
-    if (id_by_email_.contains(draft.email)) {
-        return core::errc::conflict;
-    }
-    core::user_credentials u;
-    u.profile.id = next_id(last_id_);
-    u.profile.email = draft.email;
-    u.profile.name = draft.name;
-    u.profile.role = draft.role;
-    u.profile.avatar = draft.avatar;
-    u.profile.created_at = u.profile.updated_at = detail::now_ms();
-    u.password_hash = draft.password_hash;
-    last_id_ = u.profile.id;
-    id_by_email_.emplace(draft.email, u.profile.id);
-    const core::user profile = u.profile;
-    users_.emplace(profile.id, std::move(u));
-    revision_.fetch_add(1, std::memory_order_acq_rel);
-    return profile;
-}
-
-core::result<core::user> memory_user_store::update_user(std::int64_t id, const core::user_patch& patch) {
-    std::unique_lock lock(mutex_);
-    const auto found = detail::find_writable(users_, id, is_seed, core::errc::seed_user_read_only);
-    if (!found) {
-        return found.error();
-    }
-    const auto it = *found;
-    core::user_credentials u = it->second;
-    if (patch.email && *patch.email != u.profile.email) {
-        if (id_by_email_.contains(*patch.email)) {
+    core::result<core::user> create_user(const core::user_draft& draft) override {
+        std::unique_lock lock(mutex_);
+        if (users_.size() >= max_users_) {
+            return core::errc::storage_full;
+        }
+        if (id_by_email_.contains(draft.email)) {
             return core::errc::conflict;
         }
-        id_by_email_.erase(u.profile.email);
-        id_by_email_.emplace(*patch.email, id);
-        u.profile.email = *patch.email;
+        core::user_credentials u;
+        u.profile.id = next_id(last_id_);
+        u.profile.email = draft.email;
+        u.profile.name = draft.name;
+        u.profile.role = draft.role;
+        u.profile.avatar = draft.avatar;
+        u.profile.created_at = u.profile.updated_at = detail::now_ms();
+        u.password_hash = draft.password_hash;
+        last_id_ = u.profile.id;
+        id_by_email_.emplace(draft.email, u.profile.id);
+        const core::user profile = u.profile;
+        users_.emplace(profile.id, std::move(u));
+        revision_.fetch_add(1, std::memory_order_acq_rel);
+        return profile;
     }
-    if (patch.name) {
-        u.profile.name = *patch.name;
-    }
-    if (patch.avatar) {
-        u.profile.avatar = *patch.avatar;
-    }
-    if (patch.role) {
-        u.profile.role = *patch.role;
-    }
-    if (patch.password_hash) {
-        u.password_hash = *patch.password_hash;
-    }
-    u.profile.updated_at = detail::now_ms();
-    it->second = u;
-    revision_.fetch_add(1, std::memory_order_acq_rel);
-    return u.profile;
-}
 
-core::result<void> memory_user_store::delete_user(std::int64_t id) {
-    std::unique_lock lock(mutex_);
-    const auto found = detail::find_writable(users_, id, is_seed, core::errc::seed_user_read_only);
-    if (!found) {
-        return found.error();
+    core::result<core::user> update_user(std::int64_t id, const core::user_patch& patch) override {
+        std::unique_lock lock(mutex_);
+        const auto found = detail::find_writable(users_, id, is_seed, core::errc::seed_user_read_only);
+        if (!found) {
+            return found.error();
+        }
+        const auto it = *found;
+        core::user_credentials u = it->second;
+        if (patch.email && *patch.email != u.profile.email) {
+            if (id_by_email_.contains(*patch.email)) {
+                return core::errc::conflict;
+            }
+            id_by_email_.erase(u.profile.email);
+            id_by_email_.emplace(*patch.email, id);
+            u.profile.email = *patch.email;
+        }
+        if (patch.name) {
+            u.profile.name = *patch.name;
+        }
+        if (patch.avatar) {
+            u.profile.avatar = *patch.avatar;
+        }
+        if (patch.role) {
+            u.profile.role = *patch.role;
+        }
+        if (patch.password_hash) {
+            u.password_hash = *patch.password_hash;
+        }
+        u.profile.updated_at = detail::now_ms();
+        it->second = u;
+        revision_.fetch_add(1, std::memory_order_acq_rel);
+        return u.profile;
     }
-    const auto it = *found;
-    id_by_email_.erase(it->second.profile.email);
-    users_.erase(it);
-    revision_.fetch_add(1, std::memory_order_acq_rel);
-    return {};
-}
 
-std::uint64_t memory_user_store::revision() const {
-    return revision_.load(std::memory_order_acquire);
+    core::result<void> delete_user(std::int64_t id) override {
+        std::unique_lock lock(mutex_);
+        const auto found = detail::find_writable(users_, id, is_seed, core::errc::seed_user_read_only);
+        if (!found) {
+            return found.error();
+        }
+        const auto it = *found;
+        id_by_email_.erase(it->second.profile.email);
+        users_.erase(it);
+        revision_.fetch_add(1, std::memory_order_acq_rel);
+        return {};
+    }
+
+    std::uint64_t revision() const override { return revision_.load(std::memory_order_acquire); }
+
+  private:
+    mutable std::shared_mutex mutex_;
+    std::map<std::int64_t, core::user_credentials> users_;
+    std::map<std::string, std::int64_t, std::less<>> id_by_email_;  // normalised e-mail -> id
+    std::int64_t last_id_ = 0;
+    std::size_t max_users_;
+    std::atomic<std::uint64_t> revision_{1};
+};
+
+}  // namespace
+
+std::unique_ptr<user_store> make_memory_user_store(std::vector<core::user_credentials> users) {
+    return std::make_unique<memory_user_store>(std::move(users));
 }
 
 }  // namespace storefront::storage

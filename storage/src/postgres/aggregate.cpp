@@ -2,6 +2,8 @@
 
 #include "postgres/aggregate.hpp"
 
+#include "common/budget.hpp"
+#include "common/next_id.hpp"
 #include "common/seed_once.hpp"
 #include "postgres/schema.hpp"
 #include "storage/storage_error.hpp"
@@ -67,6 +69,38 @@ core::result<void> lock_writable_row(
     }
     if (r.boolean(0, 0)) {
         return seed_error;
+    }
+    return {};
+}
+
+core::result<void> pg_aggregate::reserve_bytes(
+    pg_connection& conn, std::string_view table, std::size_t adding, std::size_t max_bytes
+) const {
+    lock(conn);
+    const auto used = static_cast<std::size_t>(
+        conn.exec("SELECT coalesce(sum(octet_length(bytes)), 0)::bigint FROM " + std::string(table))
+            .int64(0, 0)
+    );
+    if (!fits_budget(used, adding, max_bytes)) {
+        return core::errc::storage_full;
+    }
+    return {};
+}
+
+std::int64_t next_free_id(pg_connection& db, std::string_view table) {
+    return next_id(db.exec("SELECT coalesce(max(id), 0) FROM " + std::string(table)).int64(0, 0));
+}
+
+core::result<void> exec_write(
+    pg_connection& db, std::string_view sql, const pg_params& params, pg_rows* rows
+) {
+    switch (db.exec_or_violation(sql, params, rows)) {
+        case pg_violation::unique:
+            return core::errc::conflict;
+        case pg_violation::foreign_key:
+            return core::errc::invalid_reference;
+        case pg_violation::none:
+            break;
     }
     return {};
 }

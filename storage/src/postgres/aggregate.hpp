@@ -11,11 +11,30 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "core/errc.hpp"
 #include "postgres/pool.hpp"
 
 namespace storefront::storage::detail {
+
+// Locks row `id` of `table` (which has a seed column) until the transaction ends, before a write changes or
+// deletes it: errc::not_found when there is none, `seed_error` for seed data (read-only).
+[[nodiscard]] core::result<void> lock_writable_row(
+    pg_connection& db, std::string_view table, std::int64_t id, core::errc seed_error
+);
+
+// Runs a write whose constraint violation is an expected answer: errc::conflict for a UNIQUE one (a taken
+// slug, e-mail or username), errc::invalid_reference for a FOREIGN KEY one (a category that is not there).
+// The transaction is then aborted: the caller returns the error and lets it roll back.
+[[nodiscard]] core::result<void> exec_write(
+    pg_connection& db, std::string_view sql, const pg_params& params, pg_rows* rows = nullptr
+);
+
+// Inside a write's transaction, under pg_aggregate::lock(): the id after the largest one in `table` (the
+// public petstore's numbering, as in the other backends).
+[[nodiscard]] std::int64_t next_free_id(pg_connection& db, std::string_view table);
 
 class pg_aggregate {
   public:
@@ -38,6 +57,11 @@ class pg_aggregate {
     // Inside a write's transaction: serialises this aggregate's writers across instances until commit
     // (for "largest id + 1" and byte budgets).
     void lock(pg_connection& conn) const;
+    // Inside a write's transaction: lock(), then errc::storage_full unless `adding` more bytes keep the
+    // `bytes` column of `table` within `max_bytes` (one budget for every instance).
+    [[nodiscard]] core::result<void> reserve_bytes(
+        pg_connection& conn, std::string_view table, std::size_t adding, std::size_t max_bytes
+    ) const;
     // After a write committed.
     void committed() { revision_.fetch_add(1, std::memory_order_acq_rel); }
     // The end of every write that changed something: NOTIFY inside the transaction (delivered at commit),
@@ -48,6 +72,36 @@ class pg_aggregate {
         committed();
     }
     [[nodiscard]] std::uint64_t revision() const { return revision_.load(std::memory_order_acquire); }
+
+    // One write, one transaction: `change(conn)` runs inside it and its answer decides the end. An answer
+    // that is a result with a value, `true`, or a plain value (an add) ends with commit_write; an error or
+    // `false` (nothing changed) rolls back, so nobody is told.
+    template <class Change>
+    auto write(Change&& change) -> decltype(change(std::declval<pg_connection&>())) {
+        auto conn = connection();
+        pg_transaction tx(*conn);
+        auto answer = change(*conn);
+        if constexpr (std::is_constructible_v<bool, decltype(answer)>) {
+            if (!static_cast<bool>(answer)) {
+                return answer;
+            }
+        }
+        commit_write(*conn, tx);
+        return answer;
+    }
+
+    // A write that changes or deletes row `id` of `table`: the row is locked first (lock_writable_row:
+    // errc::not_found, or `seed_error` for seed data), then `change(conn)` runs as in write().
+    template <class Change>
+    auto write_row(std::string_view table, std::int64_t id, core::errc seed_error, Change&& change)
+        -> decltype(change(std::declval<pg_connection&>())) {
+        return write([&](pg_connection& conn) -> decltype(change(conn)) {
+            if (const auto writable = lock_writable_row(conn, table, id, seed_error); !writable) {
+                return writable.error();
+            }
+            return change(conn);
+        });
+    }
 
     [[nodiscard]] pg_pool& pool() { return *pool_; }
 
@@ -61,11 +115,5 @@ class pg_aggregate {
     std::atomic<std::uint64_t> revision_{1};
     std::uint64_t subscription_ = 0;
 };
-
-// Locks row `id` of `table` (which has a seed column) until the transaction ends, before a write changes or
-// deletes it: errc::not_found when there is none, `seed_error` for seed data (read-only).
-[[nodiscard]] core::result<void> lock_writable_row(
-    pg_connection& db, std::string_view table, std::int64_t id, core::errc seed_error
-);
 
 }  // namespace storefront::storage::detail

@@ -1,13 +1,19 @@
 // pg_catalogue_store: filtered pages in one SQL statement, writes as single transactions whose constraint
 // violations (UNIQUE slug, FOREIGN KEY category) become errc values, and the seed writer.
 
-#include "postgres/catalogue_store.hpp"
+#include "storage/catalogue_store.hpp"
 
+#include <cstdint>
 #include <limits>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "common/clock.hpp"
 #include "common/slug.hpp"
+#include "postgres/aggregate.hpp"
+#include "postgres/reset.hpp"
+#include "postgres/stores.hpp"
 
 namespace storefront::storage {
 
@@ -109,7 +115,235 @@ std::int64_t next_id(pg_connection& db, std::string_view table) {
     return db.exec("SELECT nextval(pg_get_serial_sequence($1, 'id'))", pg_params().add(table)).int64(0, 0);
 }
 
+class pg_catalogue_store final : public catalogue_store {
+  public:
+    // Uses the process's pool for `dsn`; an empty database gets `categories` and `products` (the seed) once.
+    pg_catalogue_store(
+        const std::string& dsn,
+        std::size_t pool_size,
+        std::vector<core::category> categories,
+        std::vector<core::product> products
+    )
+        : aggregate_(
+              dsn,
+              pool_size,
+              "catalogue",
+              [categories = std::move(categories), products = std::move(products)](pg_connection& conn) {
+                  detail::write_catalogue_seed(conn, categories, products);
+              },
+              true
+          ) {}
+
+    std::vector<core::product> list_products(
+        const core::product_filter& filter, const core::page_request& page
+    ) const override {
+        auto params = filter_params(filter);
+        constexpr std::size_t most = std::numeric_limits<std::int64_t>::max();
+        params.add(static_cast<std::int64_t>(std::min(page.limit, most)));
+        params.add(static_cast<std::int64_t>(std::min(page.offset, most)));
+        auto db = aggregate_.connection();
+        return query_products(*db, std::string(filter_where) + "ORDER BY p.id LIMIT $7 OFFSET $8", params);
+    }
+
+    std::size_t count_products(const core::product_filter& filter) const override {
+        auto db = aggregate_.connection();
+        const auto r = db->exec(
+            "SELECT count(*) FROM products p JOIN categories c ON c.id = p.category_id " +
+                std::string(filter_where),
+            filter_params(filter)
+        );
+        return static_cast<std::size_t>(r.int64(0, 0));
+    }
+
+    core::result<core::product> find_product(std::int64_t id) const override {
+        auto db = aggregate_.connection();
+        return one_product(*db, id);
+    }
+
+    core::result<core::product> find_product_by_slug(std::string_view slug) const override {
+        auto db = aggregate_.connection();
+        auto found = query_products(*db, "WHERE p.slug = $1", pg_params().add(slug));
+        if (found.empty()) {
+            return core::errc::not_found;
+        }
+        return std::move(found.front());
+    }
+
+    core::result<std::vector<core::product>> related_products(std::int64_t id) const override {
+        auto db = aggregate_.connection();
+        const auto product = one_product(*db, id);
+        if (!product) {
+            return product.error();
+        }
+        return query_products(
+            *db,
+            "WHERE p.category_id = $1 AND p.id <> $2 ORDER BY p.id",
+            pg_params().add(product->product_category.id).add(id)
+        );
+    }
+
+    std::vector<core::category> list_categories() const override {
+        auto db = aggregate_.connection();
+        return categories_of(db->exec(std::string(category_select) + "ORDER BY id"));
+    }
+
+    core::result<core::category> find_category(std::int64_t id) const override {
+        auto db = aggregate_.connection();
+        return one_category(*db, "WHERE id = $1", pg_params().add(id));
+    }
+
+    core::result<core::category> find_category_by_slug(std::string_view slug) const override {
+        auto db = aggregate_.connection();
+        return one_category(*db, "WHERE slug = $1", pg_params().add(slug));
+    }
+
+    core::result<core::product> create_product(const core::product_draft& draft) override {
+        return aggregate_.write([&](pg_connection& db) -> core::result<core::product> {
+            const auto id = next_id(db, "products");
+            const auto written = detail::exec_write(
+                db,
+                "INSERT INTO products (id, title, slug, price, description, category_id, images, created_at, "
+                "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+                pg_params()
+                    .add(id)
+                    .add(draft.title)
+                    .add(detail::slug_for(draft.title, "product", id))
+                    .add(draft.price)
+                    .add(draft.description)
+                    .add(draft.category_id)
+                    .add(detail::format_array(draft.images))
+                    .add(detail::now_ms())
+            );
+            if (!written) {
+                return written.error();  // a taken slug, or a category that is not there
+            }
+            return one_product(db, id);
+        });
+    }
+
+    core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
+        return aggregate_.write_row(
+            "products",
+            id,
+            core::errc::seed_read_only,
+            [&](pg_connection& db) -> core::result<core::product> {
+                // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
+                const auto written = detail::exec_write(
+                    db,
+                    "UPDATE products SET title = coalesce($2, title), slug = coalesce($3, slug), "
+                    "price = coalesce($4, price), description = coalesce($5, description), "
+                    "category_id = coalesce($6, category_id), images = coalesce($7::text[], images), "
+                    "updated_at = $8 WHERE id = $1",
+                    pg_params()
+                        .add(id)
+                        .add(patch.title)
+                        .add(
+                            patch.title ? std::optional(detail::slug_for(*patch.title, "product", id))
+                                        : std::nullopt
+                        )
+                        .add(patch.price)
+                        .add(patch.description)
+                        .add(patch.category_id)
+                        .add(patch.images ? std::optional(detail::format_array(*patch.images)) : std::nullopt)
+                        .add(detail::now_ms())
+                );
+                if (!written) {
+                    return written.error();
+                }
+                return one_product(db, id);
+            }
+        );
+    }
+
+    core::result<void> delete_product(std::int64_t id) override {
+        return aggregate_.write_row("products", id, core::errc::seed_read_only, [&](pg_connection& db) {
+            (void)db.exec("DELETE FROM products WHERE id = $1", pg_params().add(id));
+            return core::result<void>();
+        });
+    }
+
+    core::result<core::category> create_category(const core::category_draft& draft) override {
+        return aggregate_.write([&](pg_connection& db) -> core::result<core::category> {
+            const auto id = next_id(db, "categories");
+            const auto written = detail::exec_write(
+                db,
+                "INSERT INTO categories (id, name, slug, image, created_at, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $5)",
+                pg_params()
+                    .add(id)
+                    .add(draft.name)
+                    .add(detail::slug_for(draft.name, "category", id))
+                    .add(draft.image)
+                    .add(detail::now_ms())
+            );
+            if (!written) {
+                return written.error();  // the slug is taken
+            }
+            return one_category(db, "WHERE id = $1", pg_params().add(id));
+        });
+    }
+
+    core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
+        override {
+        return aggregate_.write_row(
+            "categories",
+            id,
+            core::errc::seed_read_only,
+            [&](pg_connection& db) -> core::result<core::category> {
+                const auto written = detail::exec_write(
+                    db,
+                    "UPDATE categories SET name = coalesce($2, name), slug = coalesce($3, slug), "
+                    "image = coalesce($4, image), updated_at = $5 WHERE id = $1",
+                    pg_params()
+                        .add(id)
+                        .add(patch.name)
+                        .add(
+                            patch.name ? std::optional(detail::slug_for(*patch.name, "category", id))
+                                       : std::nullopt
+                        )
+                        .add(patch.image)
+                        .add(detail::now_ms())
+                );
+                if (!written) {
+                    return written.error();
+                }
+                return one_category(db, "WHERE id = $1", pg_params().add(id));
+            }
+        );
+    }
+
+    core::result<void> delete_category(std::int64_t id) override {
+        return aggregate_.write_row(
+            "categories",
+            id,
+            core::errc::seed_read_only,
+            [&](pg_connection& db) -> core::result<void> {
+                if (db.exec_or_violation("DELETE FROM categories WHERE id = $1", pg_params().add(id)) ==
+                    pg_violation::foreign_key) {
+                    return core::errc::in_use;  // products still reference it
+                }
+                return {};
+            }
+        );
+    }
+
+    // In memory: bumped by this store's commits and by other instances' notifications.
+    [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
+
+  private:
+    mutable detail::pg_aggregate aggregate_;
+};
+
 }  // namespace
+
+std::unique_ptr<catalogue_store> make_pg_catalogue_store(
+    const std::string& dsn,
+    std::size_t pool_size,
+    std::vector<core::category> categories,
+    std::vector<core::product> products
+) {
+    return std::make_unique<pg_catalogue_store>(dsn, pool_size, std::move(categories), std::move(products));
+}
 
 namespace detail {
 
@@ -161,225 +395,5 @@ void write_catalogue_seed(
 }
 
 }  // namespace detail
-
-pg_catalogue_store::pg_catalogue_store(
-    const std::string& dsn,
-    std::size_t pool_size,
-    std::vector<core::category> categories,
-    std::vector<core::product> products
-)
-    : aggregate_(
-          dsn,
-          pool_size,
-          "catalogue",
-          [categories = std::move(categories), products = std::move(products)](pg_connection& conn) {
-              detail::write_catalogue_seed(conn, categories, products);
-          },
-          true
-      ) {}
-
-std::vector<core::product> pg_catalogue_store::list_products(
-    const core::product_filter& filter, const core::page_request& page
-) const {
-    auto params = filter_params(filter);
-    constexpr std::size_t most = std::numeric_limits<std::int64_t>::max();
-    params.add(static_cast<std::int64_t>(std::min(page.limit, most)));
-    params.add(static_cast<std::int64_t>(std::min(page.offset, most)));
-    auto db = aggregate_.connection();
-    return query_products(*db, std::string(filter_where) + "ORDER BY p.id LIMIT $7 OFFSET $8", params);
-}
-
-std::size_t pg_catalogue_store::count_products(const core::product_filter& filter) const {
-    auto db = aggregate_.connection();
-    const auto r = db->exec(
-        "SELECT count(*) FROM products p JOIN categories c ON c.id = p.category_id " +
-            std::string(filter_where),
-        filter_params(filter)
-    );
-    return static_cast<std::size_t>(r.int64(0, 0));
-}
-
-core::result<core::product> pg_catalogue_store::find_product(std::int64_t id) const {
-    auto db = aggregate_.connection();
-    return one_product(*db, id);
-}
-
-core::result<core::product> pg_catalogue_store::find_product_by_slug(std::string_view slug) const {
-    auto db = aggregate_.connection();
-    auto found = query_products(*db, "WHERE p.slug = $1", pg_params().add(slug));
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
-}
-
-core::result<std::vector<core::product>> pg_catalogue_store::related_products(std::int64_t id) const {
-    auto db = aggregate_.connection();
-    const auto product = one_product(*db, id);
-    if (!product) {
-        return product.error();
-    }
-    return query_products(
-        *db,
-        "WHERE p.category_id = $1 AND p.id <> $2 ORDER BY p.id",
-        pg_params().add(product->product_category.id).add(id)
-    );
-}
-
-std::vector<core::category> pg_catalogue_store::list_categories() const {
-    auto db = aggregate_.connection();
-    return categories_of(db->exec(std::string(category_select) + "ORDER BY id"));
-}
-
-core::result<core::category> pg_catalogue_store::find_category(std::int64_t id) const {
-    auto db = aggregate_.connection();
-    return one_category(*db, "WHERE id = $1", pg_params().add(id));
-}
-
-core::result<core::category> pg_catalogue_store::find_category_by_slug(std::string_view slug) const {
-    auto db = aggregate_.connection();
-    return one_category(*db, "WHERE slug = $1", pg_params().add(slug));
-}
-
-core::result<core::product> pg_catalogue_store::create_product(const core::product_draft& draft) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    const auto id = next_id(*db, "products");
-    const auto now = detail::now_ms();
-    const auto violation = db->exec_or_violation(
-        "INSERT INTO products (id, title, slug, price, description, category_id, images, created_at, "
-        "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
-        pg_params()
-            .add(id)
-            .add(draft.title)
-            .add(detail::slug_for(draft.title, "product", id))
-            .add(draft.price)
-            .add(draft.description)
-            .add(draft.category_id)
-            .add(detail::format_array(draft.images))
-            .add(now)
-    );
-    if (violation == pg_violation::foreign_key) {
-        return core::errc::invalid_reference;
-    }
-    if (violation == pg_violation::unique) {
-        return core::errc::conflict;  // the slug is taken
-    }
-    auto created = one_product(*db, id);
-    aggregate_.commit_write(*db, tx);
-    return created;
-}
-
-core::result<core::product> pg_catalogue_store::update_product(
-    std::int64_t id, const core::product_patch& patch
-) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    if (const auto writable = detail::lock_writable_row(*db, "products", id, core::errc::seed_read_only);
-        !writable) {
-        return writable.error();
-    }
-    // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
-    const auto violation = db->exec_or_violation(
-        "UPDATE products SET title = coalesce($2, title), slug = coalesce($3, slug), "
-        "price = coalesce($4, price), description = coalesce($5, description), "
-        "category_id = coalesce($6, category_id), images = coalesce($7::text[], images), updated_at = $8 "
-        "WHERE id = $1",
-        pg_params()
-            .add(id)
-            .add(patch.title)
-            .add(patch.title ? std::optional(detail::slug_for(*patch.title, "product", id)) : std::nullopt)
-            .add(patch.price)
-            .add(patch.description)
-            .add(patch.category_id)
-            .add(patch.images ? std::optional(detail::format_array(*patch.images)) : std::nullopt)
-            .add(detail::now_ms())
-    );
-    if (violation == pg_violation::foreign_key) {
-        return core::errc::invalid_reference;
-    }
-    if (violation == pg_violation::unique) {
-        return core::errc::conflict;
-    }
-    auto updated = one_product(*db, id);
-    aggregate_.commit_write(*db, tx);
-    return updated;
-}
-
-core::result<void> pg_catalogue_store::delete_product(std::int64_t id) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    if (const auto writable = detail::lock_writable_row(*db, "products", id, core::errc::seed_read_only);
-        !writable) {
-        return writable.error();
-    }
-    (void)db->exec("DELETE FROM products WHERE id = $1", pg_params().add(id));
-    aggregate_.commit_write(*db, tx);
-    return {};
-}
-
-core::result<core::category> pg_catalogue_store::create_category(const core::category_draft& draft) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    const auto id = next_id(*db, "categories");
-    const auto violation = db->exec_or_violation(
-        "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, "
-        "$5)",
-        pg_params()
-            .add(id)
-            .add(draft.name)
-            .add(detail::slug_for(draft.name, "category", id))
-            .add(draft.image)
-            .add(detail::now_ms())
-    );
-    if (violation != pg_violation::none) {
-        return core::errc::conflict;
-    }
-    auto created = one_category(*db, "WHERE id = $1", pg_params().add(id));
-    aggregate_.commit_write(*db, tx);
-    return created;
-}
-
-core::result<core::category> pg_catalogue_store::update_category(
-    std::int64_t id, const core::category_patch& patch
-) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    if (const auto writable = detail::lock_writable_row(*db, "categories", id, core::errc::seed_read_only);
-        !writable) {
-        return writable.error();
-    }
-    const auto violation = db->exec_or_violation(
-        "UPDATE categories SET name = coalesce($2, name), slug = coalesce($3, slug), "
-        "image = coalesce($4, image), updated_at = $5 WHERE id = $1",
-        pg_params()
-            .add(id)
-            .add(patch.name)
-            .add(patch.name ? std::optional(detail::slug_for(*patch.name, "category", id)) : std::nullopt)
-            .add(patch.image)
-            .add(detail::now_ms())
-    );
-    if (violation != pg_violation::none) {
-        return core::errc::conflict;
-    }
-    auto updated = one_category(*db, "WHERE id = $1", pg_params().add(id));
-    aggregate_.commit_write(*db, tx);
-    return updated;
-}
-
-core::result<void> pg_catalogue_store::delete_category(std::int64_t id) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    if (const auto writable = detail::lock_writable_row(*db, "categories", id, core::errc::seed_read_only);
-        !writable) {
-        return writable.error();
-    }
-    if (db->exec_or_violation("DELETE FROM categories WHERE id = $1", pg_params().add(id)) ==
-        pg_violation::foreign_key) {
-        return core::errc::in_use;  // products still reference it
-    }
-    aggregate_.commit_write(*db, tx);
-    return {};
-}
 
 }  // namespace storefront::storage

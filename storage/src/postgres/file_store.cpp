@@ -1,61 +1,81 @@
 // pg_file_store: budgeted inserts with 128-bit random names, lookups by name.
 
-#include "postgres/file_store.hpp"
+#include "storage/file_store.hpp"
+
+#include <cstddef>
+#include <string>
 
 #include "common/budget.hpp"
 #include "common/random_name.hpp"
+#include "postgres/aggregate.hpp"
+#include "postgres/stores.hpp"
 
 namespace storefront::storage {
 
-pg_file_store::pg_file_store(const std::string& dsn, std::size_t pool_size, std::size_t max_bytes)
-    : aggregate_(dsn, pool_size, "files", {}, false), max_bytes_(max_bytes) {}
+namespace {
 
-core::result<std::shared_ptr<const stored_file>> pg_file_store::add(
-    std::string extension, std::string original_name, std::string media_type, std::string bytes
+using detail::pg_connection;
+using detail::pg_params;
+
+class pg_file_store final : public file_store {
+  public:
+    pg_file_store(const std::string& dsn, std::size_t pool_size, std::size_t max_bytes)
+        : aggregate_(dsn, pool_size, "files", {}, false), max_bytes_(max_bytes) {}
+
+    core::result<std::shared_ptr<const stored_file>> add(
+        std::string extension, std::string original_name, std::string media_type, std::string bytes
+    ) override {
+        auto file = detail::new_upload(std::move(original_name), std::move(media_type), std::move(bytes));
+        return aggregate_.write([&](pg_connection& db) -> core::result<std::shared_ptr<const stored_file>> {
+            if (auto room = aggregate_.reserve_bytes(db, "files", file->bytes.size(), max_bytes_); !room) {
+                return room.error();
+            }
+            do {  // a name collision (2^-128) only costs another draw
+                file->name = detail::random_name() + extension;
+            } while (db.exec(
+                           "INSERT INTO files (name, original_name, media_type, bytes, created_at) "
+                           "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING",
+                           pg_params()
+                               .add(file->name)
+                               .add(file->original_name)
+                               .add(file->media_type)
+                               .add_bytes(file->bytes)
+                               .add(file->created_at)
+                     )
+                         .affected() == 0);
+            return std::shared_ptr<const stored_file>(std::move(file));
+        });
+    }
+
+    core::result<std::shared_ptr<const stored_file>> find(std::string_view name) const override {
+        auto db = aggregate_.connection();
+        const auto r = db->exec(
+            "SELECT name, original_name, media_type, bytes, created_at FROM files WHERE name = $1",
+            detail::pg_params().add(name)
+        );
+        if (r.empty()) {
+            return core::errc::not_found;
+        }
+        auto file = std::make_shared<stored_file>();
+        file->name = r.text(0, 0);
+        file->original_name = r.text(0, 1);
+        file->media_type = r.text(0, 2);
+        file->bytes = r.bytes(0, 3);
+        file->created_at = r.int64(0, 4);
+        return std::shared_ptr<const stored_file>(std::move(file));
+    }
+
+  private:
+    mutable detail::pg_aggregate aggregate_;
+    std::size_t max_bytes_;
+};
+
+}  // namespace
+
+std::unique_ptr<file_store> make_pg_file_store(
+    const std::string& dsn, std::size_t pool_size, std::size_t max_bytes
 ) {
-    auto file = detail::new_upload(std::move(original_name), std::move(media_type), std::move(bytes));
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    aggregate_.lock(*db);
-    const auto used = static_cast<std::size_t>(
-        db->exec("SELECT coalesce(sum(octet_length(bytes)), 0)::bigint FROM files").int64(0, 0)
-    );
-    if (!detail::fits_budget(used, file->bytes.size(), max_bytes_)) {
-        return core::errc::storage_full;
-    }
-    do {
-        file->name = detail::random_name() + extension;
-    } while (db->exec(
-                   "INSERT INTO files (name, original_name, media_type, bytes, created_at) "
-                   "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING",
-                   detail::pg_params()
-                       .add(file->name)
-                       .add(file->original_name)
-                       .add(file->media_type)
-                       .add_bytes(file->bytes)
-                       .add(file->created_at)
-             )
-                 .affected() == 0);
-    aggregate_.commit_write(*db, tx);
-    return std::shared_ptr<const stored_file>(std::move(file));
-}
-
-core::result<std::shared_ptr<const stored_file>> pg_file_store::find(std::string_view name) const {
-    auto db = aggregate_.connection();
-    const auto r = db->exec(
-        "SELECT name, original_name, media_type, bytes, created_at FROM files WHERE name = $1",
-        detail::pg_params().add(name)
-    );
-    if (r.empty()) {
-        return core::errc::not_found;
-    }
-    auto file = std::make_shared<stored_file>();
-    file->name = r.text(0, 0);
-    file->original_name = r.text(0, 1);
-    file->media_type = r.text(0, 2);
-    file->bytes = r.bytes(0, 3);
-    file->created_at = r.int64(0, 4);
-    return std::shared_ptr<const stored_file>(std::move(file));
+    return std::make_unique<pg_file_store>(dsn, pool_size, max_bytes);
 }
 
 }  // namespace storefront::storage

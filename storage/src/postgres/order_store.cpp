@@ -1,12 +1,17 @@
 // pg_order_store: orders as rows, upserts for client-chosen ids, the inventory summed in SQL.
 
-#include "postgres/order_store.hpp"
-
-#include <limits>
-#include <stdexcept>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "common/found.hpp"
 #include "core/pet_rules.hpp"
+#include "postgres/aggregate.hpp"
+#include "postgres/reset.hpp"
+#include "postgres/stores.hpp"
+#include "storage/pet_store.hpp"
 
 namespace storefront::storage {
 
@@ -27,7 +32,83 @@ pg_params order_params(const core::pet_order& o) {
     return p;
 }
 
+class pg_order_store final : public order_store {
+  public:
+    pg_order_store(const std::string& dsn, std::size_t pool_size, std::vector<core::pet_order> seed)
+        : aggregate_(
+              dsn,
+              pool_size,
+              "orders",
+              [seed = std::move(seed)](pg_connection& conn) { detail::write_order_seed(conn, seed); },
+              false
+          ) {}
+
+    core::result<core::pet_order> find(std::int64_t id) const override {
+        auto db = aggregate_.connection();
+        const auto r = db->exec(
+            "SELECT id, pet_id, quantity, ship_date, status, complete FROM orders WHERE id = $1",
+            pg_params().add(id)
+        );
+        if (r.empty()) {
+            return core::errc::not_found;
+        }
+        core::pet_order o;
+        o.id = r.int64(0, 0);
+        o.pet_id = r.int64(0, 1);
+        o.quantity = static_cast<std::int32_t>(r.int64(0, 2));
+        if (!r.is_null(0, 3)) {
+            o.ship_date = r.int64(0, 3);
+        }
+        o.status = core::parse_order_status(r.text(0, 4)).value_or(core::order_status::placed);
+        o.complete = r.boolean(0, 5);
+        return o;
+    }
+
+    core::pet_order add(core::pet_order order) override {
+        return aggregate_.write([&](pg_connection& db) {
+            aggregate_.lock(db);
+            if (order.id == 0) {
+                order.id = detail::next_free_id(db, "orders");
+            }
+            (void)db.exec(upsert, order_params(order));
+            return order;
+        });
+    }
+
+    core::result<void> remove(std::int64_t id) override {
+        return aggregate_.write([&](pg_connection& db) {
+            return detail::found_any(
+                db.exec("DELETE FROM orders WHERE id = $1", pg_params().add(id)).affected() > 0
+            );
+        });
+    }
+
+    std::map<core::order_status, std::int64_t> inventory() const override {
+        std::map<core::order_status, std::int64_t> out{
+            {core::order_status::placed, 0},
+            {core::order_status::approved, 0},
+            {core::order_status::delivered, 0}};
+        auto db = aggregate_.connection();
+        const auto r = db->exec("SELECT status, sum(quantity)::bigint FROM orders GROUP BY status");
+        for (int row = 0; row < r.size(); ++row) {
+            if (const auto status = core::parse_order_status(r.text(row, 0))) {
+                out[*status] = r.int64(row, 1);
+            }
+        }
+        return out;
+    }
+
+  private:
+    mutable detail::pg_aggregate aggregate_;
+};
+
 }  // namespace
+
+std::unique_ptr<order_store> make_pg_order_store(
+    const std::string& dsn, std::size_t pool_size, std::vector<core::pet_order> seed
+) {
+    return std::make_unique<pg_order_store>(dsn, pool_size, std::move(seed));
+}
 
 namespace detail {
 
@@ -38,78 +119,5 @@ void write_order_seed(pg_connection& conn, const std::vector<core::pet_order>& o
 }
 
 }  // namespace detail
-
-pg_order_store::pg_order_store(
-    const std::string& dsn, std::size_t pool_size, std::vector<core::pet_order> seed
-)
-    : aggregate_(
-          dsn,
-          pool_size,
-          "orders",
-          [seed = std::move(seed)](pg_connection& conn) { detail::write_order_seed(conn, seed); },
-          false
-      ) {}
-
-core::result<core::pet_order> pg_order_store::find(std::int64_t id) const {
-    auto db = aggregate_.connection();
-    const auto r = db->exec(
-        "SELECT id, pet_id, quantity, ship_date, status, complete FROM orders WHERE id = $1",
-        pg_params().add(id)
-    );
-    if (r.empty()) {
-        return core::errc::not_found;
-    }
-    core::pet_order o;
-    o.id = r.int64(0, 0);
-    o.pet_id = r.int64(0, 1);
-    o.quantity = static_cast<std::int32_t>(r.int64(0, 2));
-    if (!r.is_null(0, 3)) {
-        o.ship_date = r.int64(0, 3);
-    }
-    o.status = core::parse_order_status(r.text(0, 4)).value_or(core::order_status::placed);
-    o.complete = r.boolean(0, 5);
-    return o;
-}
-
-core::pet_order pg_order_store::add(core::pet_order order) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    aggregate_.lock(*db);
-    if (order.id == 0) {
-        const auto largest = db->exec("SELECT coalesce(max(id), 0) FROM orders").int64(0, 0);
-        if (largest == std::numeric_limits<std::int64_t>::max()) {
-            throw std::overflow_error("no free order id left");
-        }
-        order.id = largest + 1;
-    }
-    (void)db->exec(upsert, order_params(order));
-    aggregate_.commit_write(*db, tx);
-    return order;
-}
-
-core::result<void> pg_order_store::remove(std::int64_t id) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    const bool removed = db->exec("DELETE FROM orders WHERE id = $1", pg_params().add(id)).affected() > 0;
-    if (removed) {
-        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-    }
-    return detail::found_any(removed);
-}
-
-std::map<core::order_status, std::int64_t> pg_order_store::inventory() const {
-    std::map<core::order_status, std::int64_t> out{
-        {core::order_status::placed, 0},
-        {core::order_status::approved, 0},
-        {core::order_status::delivered, 0}};
-    auto db = aggregate_.connection();
-    const auto r = db->exec("SELECT status, sum(quantity)::bigint FROM orders GROUP BY status");
-    for (int row = 0; row < r.size(); ++row) {
-        if (const auto status = core::parse_order_status(r.text(row, 0))) {
-            out[*status] = r.int64(row, 1);
-        }
-    }
-    return out;
-}
 
 }  // namespace storefront::storage

@@ -1,13 +1,18 @@
 // pg_pet_store: pets as rows (category in columns, photo URLs and tags as arrays), status and tag queries
 // in SQL, upserts for client-chosen ids, single-statement read-modify-writes.
 
-#include "postgres/pet_store.hpp"
+#include "storage/pet_store.hpp"
 
-#include <limits>
-#include <stdexcept>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "common/found.hpp"
 #include "core/pet_rules.hpp"
+#include "postgres/aggregate.hpp"
+#include "postgres/reset.hpp"
+#include "postgres/stores.hpp"
 
 namespace storefront::storage {
 
@@ -80,11 +85,119 @@ constexpr std::string_view upsert =
     "category_name = excluded.category_name, name = excluded.name, photo_urls = excluded.photo_urls, "
     "tag_ids = excluded.tag_ids, tag_names = excluded.tag_names, status = excluded.status";
 
-std::optional<core::pet> first(std::vector<core::pet> pets) {
-    return pets.empty() ? std::nullopt : std::optional(std::move(pets.front()));
+// The one pet of `r` (a lookup or a write's RETURNING), or errc::not_found.
+core::result<core::pet> one_pet(const pg_rows& r) {
+    auto pets = pets_of(r);
+    return detail::found(pets.empty() ? std::nullopt : std::optional(std::move(pets.front())));
 }
 
+class pg_pet_store final : public pet_store {
+  public:
+    pg_pet_store(const std::string& dsn, std::size_t pool_size, std::vector<core::pet> seed)
+        : aggregate_(
+              dsn,
+              pool_size,
+              "pets",
+              [seed = std::move(seed)](pg_connection& conn) { detail::write_pet_seed(conn, seed); },
+              false
+          ) {}
+
+    core::result<core::pet> find(std::int64_t id) const override {
+        auto db = aggregate_.connection();
+        return one_pet(
+            db->exec("SELECT " + std::string(columns) + " FROM pets WHERE id = $1", pg_params().add(id))
+        );
+    }
+
+    std::vector<core::pet> find_by_status(const std::vector<core::pet_status>& statuses) const override {
+        std::vector<std::string> names;
+        for (const auto s : statuses) {
+            names.emplace_back(core::to_string(s));
+        }
+        auto db = aggregate_.connection();
+        return pets_of(db->exec(
+            "SELECT " + std::string(columns) + " FROM pets WHERE status = ANY($1::text[]) ORDER BY id",
+            pg_params().add(detail::format_array(names))
+        ));
+    }
+
+    std::vector<core::pet> find_by_tags(const std::vector<std::string>& tag_names) const override {
+        auto db = aggregate_.connection();
+        return pets_of(db->exec(
+            "SELECT " + std::string(columns) + " FROM pets WHERE tag_names && $1::text[] ORDER BY id",
+            pg_params().add(detail::format_array(tag_names))
+        ));
+    }
+
+    core::pet add(core::pet pet) override {
+        return aggregate_.write([&](pg_connection& db) {
+            aggregate_.lock(db);
+            if (pet.id == 0) {
+                pet.id = detail::next_free_id(db, "pets");
+            }
+            (void)db.exec(upsert, pet_params(pet));
+            return pet;
+        });
+    }
+
+    core::result<core::pet> replace(const core::pet& pet) override {
+        return aggregate_.write([&](pg_connection& db) -> core::result<core::pet> {
+            const auto changed = db.exec(
+                "UPDATE pets SET has_category = $2, category_id = $3, category_name = $4, name = $5, "
+                "photo_urls = $6, tag_ids = $7, tag_names = $8, status = $9 WHERE id = $1",
+                pet_params(pet)
+            );
+            if (changed.affected() == 0) {
+                return core::errc::not_found;
+            }
+            return pet;
+        });
+    }
+
+    core::result<core::pet> update_name_status(
+        std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
+    ) override {
+        return aggregate_.write([&](pg_connection& db) {
+            return one_pet(db.exec(
+                "UPDATE pets SET name = coalesce($2, name), status = coalesce($3, status) WHERE id = $1 "
+                "RETURNING " +
+                    std::string(columns),
+                pg_params().add(id).add(name).add(
+                    status ? std::optional(std::string(core::to_string(*status))) : std::nullopt
+                )
+            ));
+        });
+    }
+
+    core::result<core::pet> add_photo_url(std::int64_t id, std::string url) override {
+        return aggregate_.write([&](pg_connection& db) {
+            return one_pet(db.exec(
+                "UPDATE pets SET photo_urls = array_append(photo_urls, $2::text) WHERE id = $1 RETURNING " +
+                    std::string(columns),
+                pg_params().add(id).add(url)
+            ));
+        });
+    }
+
+    core::result<void> remove(std::int64_t id) override {
+        return aggregate_.write([&](pg_connection& db) {
+            return detail::found_any(
+                db.exec("DELETE FROM pets WHERE id = $1", pg_params().add(id)).affected() > 0
+            );
+        });
+    }
+
+  private:
+    mutable detail::pg_aggregate aggregate_;
+};
+
 }  // namespace
+
+std::unique_ptr<pet_store> make_pg_pet_store(
+    const std::string& dsn, std::size_t pool_size, std::vector<core::pet> seed
+) {
+    return std::make_unique<pg_pet_store>(dsn, pool_size, std::move(seed));
+}
 
 namespace detail {
 
@@ -95,115 +208,5 @@ void write_pet_seed(pg_connection& conn, const std::vector<core::pet>& pets) {
 }
 
 }  // namespace detail
-
-pg_pet_store::pg_pet_store(const std::string& dsn, std::size_t pool_size, std::vector<core::pet> seed)
-    : aggregate_(
-          dsn,
-          pool_size,
-          "pets",
-          [seed = std::move(seed)](pg_connection& conn) { detail::write_pet_seed(conn, seed); },
-          false
-      ) {}
-
-core::result<core::pet> pg_pet_store::find(std::int64_t id) const {
-    auto db = aggregate_.connection();
-    return detail::found(first(
-        pets_of(db->exec("SELECT " + std::string(columns) + " FROM pets WHERE id = $1", pg_params().add(id)))
-    ));
-}
-
-std::vector<core::pet> pg_pet_store::find_by_status(const std::vector<core::pet_status>& statuses) const {
-    std::vector<std::string> names;
-    for (const auto s : statuses) {
-        names.emplace_back(core::to_string(s));
-    }
-    auto db = aggregate_.connection();
-    return pets_of(db->exec(
-        "SELECT " + std::string(columns) + " FROM pets WHERE status = ANY($1::text[]) ORDER BY id",
-        pg_params().add(detail::format_array(names))
-    ));
-}
-
-std::vector<core::pet> pg_pet_store::find_by_tags(const std::vector<std::string>& tag_names) const {
-    auto db = aggregate_.connection();
-    return pets_of(db->exec(
-        "SELECT " + std::string(columns) + " FROM pets WHERE tag_names && $1::text[] ORDER BY id",
-        pg_params().add(detail::format_array(tag_names))
-    ));
-}
-
-core::pet pg_pet_store::add(core::pet pet) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    aggregate_.lock(*db);
-    if (pet.id == 0) {
-        const auto largest = db->exec("SELECT coalesce(max(id), 0) FROM pets").int64(0, 0);
-        if (largest == std::numeric_limits<std::int64_t>::max()) {
-            throw std::overflow_error("no free pet id left");
-        }
-        pet.id = largest + 1;
-    }
-    (void)db->exec(upsert, pet_params(pet));
-    aggregate_.commit_write(*db, tx);
-    return pet;
-}
-
-core::result<core::pet> pg_pet_store::replace(const core::pet& pet) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    const auto changed = db->exec(
-        "UPDATE pets SET has_category = $2, category_id = $3, category_name = $4, name = $5, photo_urls = "
-        "$6, "
-        "tag_ids = $7, tag_names = $8, status = $9 WHERE id = $1",
-        pet_params(pet)
-    );
-    if (changed.affected() == 0) {
-        return core::errc::not_found;
-    }
-    aggregate_.commit_write(*db, tx);
-    return pet;
-}
-
-core::result<core::pet> pg_pet_store::update_name_status(
-    std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
-) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    auto updated = first(pets_of(db->exec(
-        "UPDATE pets SET name = coalesce($2, name), status = coalesce($3, status) WHERE id = $1 RETURNING " +
-            std::string(columns),
-        pg_params().add(id).add(name).add(
-            status ? std::optional(std::string(core::to_string(*status))) : std::nullopt
-        )
-    )));
-    if (updated) {
-        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-    }
-    return detail::found(updated);
-}
-
-core::result<core::pet> pg_pet_store::add_photo_url(std::int64_t id, std::string url) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    auto updated = first(pets_of(db->exec(
-        "UPDATE pets SET photo_urls = array_append(photo_urls, $2::text) WHERE id = $1 RETURNING " +
-            std::string(columns),
-        pg_params().add(id).add(url)
-    )));
-    if (updated) {
-        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-    }
-    return detail::found(updated);
-}
-
-core::result<void> pg_pet_store::remove(std::int64_t id) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    const bool removed = db->exec("DELETE FROM pets WHERE id = $1", pg_params().add(id)).affected() > 0;
-    if (removed) {
-        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-    }
-    return detail::found_any(removed);
-}
 
 }  // namespace storefront::storage

@@ -1,12 +1,18 @@
 // pg_pet_user_store: users keyed by username (the table's primary key), upserts, renames that keep the id
 // and report a taken username as errc::conflict.
 
-#include "postgres/pet_user_store.hpp"
-
-#include <limits>
-#include <stdexcept>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/found.hpp"
+#include "postgres/aggregate.hpp"
+#include "postgres/reset.hpp"
+#include "postgres/stores.hpp"
+#include "storage/pet_store.hpp"
 
 namespace storefront::storage {
 
@@ -14,7 +20,6 @@ namespace {
 
 using detail::pg_connection;
 using detail::pg_params;
-using detail::pg_violation;
 
 constexpr std::string_view upsert =
     "INSERT INTO pet_users (username, id, first_name, last_name, email, phone, user_status, password_hash) "
@@ -30,15 +35,108 @@ pg_params user_params(const core::pet_user_credentials& c) {
     return p;
 }
 
-std::int64_t next_id(pg_connection& db) {
-    const auto largest = db.exec("SELECT coalesce(max(id), 0) FROM pet_users").int64(0, 0);
-    if (largest == std::numeric_limits<std::int64_t>::max()) {
-        throw std::overflow_error("no free user id left");
+class pg_pet_user_store final : public pet_user_store {
+  public:
+    // `seed` is called only when the database has not been seeded yet (it hashes a password).
+    pg_pet_user_store(
+        const std::string& dsn,
+        std::size_t pool_size,
+        std::function<std::vector<core::pet_user_credentials>()> seed
+    )
+        : aggregate_(
+              dsn,
+              pool_size,
+              "pet_users",
+              [seed = std::move(seed)](pg_connection& conn) { detail::write_pet_user_seed(conn, seed()); },
+              false
+          ) {}
+
+    core::result<core::pet_user_credentials> find(std::string_view username) const override {
+        auto db = aggregate_.connection();
+        const auto r = db->exec(
+            "SELECT username, id, first_name, last_name, email, phone, user_status, password_hash FROM "
+            "pet_users "
+            "WHERE username = $1",
+            pg_params().add(username)
+        );
+        if (r.empty()) {
+            return core::errc::not_found;
+        }
+        const auto text = [&](int column) {
+            return r.is_null(0, column) ? std::nullopt : std::optional(std::string(r.text(0, column)));
+        };
+        core::pet_user_credentials c;
+        c.profile.username = r.text(0, 0);
+        c.profile.id = r.int64(0, 1);
+        c.profile.first_name = text(2);
+        c.profile.last_name = text(3);
+        c.profile.email = text(4);
+        c.profile.phone = text(5);
+        if (!r.is_null(0, 6)) {
+            c.profile.user_status = static_cast<std::int32_t>(r.int64(0, 6));
+        }
+        c.password_hash = r.text(0, 7);
+        return c;
     }
-    return largest + 1;
-}
+
+    core::pet_user add(core::pet_user_credentials user) override {
+        return aggregate_.write([&](pg_connection& db) {
+            aggregate_.lock(db);
+            if (user.profile.id == 0) {
+                user.profile.id = detail::next_free_id(db, "pet_users");
+            }
+            (void)db.exec(upsert, user_params(user));
+            return user.profile;
+        });
+    }
+
+    core::result<core::pet_user> replace(std::string_view username, core::pet_user_credentials user)
+        override {
+        return aggregate_.write([&](pg_connection& db) -> core::result<core::pet_user> {
+            const auto current =
+                db.exec("SELECT id FROM pet_users WHERE username = $1 FOR UPDATE", pg_params().add(username));
+            if (current.empty()) {
+                return core::errc::not_found;
+            }
+            if (user.profile.id == 0) {
+                user.profile.id = current.int64(0, 0);
+            }
+            auto params = user_params(user);
+            params.add(username);
+            const auto written = detail::exec_write(
+                db,
+                "UPDATE pet_users SET username = $1, id = $2, first_name = $3, last_name = $4, email = $5, "
+                "phone = $6, user_status = $7, password_hash = $8 WHERE username = $9",
+                params
+            );
+            if (!written) {
+                return written.error();  // the new username belongs to another user
+            }
+            return user.profile;
+        });
+    }
+
+    core::result<void> remove(std::string_view username) override {
+        return aggregate_.write([&](pg_connection& db) {
+            const auto removed =
+                db.exec("DELETE FROM pet_users WHERE username = $1", pg_params().add(username));
+            return detail::found_any(removed.affected() > 0);
+        });
+    }
+
+  private:
+    mutable detail::pg_aggregate aggregate_;
+};
 
 }  // namespace
+
+std::unique_ptr<pet_user_store> make_pg_pet_user_store(
+    const std::string& dsn,
+    std::size_t pool_size,
+    std::function<std::vector<core::pet_user_credentials>()> seed
+) {
+    return std::make_unique<pg_pet_user_store>(dsn, pool_size, std::move(seed));
+}
 
 namespace detail {
 
@@ -49,96 +147,5 @@ void write_pet_user_seed(pg_connection& conn, const std::vector<core::pet_user_c
 }
 
 }  // namespace detail
-
-pg_pet_user_store::pg_pet_user_store(
-    const std::string& dsn,
-    std::size_t pool_size,
-    std::function<std::vector<core::pet_user_credentials>()> seed
-)
-    : aggregate_(
-          dsn,
-          pool_size,
-          "pet_users",
-          [seed = std::move(seed)](pg_connection& conn) { detail::write_pet_user_seed(conn, seed()); },
-          false
-      ) {}
-
-core::result<core::pet_user_credentials> pg_pet_user_store::find(std::string_view username) const {
-    auto db = aggregate_.connection();
-    const auto r = db->exec(
-        "SELECT username, id, first_name, last_name, email, phone, user_status, password_hash FROM pet_users "
-        "WHERE username = $1",
-        pg_params().add(username)
-    );
-    if (r.empty()) {
-        return core::errc::not_found;
-    }
-    const auto text = [&](int column) {
-        return r.is_null(0, column) ? std::nullopt : std::optional(std::string(r.text(0, column)));
-    };
-    core::pet_user_credentials c;
-    c.profile.username = r.text(0, 0);
-    c.profile.id = r.int64(0, 1);
-    c.profile.first_name = text(2);
-    c.profile.last_name = text(3);
-    c.profile.email = text(4);
-    c.profile.phone = text(5);
-    if (!r.is_null(0, 6)) {
-        c.profile.user_status = static_cast<std::int32_t>(r.int64(0, 6));
-    }
-    c.password_hash = r.text(0, 7);
-    return c;
-}
-
-core::pet_user pg_pet_user_store::add(core::pet_user_credentials user) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    aggregate_.lock(*db);
-    if (user.profile.id == 0) {
-        user.profile.id = next_id(*db);
-    }
-    (void)db->exec(upsert, user_params(user));
-    aggregate_.commit_write(*db, tx);
-    return user.profile;
-}
-
-core::result<core::pet_user> pg_pet_user_store::replace(
-    std::string_view username, core::pet_user_credentials user
-) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    const auto current =
-        db->exec("SELECT id FROM pet_users WHERE username = $1 FOR UPDATE", pg_params().add(username));
-    if (current.empty()) {
-        return core::errc::not_found;
-    }
-    if (user.profile.id == 0) {
-        user.profile.id = current.int64(0, 0);
-    }
-    auto params = user_params(user);
-    params.add(username);
-    const auto violation = db->exec_or_violation(
-        "UPDATE pet_users SET username = $1, id = $2, first_name = $3, last_name = $4, email = $5, phone = "
-        "$6, "
-        "user_status = $7, password_hash = $8 WHERE username = $9",
-        params
-    );
-    if (violation != pg_violation::none) {
-        return core::errc::conflict;  // the new username belongs to another user
-    }
-    aggregate_.commit_write(*db, tx);
-    return user.profile;
-}
-
-core::result<void> pg_pet_user_store::remove(std::string_view username) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    const bool removed =
-        db->exec("DELETE FROM pet_users WHERE username = $1", pg_params().add(username)).affected() > 0;
-    if (removed) {
-        aggregate_.commit_write(*db, tx);  // nothing changed: the transaction rolls back
-    }
-    return detail::found_any(removed);
-}
 
 }  // namespace storefront::storage

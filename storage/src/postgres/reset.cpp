@@ -2,14 +2,8 @@
 
 #include "postgres/reset.hpp"
 
-#include "postgres/catalogue_store.hpp"
 #include "postgres/listener.hpp"
-#include "postgres/order_store.hpp"
-#include "postgres/pet_image_store.hpp"
-#include "postgres/pet_store.hpp"
-#include "postgres/pet_user_store.hpp"
 #include "postgres/schema.hpp"
-#include "postgres/user_store.hpp"
 #include "seed/catalogue.hpp"
 #include "seed/pets.hpp"
 #include "seed/users.hpp"

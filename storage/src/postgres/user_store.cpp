@@ -1,12 +1,18 @@
 // pg_user_store: pages, lookups by id and e-mail, and single-transaction writes whose UNIQUE e-mail
 // violations become errc::conflict; the seed writer.
 
-#include "postgres/user_store.hpp"
+#include "storage/user_store.hpp"
 
+#include <cstdint>
 #include <limits>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "common/clock.hpp"
+#include "postgres/aggregate.hpp"
+#include "postgres/reset.hpp"
+#include "postgres/stores.hpp"
 
 namespace storefront::storage {
 
@@ -15,7 +21,6 @@ namespace {
 using detail::pg_connection;
 using detail::pg_params;
 using detail::pg_rows;
-using detail::pg_violation;
 
 constexpr std::string_view user_select =
     "SELECT id, email, name, role, avatar, created_at, updated_at, seed, password_hash FROM users ";
@@ -49,7 +54,136 @@ core::result<core::user_credentials> one_user(
     return std::move(found.front());
 }
 
+core::result<core::user> one_profile(pg_connection& db, std::int64_t id) {
+    auto found = one_user(db, "WHERE id = $1", pg_params().add(id));
+    if (!found) {
+        return found.error();
+    }
+    return std::move(found->profile);
+}
+
+class pg_user_store final : public user_store {
+  public:
+    // An empty database gets the seed users from `seed` once (called only then: hashing is slow).
+    pg_user_store(
+        const std::string& dsn,
+        std::size_t pool_size,
+        std::function<std::vector<core::user_credentials>()> seed
+    )
+        : aggregate_(
+              dsn,
+              pool_size,
+              "users",
+              [seed = std::move(seed)](pg_connection& conn) { detail::write_user_seed(conn, seed()); },
+              true
+          ) {}
+
+    std::vector<core::user> list_users(const core::page_request& page) const override {
+        constexpr std::size_t most = std::numeric_limits<std::int64_t>::max();
+        auto db = aggregate_.connection();
+        std::vector<core::user> out;
+        for (auto& c : users_of(db->exec(
+                 std::string(user_select) + "ORDER BY id LIMIT $1 OFFSET $2",
+                 pg_params()
+                     .add(static_cast<std::int64_t>(std::min(page.limit, most)))
+                     .add(static_cast<std::int64_t>(std::min(page.offset, most)))
+             ))) {
+            out.push_back(std::move(c.profile));
+        }
+        return out;
+    }
+
+    std::size_t user_count() const override {
+        auto db = aggregate_.connection();
+        return static_cast<std::size_t>(db->exec("SELECT count(*) FROM users").int64(0, 0));
+    }
+
+    core::result<core::user> find_user(std::int64_t id) const override {
+        auto db = aggregate_.connection();
+        return one_profile(*db, id);
+    }
+
+    core::result<core::user_credentials> find_credentials(std::string_view normalized_email) const override {
+        auto db = aggregate_.connection();
+        return one_user(*db, "WHERE email = $1", pg_params().add(normalized_email));
+    }
+
+    bool email_taken(std::string_view normalized_email) const override {
+        auto db = aggregate_.connection();
+        return !db->exec("SELECT 1 FROM users WHERE email = $1", pg_params().add(normalized_email)).empty();
+    }
+
+    core::result<core::user> create_user(const core::user_draft& draft) override {
+        return aggregate_.write([&](pg_connection& db) -> core::result<core::user> {
+            pg_rows rows;
+            const auto written = detail::exec_write(
+                db,
+                "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
+                pg_params()
+                    .add(draft.email)
+                    .add(draft.name)
+                    .add(draft.role)
+                    .add(draft.avatar)
+                    .add(draft.password_hash)
+                    .add(detail::now_ms()),
+                &rows
+            );
+            if (!written) {
+                return written.error();  // the e-mail is taken
+            }
+            return one_profile(db, rows.int64(0, 0));
+        });
+    }
+
+    core::result<core::user> update_user(std::int64_t id, const core::user_patch& patch) override {
+        return aggregate_.write_row(
+            "users",
+            id,
+            core::errc::seed_user_read_only,
+            [&](pg_connection& db) -> core::result<core::user> {
+                const auto written = detail::exec_write(
+                    db,
+                    "UPDATE users SET email = coalesce($2, email), name = coalesce($3, name), "
+                    "password_hash = coalesce($4, password_hash), avatar = coalesce($5, avatar), "
+                    "role = coalesce($6, role), updated_at = $7 WHERE id = $1",
+                    pg_params()
+                        .add(id)
+                        .add(patch.email)
+                        .add(patch.name)
+                        .add(patch.password_hash)
+                        .add(patch.avatar)
+                        .add(patch.role)
+                        .add(detail::now_ms())
+                );
+                if (!written) {
+                    return written.error();  // the new e-mail is another user's
+                }
+                return one_profile(db, id);
+            }
+        );
+    }
+
+    core::result<void> delete_user(std::int64_t id) override {
+        return aggregate_.write_row("users", id, core::errc::seed_user_read_only, [&](pg_connection& db) {
+            (void)db.exec("DELETE FROM users WHERE id = $1", pg_params().add(id));
+            return core::result<void>();
+        });
+    }
+
+    [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
+
+  private:
+    mutable detail::pg_aggregate aggregate_;
+};
+
 }  // namespace
+
+std::unique_ptr<user_store> make_pg_user_store(
+    const std::string& dsn, std::size_t pool_size, std::function<std::vector<core::user_credentials>()> seed
+) {
+    return std::make_unique<pg_user_store>(dsn, pool_size, std::move(seed));
+}
 
 namespace detail {
 
@@ -78,121 +212,5 @@ void write_user_seed(pg_connection& conn, const std::vector<core::user_credentia
 }
 
 }  // namespace detail
-
-pg_user_store::pg_user_store(
-    const std::string& dsn, std::size_t pool_size, std::function<std::vector<core::user_credentials>()> seed
-)
-    : aggregate_(
-          dsn,
-          pool_size,
-          "users",
-          [seed = std::move(seed)](pg_connection& conn) { detail::write_user_seed(conn, seed()); },
-          true
-      ) {}
-
-std::vector<core::user> pg_user_store::list_users(const core::page_request& page) const {
-    constexpr std::size_t most = std::numeric_limits<std::int64_t>::max();
-    auto db = aggregate_.connection();
-    std::vector<core::user> out;
-    for (auto& c : users_of(db->exec(
-             std::string(user_select) + "ORDER BY id LIMIT $1 OFFSET $2",
-             pg_params()
-                 .add(static_cast<std::int64_t>(std::min(page.limit, most)))
-                 .add(static_cast<std::int64_t>(std::min(page.offset, most)))
-         ))) {
-        out.push_back(std::move(c.profile));
-    }
-    return out;
-}
-
-std::size_t pg_user_store::user_count() const {
-    auto db = aggregate_.connection();
-    return static_cast<std::size_t>(db->exec("SELECT count(*) FROM users").int64(0, 0));
-}
-
-core::result<core::user> pg_user_store::find_user(std::int64_t id) const {
-    auto db = aggregate_.connection();
-    auto found = one_user(*db, "WHERE id = $1", pg_params().add(id));
-    if (!found) {
-        return found.error();
-    }
-    return std::move(found->profile);
-}
-
-core::result<core::user_credentials> pg_user_store::find_credentials(std::string_view normalized_email
-) const {
-    auto db = aggregate_.connection();
-    return one_user(*db, "WHERE email = $1", pg_params().add(normalized_email));
-}
-
-bool pg_user_store::email_taken(std::string_view normalized_email) const {
-    auto db = aggregate_.connection();
-    return !db->exec("SELECT 1 FROM users WHERE email = $1", pg_params().add(normalized_email)).empty();
-}
-
-core::result<core::user> pg_user_store::create_user(const core::user_draft& draft) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    pg_rows rows;
-    const auto violation = db->exec_or_violation(
-        "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
-        pg_params()
-            .add(draft.email)
-            .add(draft.name)
-            .add(draft.role)
-            .add(draft.avatar)
-            .add(draft.password_hash)
-            .add(detail::now_ms()),
-        &rows
-    );
-    if (violation != pg_violation::none) {
-        return core::errc::conflict;  // the e-mail is taken
-    }
-    auto created = one_user(*db, "WHERE id = $1", pg_params().add(rows.int64(0, 0)));
-    aggregate_.commit_write(*db, tx);
-    return std::move(created->profile);
-}
-
-core::result<core::user> pg_user_store::update_user(std::int64_t id, const core::user_patch& patch) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    if (const auto writable = detail::lock_writable_row(*db, "users", id, core::errc::seed_user_read_only);
-        !writable) {
-        return writable.error();
-    }
-    const auto violation = db->exec_or_violation(
-        "UPDATE users SET email = coalesce($2, email), name = coalesce($3, name), "
-        "password_hash = coalesce($4, password_hash), avatar = coalesce($5, avatar), role = coalesce($6, "
-        "role), "
-        "updated_at = $7 WHERE id = $1",
-        pg_params()
-            .add(id)
-            .add(patch.email)
-            .add(patch.name)
-            .add(patch.password_hash)
-            .add(patch.avatar)
-            .add(patch.role)
-            .add(detail::now_ms())
-    );
-    if (violation != pg_violation::none) {
-        return core::errc::conflict;  // the new e-mail is another user's
-    }
-    auto updated = one_user(*db, "WHERE id = $1", pg_params().add(id));
-    aggregate_.commit_write(*db, tx);
-    return std::move(updated->profile);
-}
-
-core::result<void> pg_user_store::delete_user(std::int64_t id) {
-    auto db = aggregate_.connection();
-    detail::pg_transaction tx(*db);
-    if (const auto writable = detail::lock_writable_row(*db, "users", id, core::errc::seed_user_read_only);
-        !writable) {
-        return writable.error();
-    }
-    (void)db->exec("DELETE FROM users WHERE id = $1", pg_params().add(id));
-    aggregate_.commit_write(*db, tx);
-    return {};
-}
 
 }  // namespace storefront::storage

@@ -1,16 +1,21 @@
 // sqlite_catalogue_store: seed-once, filtered pages in SQL, and writes as single transactions whose checks
 // run inside them and whose constraint violations (UNIQUE slug, FOREIGN KEY category) become errc values.
 
-#include "sqlite/catalogue_store.hpp"
+#include "storage/catalogue_store.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "common/clock.hpp"
 #include "common/seed_once.hpp"
 #include "common/slug.hpp"
+#include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
+#include "sqlite/stores.hpp"
 
 namespace storefront::storage {
 
@@ -154,7 +159,255 @@ void write_images(sqlite_connection& db, std::int64_t product_id, const std::vec
     }
 }
 
+class sqlite_catalogue_store final : public catalogue_store {
+  public:
+    // Writes `categories` and `products` (the seed) the first time this file gets a catalogue, never again.
+    sqlite_catalogue_store(
+        std::shared_ptr<detail::sqlite_database> db,
+        const std::vector<core::category>& categories,
+        const std::vector<core::product>& products
+    )
+        : db_(std::move(db)) {
+        detail::seed_once(*db_->writer(), "catalogue", [&](sqlite_connection& w) {
+            detail::write_catalogue_seed(w, categories, products);
+        });
+    }
+
+    std::vector<core::product> list_products(
+        const core::product_filter& filter, const core::page_request& page
+    ) const override {
+        auto r = db_->reader();
+        return products_where(
+            *r,
+            std::string(filter_where) + "ORDER BY p.id LIMIT ?7 OFFSET ?8",
+            [&](auto& s) {
+                bind_filter(s, filter);
+                s.bind(7, static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)));
+                s.bind(8, static_cast<std::int64_t>(std::min<std::size_t>(page.offset, INT64_MAX)));
+            }
+        );
+    }
+
+    std::size_t count_products(const core::product_filter& filter) const override {
+        auto r = db_->reader();
+        auto s = r->prepare(
+            "SELECT count(*) FROM products p JOIN categories c ON c.id = p.category_id " +
+            std::string(filter_where)
+        );
+        bind_filter(s, filter);
+        return s.step() == step::row ? static_cast<std::size_t>(s.int64(0)) : 0;
+    }
+
+    core::result<core::product> find_product(std::int64_t id) const override {
+        auto r = db_->reader();
+        return product_by_id(*r, id);
+    }
+
+    core::result<core::product> find_product_by_slug(std::string_view slug) const override {
+        auto r = db_->reader();
+        return first_or_not_found(products_where(*r, "WHERE p.slug = ?1", [&](auto& s) { s.bind(1, slug); }));
+    }
+
+    core::result<std::vector<core::product>> related_products(std::int64_t id) const override {
+        auto r = db_->reader();
+        // The product and its relatives from one snapshot, so a concurrent move cannot mix two states.
+        sqlite_connection::read_transaction snapshot(*r);
+        const auto product = product_by_id(*r, id);
+        if (!product) {
+            return product.error();
+        }
+        return products_where(*r, "WHERE p.category_id = ?1 AND p.id <> ?2 ORDER BY p.id", [&](auto& s) {
+            s.bind(1, product->product_category.id).bind(2, id);
+        });
+    }
+
+    std::vector<core::category> list_categories() const override {
+        auto r = db_->reader();
+        return categories_where(*r, "ORDER BY id", [](auto&) {});
+    }
+
+    core::result<core::category> find_category(std::int64_t id) const override {
+        auto r = db_->reader();
+        return category_by_id(*r, id);
+    }
+
+    core::result<core::category> find_category_by_slug(std::string_view slug) const override {
+        auto r = db_->reader();
+        return first_or_not_found(categories_where(*r, "WHERE slug = ?1", [&](auto& s) { s.bind(1, slug); }));
+    }
+
+    core::result<core::product> create_product(const core::product_draft& draft) override {
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<core::product> {
+                if (!category_by_id(w, draft.category_id)) {
+                    return core::errc::invalid_reference;
+                }
+                const std::int64_t id = next_id_of(w, "products");
+                auto insert = w.prepare(
+                    "INSERT INTO products (id, title, slug, price, description, category_id, created_at, "
+                    "updated_at) "
+                    "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
+                );
+                insert.bind(1, id).bind(2, std::string_view(draft.title));
+                insert.bind(3, std::string_view(detail::slug_for(draft.title, "product", id)))
+                    .bind(4, draft.price);
+                insert.bind(5, std::string_view(draft.description))
+                    .bind(6, draft.category_id)
+                    .bind(7, detail::now_ms());
+                if (auto written = write_slugged(insert); !written) {
+                    return written.error();
+                }
+                write_images(w, id, draft.images);
+                auto created = product_by_id(w, id);
+                return created;
+            },
+            &db_->catalogue_revision
+        );
+    }
+
+    core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<core::product> {
+                auto current = product_by_id(w, id);
+                if (!current) {
+                    return current.error();
+                }
+                if (current->seed) {
+                    return core::errc::seed_read_only;
+                }
+                if (patch.category_id && !category_by_id(w, *patch.category_id)) {
+                    return core::errc::invalid_reference;
+                }
+                auto update = w.prepare(
+                    "UPDATE products SET title = ?2, slug = ?3, price = ?4, description = ?5, category_id = "
+                    "?6, "
+                    "updated_at = ?7 WHERE id = ?1"
+                );
+                update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current->title)));
+                update.bind(3, std::string_view(slug_after(patch.title, "product", id, current->slug)));
+                update.bind(4, patch.price.value_or(current->price));
+                update.bind(
+                    5, std::string_view(patch.description ? *patch.description : current->description)
+                );
+                update.bind(6, patch.category_id.value_or(current->product_category.id))
+                    .bind(7, detail::now_ms());
+                if (auto written = write_slugged(update); !written) {
+                    return written.error();
+                }
+                if (patch.images) {
+                    write_images(w, id, *patch.images);
+                }
+                auto updated = product_by_id(w, id);
+                return updated;
+            },
+            &db_->catalogue_revision
+        );
+    }
+
+    core::result<void> delete_product(std::int64_t id) override {
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<void> {
+                const auto current = product_by_id(w, id);
+                if (!current) {
+                    return current.error();
+                }
+                if (current->seed) {
+                    return core::errc::seed_read_only;
+                }
+                (void)detail::delete_where(w, "DELETE FROM products WHERE id = ?1", id);
+                return {};
+            },
+            &db_->catalogue_revision
+        );
+    }
+
+    core::result<core::category> create_category(const core::category_draft& draft) override {
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<core::category> {
+                const std::int64_t id = next_id_of(w, "categories");
+                auto insert = w.prepare(
+                    "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES "
+                    "(?1,?2,?3,?4,?5,?5)"
+                );
+                insert.bind(1, id).bind(2, std::string_view(draft.name));
+                insert.bind(3, std::string_view(detail::slug_for(draft.name, "category", id)));
+                insert.bind(4, std::string_view(draft.image)).bind(5, detail::now_ms());
+                if (auto written = write_slugged(insert); !written) {
+                    return written.error();
+                }
+                auto created = category_by_id(w, id);
+                return created;
+            },
+            &db_->catalogue_revision
+        );
+    }
+
+    core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
+        override {
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<core::category> {
+                auto current = category_by_id(w, id);
+                if (!current) {
+                    return current.error();
+                }
+                if (current->seed) {
+                    return core::errc::seed_read_only;
+                }
+                auto update = w.prepare(
+                    "UPDATE categories SET name = ?2, slug = ?3, image = ?4, updated_at = ?5 WHERE id = ?1"
+                );
+                update.bind(1, id).bind(2, std::string_view(patch.name.value_or(current->name)));
+                update.bind(3, std::string_view(slug_after(patch.name, "category", id, current->slug)));
+                update.bind(4, std::string_view(patch.image ? *patch.image : current->image))
+                    .bind(5, detail::now_ms());
+                if (auto written = write_slugged(update); !written) {
+                    return written.error();
+                }
+                auto updated = category_by_id(w, id);
+                return updated;
+            },
+            &db_->catalogue_revision
+        );
+    }
+
+    core::result<void> delete_category(std::int64_t id) override {
+        return db_->write(
+            [&](sqlite_connection& w) -> core::result<void> {
+                const auto current = category_by_id(w, id);
+                if (!current) {
+                    return current.error();
+                }
+                if (current->seed) {
+                    return core::errc::seed_read_only;
+                }
+                auto remove = w.prepare("DELETE FROM categories WHERE id = ?1");
+                remove.bind(1, id);
+                if (remove.step() == step::constraint) {
+                    return core::errc::in_use;  // products still reference it (foreign key)
+                }
+                return {};
+            },
+            &db_->catalogue_revision
+        );
+    }
+
+    std::uint64_t revision() const override {
+        return db_->catalogue_revision.load(std::memory_order_acquire);
+    }
+
+  private:
+    std::shared_ptr<detail::sqlite_database> db_;
+};
+
 }  // namespace
+
+std::unique_ptr<catalogue_store> make_sqlite_catalogue_store(
+    std::shared_ptr<detail::sqlite_database> db,
+    const std::vector<core::category>& categories,
+    const std::vector<core::product>& products
+) {
+    return std::make_unique<sqlite_catalogue_store>(std::move(db), categories, products);
+}
 
 namespace detail {
 
@@ -190,221 +443,5 @@ void write_catalogue_seed(
 }
 
 }  // namespace detail
-
-sqlite_catalogue_store::sqlite_catalogue_store(
-    std::shared_ptr<detail::sqlite_database> db,
-    const std::vector<core::category>& categories,
-    const std::vector<core::product>& products
-)
-    : db_(std::move(db)) {
-    detail::seed_once(*db_->writer(), "catalogue", [&](sqlite_connection& w) {
-        detail::write_catalogue_seed(w, categories, products);
-    });
-}
-
-void sqlite_catalogue_store::committed(sqlite_connection::transaction& tx) {
-    tx.commit();
-    db_->catalogue_revision.fetch_add(1, std::memory_order_acq_rel);
-}
-
-std::vector<core::product> sqlite_catalogue_store::list_products(
-    const core::product_filter& filter, const core::page_request& page
-) const {
-    auto r = db_->reader();
-    return products_where(*r, std::string(filter_where) + "ORDER BY p.id LIMIT ?7 OFFSET ?8", [&](auto& s) {
-        bind_filter(s, filter);
-        s.bind(7, static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)));
-        s.bind(8, static_cast<std::int64_t>(std::min<std::size_t>(page.offset, INT64_MAX)));
-    });
-}
-
-std::size_t sqlite_catalogue_store::count_products(const core::product_filter& filter) const {
-    auto r = db_->reader();
-    auto s = r->prepare(
-        "SELECT count(*) FROM products p JOIN categories c ON c.id = p.category_id " +
-        std::string(filter_where)
-    );
-    bind_filter(s, filter);
-    return s.step() == step::row ? static_cast<std::size_t>(s.int64(0)) : 0;
-}
-
-core::result<core::product> sqlite_catalogue_store::find_product(std::int64_t id) const {
-    auto r = db_->reader();
-    return product_by_id(*r, id);
-}
-
-core::result<core::product> sqlite_catalogue_store::find_product_by_slug(std::string_view slug) const {
-    auto r = db_->reader();
-    return first_or_not_found(products_where(*r, "WHERE p.slug = ?1", [&](auto& s) { s.bind(1, slug); }));
-}
-
-core::result<std::vector<core::product>> sqlite_catalogue_store::related_products(std::int64_t id) const {
-    auto r = db_->reader();
-    // The product and its relatives from one snapshot, so a concurrent move cannot mix two states.
-    sqlite_connection::read_transaction snapshot(*r);
-    const auto product = product_by_id(*r, id);
-    if (!product) {
-        return product.error();
-    }
-    return products_where(*r, "WHERE p.category_id = ?1 AND p.id <> ?2 ORDER BY p.id", [&](auto& s) {
-        s.bind(1, product->product_category.id).bind(2, id);
-    });
-}
-
-std::vector<core::category> sqlite_catalogue_store::list_categories() const {
-    auto r = db_->reader();
-    return categories_where(*r, "ORDER BY id", [](auto&) {});
-}
-
-core::result<core::category> sqlite_catalogue_store::find_category(std::int64_t id) const {
-    auto r = db_->reader();
-    return category_by_id(*r, id);
-}
-
-core::result<core::category> sqlite_catalogue_store::find_category_by_slug(std::string_view slug) const {
-    auto r = db_->reader();
-    return first_or_not_found(categories_where(*r, "WHERE slug = ?1", [&](auto& s) { s.bind(1, slug); }));
-}
-
-core::result<core::product> sqlite_catalogue_store::create_product(const core::product_draft& draft) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    if (!category_by_id(*w, draft.category_id)) {
-        return core::errc::invalid_reference;
-    }
-    const std::int64_t id = next_id_of(*w, "products");
-    auto insert = w->prepare(
-        "INSERT INTO products (id, title, slug, price, description, category_id, created_at, updated_at) "
-        "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
-    );
-    insert.bind(1, id).bind(2, std::string_view(draft.title));
-    insert.bind(3, std::string_view(detail::slug_for(draft.title, "product", id))).bind(4, draft.price);
-    insert.bind(5, std::string_view(draft.description)).bind(6, draft.category_id).bind(7, detail::now_ms());
-    if (auto written = write_slugged(insert); !written) {
-        return written.error();
-    }
-    write_images(*w, id, draft.images);
-    auto created = product_by_id(*w, id);
-    committed(tx);
-    return created;
-}
-
-core::result<core::product> sqlite_catalogue_store::update_product(
-    std::int64_t id, const core::product_patch& patch
-) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    auto current = product_by_id(*w, id);
-    if (!current) {
-        return current.error();
-    }
-    if (current->seed) {
-        return core::errc::seed_read_only;
-    }
-    if (patch.category_id && !category_by_id(*w, *patch.category_id)) {
-        return core::errc::invalid_reference;
-    }
-    auto update = w->prepare(
-        "UPDATE products SET title = ?2, slug = ?3, price = ?4, description = ?5, category_id = ?6, "
-        "updated_at = ?7 WHERE id = ?1"
-    );
-    update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current->title)));
-    update.bind(3, std::string_view(slug_after(patch.title, "product", id, current->slug)));
-    update.bind(4, patch.price.value_or(current->price));
-    update.bind(5, std::string_view(patch.description ? *patch.description : current->description));
-    update.bind(6, patch.category_id.value_or(current->product_category.id)).bind(7, detail::now_ms());
-    if (auto written = write_slugged(update); !written) {
-        return written.error();
-    }
-    if (patch.images) {
-        write_images(*w, id, *patch.images);
-    }
-    auto updated = product_by_id(*w, id);
-    committed(tx);
-    return updated;
-}
-
-core::result<void> sqlite_catalogue_store::delete_product(std::int64_t id) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    const auto current = product_by_id(*w, id);
-    if (!current) {
-        return current.error();
-    }
-    if (current->seed) {
-        return core::errc::seed_read_only;
-    }
-    auto remove = w->prepare("DELETE FROM products WHERE id = ?1");
-    remove.bind(1, id);
-    (void)remove.step();
-    committed(tx);
-    return {};
-}
-
-core::result<core::category> sqlite_catalogue_store::create_category(const core::category_draft& draft) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    const std::int64_t id = next_id_of(*w, "categories");
-    auto insert = w->prepare(
-        "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES (?1,?2,?3,?4,?5,?5)"
-    );
-    insert.bind(1, id).bind(2, std::string_view(draft.name));
-    insert.bind(3, std::string_view(detail::slug_for(draft.name, "category", id)));
-    insert.bind(4, std::string_view(draft.image)).bind(5, detail::now_ms());
-    if (auto written = write_slugged(insert); !written) {
-        return written.error();
-    }
-    auto created = category_by_id(*w, id);
-    committed(tx);
-    return created;
-}
-
-core::result<core::category> sqlite_catalogue_store::update_category(
-    std::int64_t id, const core::category_patch& patch
-) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    auto current = category_by_id(*w, id);
-    if (!current) {
-        return current.error();
-    }
-    if (current->seed) {
-        return core::errc::seed_read_only;
-    }
-    auto update =
-        w->prepare("UPDATE categories SET name = ?2, slug = ?3, image = ?4, updated_at = ?5 WHERE id = ?1");
-    update.bind(1, id).bind(2, std::string_view(patch.name.value_or(current->name)));
-    update.bind(3, std::string_view(slug_after(patch.name, "category", id, current->slug)));
-    update.bind(4, std::string_view(patch.image ? *patch.image : current->image)).bind(5, detail::now_ms());
-    if (auto written = write_slugged(update); !written) {
-        return written.error();
-    }
-    auto updated = category_by_id(*w, id);
-    committed(tx);
-    return updated;
-}
-
-core::result<void> sqlite_catalogue_store::delete_category(std::int64_t id) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    const auto current = category_by_id(*w, id);
-    if (!current) {
-        return current.error();
-    }
-    if (current->seed) {
-        return core::errc::seed_read_only;
-    }
-    auto remove = w->prepare("DELETE FROM categories WHERE id = ?1");
-    remove.bind(1, id);
-    if (remove.step() == step::constraint) {
-        return core::errc::in_use;  // products still reference it (foreign key)
-    }
-    committed(tx);
-    return {};
-}
-
-std::uint64_t sqlite_catalogue_store::revision() const {
-    return db_->catalogue_revision.load(std::memory_order_acquire);
-}
 
 }  // namespace storefront::storage

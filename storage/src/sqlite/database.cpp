@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <map>
 
+#include "common/budget.hpp"
+#include "common/next_id.hpp"
+
 namespace storefront::storage::detail {
 
 namespace {
@@ -113,6 +116,23 @@ sqlite_database::read_lease sqlite_database::reader() const {
     auto db = std::move(idle_readers_.back());
     idle_readers_.pop_back();
     return read_lease(*this, std::move(db));
+}
+
+std::int64_t next_free_id(sqlite_connection& db, std::string_view table) {
+    auto largest = db.prepare("SELECT coalesce(max(id), 0) FROM " + std::string(table));
+    (void)largest.step();
+    return next_id(largest.int64(0));
+}
+
+core::result<void> reserve_bytes(
+    sqlite_connection& db, std::string_view table, std::size_t adding, std::size_t max_bytes
+) {
+    auto used = db.prepare("SELECT coalesce(sum(size), 0) FROM " + std::string(table));
+    (void)used.step();
+    if (!fits_budget(static_cast<std::size_t>(used.int64(0)), adding, max_bytes)) {
+        return core::errc::storage_full;
+    }
+    return {};
 }
 
 bool claim_seed_marker(sqlite_connection& db, std::string_view aggregate) {

@@ -13,8 +13,11 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "core/errc.hpp"
 #include "sqlite/connection.hpp"
 #include "storage/storage_config.hpp"
 
@@ -64,6 +67,34 @@ class sqlite_database {
     };
     [[nodiscard]] write_lease writer() { return write_lease(*this); }
 
+    // One write, one IMMEDIATE transaction on the write connection: `change(db)` runs inside it; an answer
+    // that is an error rolls it back, any other answer commits it, then moves `revision` when one is given.
+    template <class Change>
+    auto write(Change&& change, std::atomic<std::uint64_t>* revision = nullptr)
+        -> decltype(change(std::declval<sqlite_connection&>())) {
+        auto w = writer();
+        sqlite_connection::transaction tx(*w);
+        const auto commit = [&] {
+            tx.commit();
+            if (revision != nullptr) {
+                revision->fetch_add(1, std::memory_order_acq_rel);
+            }
+        };
+        if constexpr (std::is_void_v<decltype(change(*w))>) {
+            change(*w);
+            commit();
+        } else {
+            auto answer = change(*w);
+            if constexpr (requires { answer.has_error(); }) {
+                if (answer.has_error()) {
+                    return answer;
+                }
+            }
+            commit();
+            return answer;
+        }
+    }
+
     // Revisions for callers' caches, bumped after each committed write of the aggregate (in-process: a
     // read per request would cost a query). reset_to_seed bumps both.
     std::atomic<std::uint64_t> catalogue_revision{1};
@@ -76,6 +107,24 @@ class sqlite_database {
     mutable std::condition_variable pool_ready_;
     mutable std::vector<std::unique_ptr<sqlite_connection>> idle_readers_;
 };
+
+// Inside a write: the id after the largest one in `table` (the public petstore's numbering).
+[[nodiscard]] std::int64_t next_free_id(sqlite_connection& db, std::string_view table);
+
+// Inside a write: errc::storage_full unless `adding` more bytes keep the `size` column of `table` within
+// `max_bytes` (rows kept from earlier runs count).
+[[nodiscard]] core::result<void> reserve_bytes(
+    sqlite_connection& db, std::string_view table, std::size_t adding, std::size_t max_bytes
+);
+
+// Runs a DELETE whose one parameter ?1 is `key`; true when it removed a row.
+template <class Key>
+bool delete_where(sqlite_connection& db, std::string_view sql, const Key& key) {
+    auto remove = db.prepare(sql);
+    remove.bind(1, key);
+    (void)remove.step();
+    return db.changes() > 0;
+}
 
 // Sets the seed marker of `aggregate` inside the caller's IMMEDIATE transaction (common/seed_once.hpp); true
 // when this call set it, false when the file holds that seed already.

@@ -1,14 +1,16 @@
 // sqlite_order_store: orders by id (an existing id is replaced, as the petstore does) and the quantities
 // per status summed in SQL.
 
-#include "sqlite/order_store.hpp"
-
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "common/found.hpp"
-#include "common/next_id.hpp"
 #include "common/seed_once.hpp"
+#include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
+#include "sqlite/stores.hpp"
+#include "storage/pet_store.hpp"
 
 namespace storefront::storage {
 
@@ -29,7 +31,76 @@ void write_order(sqlite_connection& db, const core::pet_order& o) {
     (void)upsert.step();
 }
 
+class sqlite_order_store final : public order_store {
+  public:
+    // Writes `seed` the first time this file gets orders, never again.
+    sqlite_order_store(std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet_order>& seed)
+        : db_(std::move(db)) {
+        detail::seed_once(*db_->writer(), "orders", [&](sqlite_connection& w) {
+            detail::write_order_seed(w, seed);
+        });
+    }
+
+    core::result<core::pet_order> find(std::int64_t id) const override {
+        auto r = db_->reader();
+        auto s =
+            r->prepare("SELECT id, pet_id, quantity, ship_date, status, complete FROM orders WHERE id = ?1");
+        s.bind(1, id);
+        if (s.step() != step::row) {
+            return core::errc::not_found;
+        }
+        core::pet_order o;
+        o.id = s.int64(0);
+        o.pet_id = s.int64(1);
+        o.quantity = static_cast<std::int32_t>(s.int64(2));
+        if (!s.is_null(3)) {
+            o.ship_date = s.int64(3);
+        }
+        o.status = static_cast<core::order_status>(s.int64(4));
+        o.complete = s.int64(5) != 0;
+        return o;
+    }
+
+    core::pet_order add(core::pet_order order) override {
+        return db_->write([&](sqlite_connection& w) -> core::pet_order {
+            if (order.id == 0) {
+                order.id = detail::next_free_id(w, "orders");
+            }
+            write_order(w, order);
+            return order;
+        });
+    }
+
+    core::result<void> remove(std::int64_t id) override {
+        return db_->write([&](sqlite_connection& w) -> core::result<void> {
+            return detail::found_any(detail::delete_where(w, "DELETE FROM orders WHERE id = ?1", id));
+        });
+    }
+
+    std::map<core::order_status, std::int64_t> inventory() const override {
+        std::map<core::order_status, std::int64_t> out{
+            {core::order_status::placed, 0},
+            {core::order_status::approved, 0},
+            {core::order_status::delivered, 0}};
+        auto r = db_->reader();
+        auto s = r->prepare("SELECT status, sum(quantity) FROM orders GROUP BY status");
+        while (s.step() == step::row) {
+            out[static_cast<core::order_status>(s.int64(0))] = s.int64(1);
+        }
+        return out;
+    }
+
+  private:
+    std::shared_ptr<detail::sqlite_database> db_;
+};
+
 }  // namespace
+
+std::unique_ptr<order_store> make_sqlite_order_store(
+    std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet_order>& seed
+) {
+    return std::make_unique<sqlite_order_store>(std::move(db), seed);
+}
 
 namespace detail {
 
@@ -40,70 +111,5 @@ void write_order_seed(sqlite_connection& db, const std::vector<core::pet_order>&
 }
 
 }  // namespace detail
-
-sqlite_order_store::sqlite_order_store(
-    std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet_order>& seed
-)
-    : db_(std::move(db)) {
-    detail::seed_once(*db_->writer(), "orders", [&](sqlite_connection& w) {
-        detail::write_order_seed(w, seed);
-    });
-}
-
-core::result<core::pet_order> sqlite_order_store::find(std::int64_t id) const {
-    auto r = db_->reader();
-    auto s = r->prepare("SELECT id, pet_id, quantity, ship_date, status, complete FROM orders WHERE id = ?1");
-    s.bind(1, id);
-    if (s.step() != step::row) {
-        return core::errc::not_found;
-    }
-    core::pet_order o;
-    o.id = s.int64(0);
-    o.pet_id = s.int64(1);
-    o.quantity = static_cast<std::int32_t>(s.int64(2));
-    if (!s.is_null(3)) {
-        o.ship_date = s.int64(3);
-    }
-    o.status = static_cast<core::order_status>(s.int64(4));
-    o.complete = s.int64(5) != 0;
-    return o;
-}
-
-core::pet_order sqlite_order_store::add(core::pet_order order) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    if (order.id == 0) {
-        auto largest = w->prepare("SELECT coalesce(max(id), 0) FROM orders");
-        (void)largest.step();
-        order.id = next_id(largest.int64(0));
-    }
-    write_order(*w, order);
-    tx.commit();
-    return order;
-}
-
-core::result<void> sqlite_order_store::remove(std::int64_t id) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    auto remove = w->prepare("DELETE FROM orders WHERE id = ?1");
-    remove.bind(1, id);
-    (void)remove.step();
-    const bool removed = w->changes() > 0;
-    tx.commit();
-    return detail::found_any(removed);
-}
-
-std::map<core::order_status, std::int64_t> sqlite_order_store::inventory() const {
-    std::map<core::order_status, std::int64_t> out{
-        {core::order_status::placed, 0},
-        {core::order_status::approved, 0},
-        {core::order_status::delivered, 0}};
-    auto r = db_->reader();
-    auto s = r->prepare("SELECT status, sum(quantity) FROM orders GROUP BY status");
-    while (s.step() == step::row) {
-        out[static_cast<core::order_status>(s.int64(0))] = s.int64(1);
-    }
-    return out;
-}
 
 }  // namespace storefront::storage

@@ -1,14 +1,17 @@
 // sqlite_pet_store: pets, their photo URLs and tags; a pet is read back with its children and written as
 // "replace the row and its children", so a partial pet can never be seen.
 
-#include "sqlite/pet_store.hpp"
+#include "storage/pet_store.hpp"
 
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "common/found.hpp"
-#include "common/next_id.hpp"
 #include "common/seed_once.hpp"
+#include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
+#include "sqlite/stores.hpp"
 
 namespace storefront::storage {
 
@@ -124,7 +127,125 @@ void write_pet(sqlite_connection& db, const core::pet& p) {
     }
 }
 
+class sqlite_pet_store final : public pet_store {
+  public:
+    // Writes `seed` the first time this file gets pets, never again.
+    sqlite_pet_store(std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet>& seed)
+        : db_(std::move(db)) {
+        detail::seed_once(*db_->writer(), "pets", [&](sqlite_connection& w) {
+            detail::write_pet_seed(w, seed);
+        });
+    }
+
+    core::result<core::pet> find(std::int64_t id) const override {
+        auto r = db_->reader();
+        sqlite_connection::read_transaction snapshot(*r);  // the row and its children from one state
+        return detail::found(pet_by_id(*r, id));
+    }
+
+    std::vector<core::pet> find_by_status(const std::vector<core::pet_status>& statuses) const override {
+        if (statuses.empty()) {
+            return {};
+        }
+        auto r = db_->reader();
+        sqlite_connection::read_transaction snapshot(*r);
+        return pets_where(*r, "WHERE status IN (" + placeholders(statuses.size(), 1) + ")", [&](auto& s) {
+            for (std::size_t i = 0; i < statuses.size(); ++i) {
+                s.bind(static_cast<int>(i) + 1, static_cast<std::int64_t>(statuses[i]));
+            }
+        });
+    }
+
+    std::vector<core::pet> find_by_tags(const std::vector<std::string>& tag_names) const override {
+        if (tag_names.empty()) {
+            return {};
+        }
+        auto r = db_->reader();
+        sqlite_connection::read_transaction snapshot(*r);
+        const std::string where = "WHERE id IN (SELECT pet_id FROM pet_tags WHERE name IN (" +
+                                  placeholders(tag_names.size(), 1) + "))";
+        return pets_where(*r, where, [&](auto& s) {
+            for (std::size_t i = 0; i < tag_names.size(); ++i) {
+                s.bind(static_cast<int>(i) + 1, std::string_view(tag_names[i]));
+            }
+        });
+    }
+
+    core::pet add(core::pet pet) override {
+        return db_->write([&](sqlite_connection& w) -> core::pet {
+            if (pet.id == 0) {
+                pet.id = detail::next_free_id(w, "pets");
+            }
+            write_pet(w, pet);
+            return pet;
+        });
+    }
+
+    core::result<core::pet> replace(const core::pet& pet) override {
+        return db_->write([&](sqlite_connection& w) -> core::result<core::pet> {
+            auto exists = w.prepare("SELECT 1 FROM pets WHERE id = ?1");
+            exists.bind(1, pet.id);
+            if (exists.step() != step::row) {
+                return core::errc::not_found;
+            }
+            exists.reset();
+            write_pet(w, pet);
+            return pet;
+        });
+    }
+
+    core::result<core::pet> update_name_status(
+        std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
+    ) override {
+        return db_->write([&](sqlite_connection& w) -> core::result<core::pet> {
+            auto pet = pet_by_id(w, id);
+            if (!pet) {
+                return core::errc::not_found;
+            }
+            if (name) {
+                pet->name = std::move(*name);
+            }
+            if (status) {
+                pet->status = status;
+            }
+            auto update = w.prepare("UPDATE pets SET name = ?2, status = ?3 WHERE id = ?1");
+            update.bind(1, id).bind(2, std::string_view(pet->name));
+            pet->status ? update.bind(3, static_cast<std::int64_t>(*pet->status)) : update.bind_null(3);
+            (void)update.step();
+            return std::move(*pet);
+        });
+    }
+
+    core::result<core::pet> add_photo_url(std::int64_t id, std::string url) override {
+        return db_->write([&](sqlite_connection& w) -> core::result<core::pet> {
+            auto pet = pet_by_id(w, id);
+            if (!pet) {
+                return core::errc::not_found;
+            }
+            insert_photo(w, id, pet->photo_urls.size(), url);
+            pet->photo_urls.push_back(std::move(url));
+            return std::move(*pet);
+        });
+    }
+
+    core::result<void> remove(std::int64_t id) override {
+        return db_->write([&](sqlite_connection& w) -> core::result<void> {
+            return detail::found_any(detail::delete_where(w, "DELETE FROM pets WHERE id = ?1", id)
+            );  // photos and tags follow (cascade)
+        });
+    }
+
+  private:
+    std::shared_ptr<detail::sqlite_database> db_;
+};
+
 }  // namespace
+
+std::unique_ptr<pet_store> make_sqlite_pet_store(
+    std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet>& seed
+) {
+    return std::make_unique<sqlite_pet_store>(std::move(db), seed);
+}
 
 namespace detail {
 
@@ -135,120 +256,5 @@ void write_pet_seed(sqlite_connection& db, const std::vector<core::pet>& pets) {
 }
 
 }  // namespace detail
-
-sqlite_pet_store::sqlite_pet_store(
-    std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet>& seed
-)
-    : db_(std::move(db)) {
-    detail::seed_once(*db_->writer(), "pets", [&](sqlite_connection& w) { detail::write_pet_seed(w, seed); });
-}
-
-core::result<core::pet> sqlite_pet_store::find(std::int64_t id) const {
-    auto r = db_->reader();
-    sqlite_connection::read_transaction snapshot(*r);  // the row and its children from one state
-    return detail::found(pet_by_id(*r, id));
-}
-
-std::vector<core::pet> sqlite_pet_store::find_by_status(const std::vector<core::pet_status>& statuses) const {
-    if (statuses.empty()) {
-        return {};
-    }
-    auto r = db_->reader();
-    sqlite_connection::read_transaction snapshot(*r);
-    return pets_where(*r, "WHERE status IN (" + placeholders(statuses.size(), 1) + ")", [&](auto& s) {
-        for (std::size_t i = 0; i < statuses.size(); ++i) {
-            s.bind(static_cast<int>(i) + 1, static_cast<std::int64_t>(statuses[i]));
-        }
-    });
-}
-
-std::vector<core::pet> sqlite_pet_store::find_by_tags(const std::vector<std::string>& tag_names) const {
-    if (tag_names.empty()) {
-        return {};
-    }
-    auto r = db_->reader();
-    sqlite_connection::read_transaction snapshot(*r);
-    const std::string where =
-        "WHERE id IN (SELECT pet_id FROM pet_tags WHERE name IN (" + placeholders(tag_names.size(), 1) + "))";
-    return pets_where(*r, where, [&](auto& s) {
-        for (std::size_t i = 0; i < tag_names.size(); ++i) {
-            s.bind(static_cast<int>(i) + 1, std::string_view(tag_names[i]));
-        }
-    });
-}
-
-core::pet sqlite_pet_store::add(core::pet pet) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    if (pet.id == 0) {
-        auto largest = w->prepare("SELECT coalesce(max(id), 0) FROM pets");
-        (void)largest.step();
-        pet.id = next_id(largest.int64(0));
-    }
-    write_pet(*w, pet);
-    tx.commit();
-    return pet;
-}
-
-core::result<core::pet> sqlite_pet_store::replace(const core::pet& pet) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    auto exists = w->prepare("SELECT 1 FROM pets WHERE id = ?1");
-    exists.bind(1, pet.id);
-    if (exists.step() != step::row) {
-        return core::errc::not_found;
-    }
-    exists.reset();
-    write_pet(*w, pet);
-    tx.commit();
-    return pet;
-}
-
-core::result<core::pet> sqlite_pet_store::update_name_status(
-    std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
-) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    auto pet = pet_by_id(*w, id);
-    if (!pet) {
-        return core::errc::not_found;
-    }
-    if (name) {
-        pet->name = std::move(*name);
-    }
-    if (status) {
-        pet->status = status;
-    }
-    auto update = w->prepare("UPDATE pets SET name = ?2, status = ?3 WHERE id = ?1");
-    update.bind(1, id).bind(2, std::string_view(pet->name));
-    pet->status ? update.bind(3, static_cast<std::int64_t>(*pet->status)) : update.bind_null(3);
-    (void)update.step();
-    tx.commit();
-    return std::move(*pet);
-}
-
-core::result<core::pet> sqlite_pet_store::add_photo_url(std::int64_t id, std::string url) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    auto pet = pet_by_id(*w, id);
-    if (!pet) {
-        return core::errc::not_found;
-    }
-    insert_photo(*w, id, pet->photo_urls.size(), url);
-    pet->photo_urls.push_back(std::move(url));
-    tx.commit();
-    return std::move(*pet);
-}
-
-core::result<void> sqlite_pet_store::remove(std::int64_t id) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    auto remove = w->prepare("DELETE FROM pets WHERE id = ?1");  // photos and tags follow (cascade)
-    remove.bind(1, id);
-    (void)remove.step();
-    const bool removed = w->changes() > 0;
-    tx.commit();
-    return detail::found_any(removed);
-}
 
 }  // namespace storefront::storage

@@ -1,14 +1,17 @@
 // sqlite_pet_user_store: the username is the primary key (BINARY collation: case-sensitive, as the
 // petstore); ids are one more than the largest in use, as in the memory adapter.
 
-#include "sqlite/pet_user_store.hpp"
-
+#include <functional>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "common/found.hpp"
-#include "common/next_id.hpp"
 #include "common/seed_once.hpp"
+#include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
+#include "sqlite/stores.hpp"
+#include "storage/pet_store.hpp"
 
 namespace storefront::storage {
 
@@ -66,13 +69,76 @@ std::optional<core::pet_user_credentials> user_named(sqlite_connection& db, std:
     return u;
 }
 
-void delete_user(sqlite_connection& db, std::string_view username) {
-    auto remove = db.prepare("DELETE FROM pet_users WHERE username = ?1");
-    remove.bind(1, username);
-    (void)remove.step();
+// True when there was a user of that name.
+bool delete_user(sqlite_connection& db, std::string_view username) {
+    return detail::delete_where(db, "DELETE FROM pet_users WHERE username = ?1", username);
 }
 
+class sqlite_pet_user_store final : public pet_user_store {
+  public:
+    // `seed` is called only when this file has never held the pet users (it hashes a password: slow).
+    sqlite_pet_user_store(
+        std::shared_ptr<detail::sqlite_database> db,
+        const std::function<std::vector<core::pet_user_credentials>()>& seed
+    )
+        : db_(std::move(db)) {
+        detail::seed_once(*db_->writer(), "pet_users", [&](sqlite_connection& w) {
+            detail::write_pet_user_seed(w, seed());
+        });
+    }
+
+    core::result<core::pet_user_credentials> find(std::string_view username) const override {
+        auto r = db_->reader();
+        return detail::found(user_named(*r, username));
+    }
+
+    core::pet_user add(core::pet_user_credentials user) override {
+        return db_->write([&](sqlite_connection& w) -> core::pet_user {
+            if (user.profile.id == 0) {
+                user.profile.id = detail::next_free_id(w, "pet_users");
+            }
+            write_user(w, user);
+            return user.profile;
+        });
+    }
+
+    core::result<core::pet_user> replace(std::string_view username, core::pet_user_credentials user)
+        override {
+        return db_->write([&](sqlite_connection& w) -> core::result<core::pet_user> {
+            const auto current = user_named(w, username);
+            if (!current) {
+                return core::errc::not_found;
+            }
+            if (user.profile.username != username && user_named(w, user.profile.username)) {
+                return core::errc::conflict;
+            }
+            if (user.profile.id == 0) {
+                user.profile.id = current->profile.id;
+            }
+            (void)delete_user(w, username);
+            write_user(w, user);
+            return user.profile;
+        });
+    }
+
+    core::result<void> remove(std::string_view username) override {
+        return db_->write([&](sqlite_connection& w) -> core::result<void> {
+            return detail::found_any(delete_user(w, username));
+        });
+    }
+
+  private:
+    std::shared_ptr<detail::sqlite_database> db_;
+};
+
 }  // namespace
+
+std::unique_ptr<pet_user_store> make_sqlite_pet_user_store(
+    std::shared_ptr<detail::sqlite_database> db,
+    const std::function<std::vector<core::pet_user_credentials>()>& seed
+) {
+    return std::make_unique<sqlite_pet_user_store>(std::move(db), seed);
+}
 
 namespace detail {
 
@@ -83,63 +149,5 @@ void write_pet_user_seed(sqlite_connection& db, const std::vector<core::pet_user
 }
 
 }  // namespace detail
-
-sqlite_pet_user_store::sqlite_pet_user_store(
-    std::shared_ptr<detail::sqlite_database> db,
-    const std::function<std::vector<core::pet_user_credentials>()>& seed
-)
-    : db_(std::move(db)) {
-    detail::seed_once(*db_->writer(), "pet_users", [&](sqlite_connection& w) {
-        detail::write_pet_user_seed(w, seed());
-    });
-}
-
-core::result<core::pet_user_credentials> sqlite_pet_user_store::find(std::string_view username) const {
-    auto r = db_->reader();
-    return detail::found(user_named(*r, username));
-}
-
-core::pet_user sqlite_pet_user_store::add(core::pet_user_credentials user) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    if (user.profile.id == 0) {
-        auto largest = w->prepare("SELECT coalesce(max(id), 0) FROM pet_users");
-        (void)largest.step();
-        user.profile.id = next_id(largest.int64(0));
-    }
-    write_user(*w, user);
-    tx.commit();
-    return user.profile;
-}
-
-core::result<core::pet_user> sqlite_pet_user_store::replace(
-    std::string_view username, core::pet_user_credentials user
-) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    const auto current = user_named(*w, username);
-    if (!current) {
-        return core::errc::not_found;
-    }
-    if (user.profile.username != username && user_named(*w, user.profile.username)) {
-        return core::errc::conflict;
-    }
-    if (user.profile.id == 0) {
-        user.profile.id = current->profile.id;
-    }
-    delete_user(*w, username);
-    write_user(*w, user);
-    tx.commit();
-    return user.profile;
-}
-
-core::result<void> sqlite_pet_user_store::remove(std::string_view username) {
-    auto w = db_->writer();
-    sqlite_connection::transaction tx(*w);
-    delete_user(*w, username);
-    const bool removed = w->changes() > 0;
-    tx.commit();
-    return detail::found_any(removed);
-}
 
 }  // namespace storefront::storage
