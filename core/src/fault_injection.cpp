@@ -15,16 +15,12 @@ namespace {
 std::optional<double> rate_param(
     const query_params& params, std::string_view name, std::vector<std::string>& messages
 ) {
-    const std::size_t count = count_of(params, name);
-    if (count == 0) {
+    const std::optional<std::string_view> given = one_value(params, name, messages);
+    if (!given) {
         return std::nullopt;
     }
     const std::string prefix{name};
-    if (count > 1) {
-        messages.push_back(prefix + " must be given at most once");
-        return std::nullopt;
-    }
-    const std::optional<double> value = parse_decimal(*single_value(params, name));
+    const std::optional<double> value = parse_decimal(*given);
     if (!value) {
         messages.push_back(prefix + " must be a number conforming to the specified constraints");
         return std::nullopt;

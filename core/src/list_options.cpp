@@ -16,6 +16,20 @@ namespace storefront::core {
 
 namespace {
 
+// The one of three per-kind tables that belongs to `kind`.
+template <class Table>
+const Table& of_kind(list_kind kind, const Table& products, const Table& categories, const Table& users) {
+    switch (kind) {
+        case list_kind::products:
+            return products;
+        case list_kind::categories:
+            return categories;
+        case list_kind::users:
+            break;
+    }
+    return users;
+}
+
 struct sort_field {
     std::string_view name;
     sort_key key;
@@ -35,15 +49,7 @@ const std::vector<sort_field>& sort_table(list_kind kind) {
         {"name", sort_key::name},
         {"email", sort_key::email},
     };
-    switch (kind) {
-        case list_kind::products:
-            return products;
-        case list_kind::categories:
-            return categories;
-        case list_kind::users:
-            break;
-    }
-    return users;
+    return of_kind(kind, products, categories, users);
 }
 
 std::string joined(const std::vector<std::string_view>& names) {
@@ -106,20 +112,6 @@ std::optional<std::vector<std::string>> selected_fields(list_kind kind, std::str
     return out;
 }
 
-// The single value of `name`, or nullopt (absent, or given twice: then with a message).
-std::optional<std::string_view> one_value(
-    const query_params& params, std::string_view name, std::vector<std::string>& messages
-) {
-    const std::size_t count = count_of(params, name);
-    if (count > 1) {
-        messages.push_back(std::string(name) + " must be given at most once");
-    }
-    if (count != 1) {
-        return std::nullopt;
-    }
-    return single_value(params, name);
-}
-
 }  // namespace
 
 bool list_options::selects(std::string_view name) const {
@@ -137,15 +129,7 @@ const std::vector<std::string_view>& sort_fields_of(list_kind kind) {
     static const std::vector<std::string_view> products = names_of(list_kind::products);
     static const std::vector<std::string_view> categories = names_of(list_kind::categories);
     static const std::vector<std::string_view> users = names_of(list_kind::users);
-    switch (kind) {
-        case list_kind::products:
-            return products;
-        case list_kind::categories:
-            return categories;
-        case list_kind::users:
-            break;
-    }
-    return users;
+    return of_kind(kind, products, categories, users);
 }
 
 const std::vector<std::string_view>& json_fields_of(list_kind kind) {
@@ -155,15 +139,7 @@ const std::vector<std::string_view>& json_fields_of(list_kind kind) {
         "id", "name", "slug", "image", "creationAt", "updatedAt"};
     static const std::vector<std::string_view> users{
         "id", "email", "name", "role", "avatar", "creationAt", "updatedAt"};
-    switch (kind) {
-        case list_kind::products:
-            return products;
-        case list_kind::categories:
-            return categories;
-        case list_kind::users:
-            break;
-    }
-    return users;
+    return of_kind(kind, products, categories, users);
 }
 
 validated<list_options> parse_list_options(list_kind kind, const query_params& params) {

@@ -55,6 +55,19 @@ std::optional<std::string_view> single_value(const query_params& params, std::st
     return std::string_view{found->value};
 }
 
+std::optional<std::string_view> one_value(
+    const query_params& params, std::string_view name, std::vector<std::string>& messages
+) {
+    const std::size_t count = count_of(params, name);
+    if (count > 1) {
+        messages.push_back(std::string(name) + " must be given at most once");
+    }
+    if (count != 1) {
+        return std::nullopt;
+    }
+    return single_value(params, name);
+}
+
 std::optional<long long> parse_integer(std::string_view text) {
     const std::string_view digits = (!text.empty() && text.front() == '-') ? text.substr(1) : text;
     if (digits.empty() || digits.size() > max_integer_digits ||
@@ -98,16 +111,12 @@ std::optional<long long> bounded_integer_param(
     long long max,
     std::vector<std::string>& messages
 ) {
-    const std::size_t count = count_of(params, name);
-    if (count == 0) {
+    const std::optional<std::string_view> given = one_value(params, name, messages);
+    if (!given) {
         return std::nullopt;
     }
     const std::string prefix{name};
-    if (count > 1) {
-        messages.push_back(prefix + " must be given at most once");
-        return std::nullopt;
-    }
-    const std::string_view text = *single_value(params, name);
+    const std::string_view text = *given;
     const std::optional<long long> value = parse_integer(text);
     if (!value) {
         if (!has_integer_syntax(text)) {

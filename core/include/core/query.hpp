@@ -21,6 +21,12 @@ using query_params = std::vector<query_param>;
 // The value of `name` if present exactly once; nullopt if absent. Callers check count_of for duplicates.
 [[nodiscard]] std::optional<std::string_view> single_value(const query_params& params, std::string_view name);
 
+// The value of `name` when it is given once; nullopt when absent, or when repeated (then with the message
+// "<name> must be given at most once" appended to `messages`).
+[[nodiscard]] std::optional<std::string_view> one_value(
+    const query_params& params, std::string_view name, std::vector<std::string>& messages
+);
+
 // Strict integer parse of the whole text (optional leading '-', digits only, no spaces or '+').
 [[nodiscard]] std::optional<long long> parse_integer(std::string_view text);
 
