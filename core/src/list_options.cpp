@@ -112,7 +112,27 @@ std::optional<std::vector<std::string>> selected_fields(list_kind kind, std::str
     return out;
 }
 
+// Sets `fields` from `select` when it is given once and valid; otherwise adds the problem to `messages`.
+void read_select(
+    list_kind kind,
+    const query_params& params,
+    std::vector<std::string>& fields,
+    std::vector<std::string>& messages
+) {
+    if (const auto text = one_value(params, "select", messages)) {
+        if (auto selected = selected_fields(kind, *text)) {
+            fields = std::move(*selected);
+        } else {
+            messages.push_back("select must be a comma-separated list of: " + joined(json_fields_of(kind)));
+        }
+    }
+}
+
 }  // namespace
+
+bool list_options::plain() const noexcept {
+    return sort_by == sort_key::id && order == sort_order::asc && search_words.empty() && select.empty();
+}
 
 bool list_options::selects(std::string_view name) const {
     return select.empty() || std::find(select.begin(), select.end(), name) != select.end();
@@ -168,18 +188,23 @@ validated<list_options> parse_list_options(list_kind kind, const query_params& p
     if (const auto text = one_value(params, "q", messages)) {
         options.search_words = words_of(*text);
     }
-    if (const auto text = one_value(params, "select", messages)) {
-        if (auto fields = selected_fields(kind, *text)) {
-            options.select = std::move(*fields);
-        } else {
-            messages.push_back("select must be a comma-separated list of: " + joined(json_fields_of(kind)));
-        }
-    }
+    read_select(kind, params, options.select, messages);
 
     if (!messages.empty()) {
         return validation_errors{std::move(messages)};
     }
     return options;
+}
+
+validated<std::vector<std::string>> parse_select(list_kind kind, const query_params& params) {
+    std::vector<std::string> fields;
+    std::vector<std::string> messages;
+    read_select(kind, params, fields, messages);
+    if (!messages.empty()) {
+        return validation_errors{std::move(messages)};
+    }
+    // in_place: a vector of strings would also make a validation_errors.
+    return validated<std::vector<std::string>>(boost::system::in_place_value, std::move(fields));
 }
 
 }  // namespace storefront::core

@@ -225,4 +225,65 @@ BOOST_AUTO_TEST_CASE(allowed_values_per_kind) {
     BOOST_TEST(sort_fields_of(list_kind::users) == users, boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(plain_only_without_sort_search_or_select) {
+    struct row {
+        query_params params;
+        bool plain;
+    };
+    const std::vector<row> rows = {
+        {{}, true},
+        {{{"sortBy", "id"}}, true},
+        {{{"sortBy", "id"}, {"order", "asc"}}, true},
+        {{{"q", ""}}, true},
+        {{{"q", "  "}}, true},
+        {{{"offset", "3"}, {"title", "x"}}, true},
+        {{{"sortBy", "price"}}, false},
+        {{{"order", "desc"}}, false},
+        {{{"q", "hoodie"}}, false},
+        {{{"select", "id"}}, false},
+        {{{"select", "title"}}, false},
+    };
+    for (const auto& r : rows) {
+        BOOST_TEST_CONTEXT(describe(list_kind::products, r.params)) {
+            const auto got = parse_list_options(list_kind::products, r.params);
+            BOOST_TEST_REQUIRE(got.has_value());
+            BOOST_TEST(got->plain() == r.plain);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(select_alone_for_single_items) {
+    struct row {
+        list_kind kind;
+        query_params params;
+        std::vector<std::string> fields;  // when accepted
+        std::vector<std::string> messages;
+    };
+    const std::vector<row> rows = {
+        {list_kind::products, {}, {}, {}},
+        {list_kind::products, {{"sortBy", "nothing"}, {"order", "x"}, {"q", "a"}, {"q", "b"}}, {}, {}},
+        {list_kind::products, {{"select", "price,title"}}, {"id", "title", "price"}, {}},
+        {list_kind::categories, {{"select", "image"}}, {"id", "image"}, {}},
+        {list_kind::users, {{"select", "email , name"}}, {"id", "email", "name"}, {}},
+        {list_kind::users, {{"select", "password"}}, {}, {user_selects}},
+        {list_kind::products, {{"select", ""}}, {}, {product_selects}},
+        {list_kind::categories,
+         {{"select", "name"}, {"select", "image"}},
+         {},
+         {"select must be given at most once"}},
+    };
+    for (const auto& r : rows) {
+        BOOST_TEST_CONTEXT(describe(r.kind, r.params)) {
+            const auto got = parse_select(r.kind, r.params);
+            if (r.messages.empty()) {
+                BOOST_TEST_REQUIRE(got.has_value());
+                BOOST_TEST(*got == r.fields, boost::test_tools::per_element());
+            } else {
+                BOOST_TEST_REQUIRE(got.has_error());
+                BOOST_TEST(got.error().messages == r.messages, boost::test_tools::per_element());
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -29,6 +29,10 @@ struct list_options {
 
     // Whether the JSON field `name` belongs in the answer.
     [[nodiscard]] bool selects(std::string_view name) const;
+
+    // Whether nothing beyond the default list is asked for: id order ascending, no search, every field
+    // (so the answer can come from the pre-serialised id-ordered pages).
+    [[nodiscard]] bool plain() const noexcept;
 };
 
 // The values `sortBy` accepts for a kind, in the order messages list them ("id, title, price, ...").
@@ -42,5 +46,10 @@ struct list_options {
 // "order must be one of: asc, desc", "select must be a comma-separated list of: id, title, ...", and
 // "<name> must be given at most once". Values are case-sensitive, like the JSON field names they name.
 [[nodiscard]] validated<list_options> parse_list_options(list_kind kind, const query_params& params);
+
+// Reads `select` alone, for single items (which take no sortBy, order or q): the fields as in
+// list_options::select (empty when absent), or "select must be a comma-separated list of: …" and
+// "select must be given at most once".
+[[nodiscard]] validated<std::vector<std::string>> parse_select(list_kind kind, const query_params& params);
 
 }  // namespace storefront::core

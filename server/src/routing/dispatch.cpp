@@ -32,7 +32,9 @@ struct routed_request {
     std::size_t body_limit = 0;  // the route's body policy's limit
 };
 
-constexpr std::string_view cors_allow_headers = "Content-Type, Authorization, api_key";
+// Request headers a preflight allows: bodies, both auth schemes, conditional GETs and sandboxes.
+constexpr std::string_view cors_allow_headers =
+    "Content-Type, Authorization, api_key, If-None-Match, X-Sandbox";
 
 response preflight(std::string_view allow) {
     response r;

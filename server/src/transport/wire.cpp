@@ -11,11 +11,13 @@ namespace storefront::server {
 
 namespace {
 
-// Headers on every response (behaviour.md): JSON type, CORS, no sniffing.
+// Headers on every response (behaviour.md): JSON type, CORS (with the headers browser code may read:
+// the lists' X-Total-Count and Link, caching and rate limits), no sniffing.
 constexpr std::string_view fixed_headers =
     "Server: storefront\r\n"
     "Content-Type: application/json; charset=utf-8\r\n"
     "Access-Control-Allow-Origin: *\r\n"
+    "Access-Control-Expose-Headers: X-Total-Count, Link, ETag, RateLimit, RateLimit-Policy, Retry-After\r\n"
     "X-Content-Type-Options: nosniff\r\n";
 
 // The same headers around another Content-Type (e.g. an uploaded pet image); JSON keeps the one append.
@@ -23,6 +25,7 @@ constexpr std::string_view fixed_headers_before_type = "Server: storefront\r\nCo
 constexpr std::string_view fixed_headers_after_type =
     "\r\n"
     "Access-Control-Allow-Origin: *\r\n"
+    "Access-Control-Expose-Headers: X-Total-Count, Link, ETag, RateLimit, RateLimit-Policy, Retry-After\r\n"
     "X-Content-Type-Options: nosniff\r\n";
 
 void append_number(std::string& out, std::size_t n) {

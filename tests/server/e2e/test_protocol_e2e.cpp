@@ -52,7 +52,10 @@ BOOST_AUTO_TEST_CASE(options_preflight_is_204_with_cors_headers) {
     BOOST_TEST(reply.status == 204u);
     BOOST_TEST(reply.header("access-control-allow-origin") == "*");
     BOOST_TEST(reply.header("access-control-allow-methods") == "POST, OPTIONS");
-    BOOST_TEST(reply.header("access-control-allow-headers") == "Content-Type, Authorization, api_key");
+    BOOST_TEST(
+        reply.header("access-control-allow-headers") ==
+        "Content-Type, Authorization, api_key, If-None-Match, X-Sandbox"
+    );
     BOOST_TEST(reply.body.empty());
 }
 

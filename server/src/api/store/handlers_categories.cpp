@@ -1,12 +1,15 @@
-// Category handlers: the list (whole or paged, from prebuilt JSON), by id and slug, a category's products,
-// and create/update/delete. Status codes for domain outcomes come from error_response.
+// Category handlers: the list (whole or paged, from prebuilt JSON) and a category's products through the
+// shared list path, by id and slug, and create/update/delete. Status codes for domain outcomes come from
+// error_response.
 
 #include <string>
+#include <vector>
 
 #include "core/catalogue_rules.hpp"
 #include "core/pagination.hpp"
 #include "core/slug.hpp"
 #include "core/write_policy.hpp"
+#include "list_answer.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "server/routing/error_responses.hpp"
@@ -20,6 +23,12 @@ using namespace store_params;
 
 response category_not_found(std::int64_t id) {
     return error_response(core::errc::not_found, "Category " + std::to_string(id) + " not found");
+}
+
+response category_slug_not_found(std::string_view slug) {
+    return error_response(
+        core::errc::not_found, "Category with slug \"" + std::string(slug) + "\" not found"
+    );
 }
 
 // The answer to a refused category write, with the text that names what went wrong.
@@ -51,61 +60,59 @@ handler_result category_write_error(
     }
 }
 
+// The products of one category: the product list with the category's filter, 404 for an unknown category.
+struct category_products : store_lists::product_list {
+    std::int64_t category_id = 0;
+
+    boost::asio::awaitable<or_response<store_lists::counted_page>> plain(
+        store_services& app, const store_lists::list_request& request
+    ) {
+        if (!co_await app.storage([&] { return app.catalogue().find_category(category_id); })) {
+            co_return category_not_found(category_id);
+        }
+        co_return co_await product_list::plain(app, request);
+    }
+    boost::asio::awaitable<or_response<std::vector<core::product>>> everything(store_services& app) {
+        if (!co_await app.storage([&] { return app.catalogue().find_category(category_id); })) {
+            co_return category_not_found(category_id);
+        }
+        co_return co_await product_list::everything(app);
+    }
+};
+
 }  // namespace
 
-// GET /categories?offset=&limit= : every category, or one page when offset or limit is given
+// GET /categories?offset=&limit=&sortBy=&order=&q=&select= : every category, or one page when offset or
+// limit is given
 handler_result handle_get_categories(request_context& ctx, store_services& app) {
-    if (core::count_of(ctx.query, "offset") == 0 && core::count_of(ctx.query, "limit") == 0) {
-        co_return shared_json_response(co_await app.cached_all(app.category_json()));
-    }
-    const auto page = core::parse_page(ctx.query);
-    if (!page) {
-        co_return validation_failed(page.error());
-    }
-    co_return shared_json_response(co_await app.cached_page(app.category_json(), *page));
+    store_lists::category_list source;
+    co_return co_await store_lists::serve_list(ctx, app, source);
 }
 
-// GET /categories/{id} : one category
+// GET /categories/{id}?select= : one category
 handler_result handle_get_category(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    const auto category = co_await app.storage([&] { return app.catalogue().find_category(*id); });
-    if (!category) {
-        co_return category_not_found(*id);
-    }
-    co_return json_response(http::status::ok, to_json(*category, app.public_url()));
+    const auto find = [](store_services& s, std::int64_t id) { return s.catalogue().find_category(id); };
+    return store_lists::serve_item(ctx, app, path_id, find, category_not_found);
 }
 
-// GET /categories/slug/{slug} : one category by its slug
+// GET /categories/slug/{slug}?select= : one category by its slug
 handler_result handle_get_category_by_slug(request_context& ctx, store_services& app) {
-    const std::string slug = path_slug(ctx);
-    const auto category = co_await app.storage([&] { return app.catalogue().find_category_by_slug(slug); });
-    if (!category) {
-        co_return error_response(core::errc::not_found, "Category with slug \"" + slug + "\" not found");
-    }
-    co_return json_response(http::status::ok, to_json(*category, app.public_url()));
+    const auto find = [](store_services& s, const std::string& slug) {
+        return s.catalogue().find_category_by_slug(slug);
+    };
+    return store_lists::serve_item(ctx, app, path_slug_key, find, category_slug_not_found);
 }
 
-// GET /categories/{id}/products?offset=&limit= : one page of the category's products
+// GET /categories/{id}/products?offset=&limit=&sortBy=&order=&q=&select= : one page of the category's
+// products
 handler_result handle_get_category_products(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
     }
-    const auto page = core::parse_page(ctx.query);
-    if (!page) {
-        co_return validation_failed(page.error());
-    }
-    if (!co_await app.storage([&] { return app.catalogue().find_category(*id); })) {
-        co_return category_not_found(*id);
-    }
-    core::product_filter of_category;
-    of_category.category_id = *id;
-    const auto listed =
-        co_await app.storage([&] { return app.catalogue().list_products(of_category, *page); });
-    co_return json_response(http::status::ok, to_json_array(listed, app.public_url()));
+    category_products source{{}, *id};
+    source.filter.category_id = *id;
+    co_return co_await store_lists::serve_list(ctx, app, source);
 }
 
 // POST /categories {name, image} : 201 the new category

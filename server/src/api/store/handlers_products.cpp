@@ -1,12 +1,17 @@
-// Product handlers: filtered pages (unfiltered ones from prebuilt JSON), by id and slug, related products,
-// and create/update/delete. Status codes for domain outcomes come from error_response.
+// Product handlers: filtered pages (unfiltered ones from prebuilt JSON) and related products through the
+// shared list path, by id and slug, and create/update/delete. Status codes for domain outcomes come from
+// error_response.
 
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/catalogue_rules.hpp"
 #include "core/pagination.hpp"
 #include "core/slug.hpp"
 #include "core/write_policy.hpp"
+#include "list_answer.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "server/routing/error_responses.hpp"
@@ -46,78 +51,80 @@ response slug_conflict(std::string_view title) {
     );
 }
 
+// The related products of one product, answered whole unless offset or limit is given; `fetch` finds them
+// (or answers 404 for an unknown product).
+struct related_list {
+    static constexpr core::list_kind kind = core::list_kind::products;
+    static constexpr bool whole_by_default = true;
+    std::function<boost::asio::awaitable<or_response<std::vector<core::product>>>()> fetch;
+
+    boost::asio::awaitable<or_response<std::vector<core::product>>> everything(store_services&) {
+        co_return co_await fetch();
+    }
+};
+
 }  // namespace
 
-// GET /products?offset=&limit=&title=&price=&price_min=&price_max=&categoryId=&categorySlug= : one page
+// GET
+// /products?offset=&limit=&title=&price=&price_min=&price_max=&categoryId=&categorySlug=&sortBy=&order=&q=
+// &select= : one page
 handler_result handle_get_products(request_context& ctx, store_services& app) {
-    auto page = core::parse_page(ctx.query);
-    auto filter = core::parse_product_filter(ctx.query);
-    if (!page || !filter) {
-        core::validation_errors all;
-        if (!page) {
-            all = page.error();
-        }
-        if (!filter) {
-            const auto more = filter.error().messages;
-            all.messages.insert(all.messages.end(), more.begin(), more.end());
-        }
-        co_return validation_failed(all);
+    store_lists::product_list source;
+    core::validation_errors problems;
+    if (auto filter = core::parse_product_filter(ctx.query)) {
+        source.filter = std::move(*filter);
+    } else {
+        problems = std::move(filter.error());
     }
-    if (filter->empty()) {
-        co_return shared_json_response(co_await app.cached_page(app.product_json(), *page));
-    }
-    const auto listed = co_await app.storage([&] { return app.catalogue().list_products(*filter, *page); });
-    co_return json_response(http::status::ok, to_json_array(listed, app.public_url()));
+    co_return co_await store_lists::serve_list(ctx, app, source, std::move(problems));
 }
 
-// GET /products/{id} : one product
+// GET /products/{id}?select= : one product
 handler_result handle_get_product(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    const auto product = co_await app.storage([&] { return app.catalogue().find_product(*id); });
-    if (!product) {
-        co_return product_not_found(*id);
-    }
-    co_return json_response(http::status::ok, to_json(*product, app.public_url()));
+    const auto find = [](store_services& s, std::int64_t id) { return s.catalogue().find_product(id); };
+    return store_lists::serve_item(ctx, app, path_id, find, product_not_found);
 }
 
-// GET /products/slug/{slug} : one product by its slug
+// GET /products/slug/{slug}?select= : one product by its slug
 handler_result handle_get_product_by_slug(request_context& ctx, store_services& app) {
-    const std::string slug = path_slug(ctx);
-    const auto product = co_await app.storage([&] { return app.catalogue().find_product_by_slug(slug); });
-    if (!product) {
-        co_return product_slug_not_found(slug);
-    }
-    co_return json_response(http::status::ok, to_json(*product, app.public_url()));
+    const auto find = [](store_services& s, const std::string& slug) {
+        return s.catalogue().find_product_by_slug(slug);
+    };
+    return store_lists::serve_item(ctx, app, path_slug_key, find, product_slug_not_found);
 }
 
-// GET /products/{id}/related : every other product of its category, in id order
+// GET /products/{id}/related?offset=&limit=&sortBy=&order=&q=&select= : every other product of its
+// category, in id order (a page when offset or limit is given)
 handler_result handle_get_related_products(request_context& ctx, store_services& app) {
     const auto id = path_id(ctx);
     if (!id) {
         co_return id.error();
     }
-    const auto related = co_await app.storage([&] { return app.catalogue().related_products(*id); });
-    if (!related) {
-        co_return product_not_found(*id);
-    }
-    co_return json_response(http::status::ok, to_json_array(*related, app.public_url()));
+    related_list source{[&]() -> boost::asio::awaitable<or_response<std::vector<core::product>>> {
+        auto related = co_await app.storage([&] { return app.catalogue().related_products(*id); });
+        if (!related) {
+            co_return product_not_found(*id);
+        }
+        co_return std::move(*related);
+    }};
+    co_return co_await store_lists::serve_list(ctx, app, source);
 }
 
-// GET /products/slug/{slug}/related : the same, for the product with that slug
+// GET /products/slug/{slug}/related?… : the same, for the product with that slug
 handler_result handle_get_related_products_by_slug(request_context& ctx, store_services& app) {
     const std::string slug = path_slug(ctx);
-    const auto product = co_await app.storage([&] { return app.catalogue().find_product_by_slug(slug); });
-    if (!product) {
-        co_return product_slug_not_found(slug);
-    }
-    const auto related = co_await app.storage([&] { return app.catalogue().related_products(product->id); });
-    if (!related) {
-        co_return product_slug_not_found(slug);  // deleted in between
-    }
-    co_return json_response(http::status::ok, to_json_array(*related, app.public_url()));
+    related_list source{[&]() -> boost::asio::awaitable<or_response<std::vector<core::product>>> {
+        const auto product = co_await app.storage([&] { return app.catalogue().find_product_by_slug(slug); });
+        if (!product) {
+            co_return product_slug_not_found(slug);
+        }
+        auto related = co_await app.storage([&] { return app.catalogue().related_products(product->id); });
+        if (!related) {
+            co_return product_slug_not_found(slug);  // deleted in between
+        }
+        co_return std::move(*related);
+    }};
+    co_return co_await store_lists::serve_list(ctx, app, source);
 }
 
 // POST /products {title, price, description, categoryId, images} : 201 the new product

@@ -7,6 +7,7 @@
 #include "core/email.hpp"
 #include "core/pagination.hpp"
 #include "core/write_policy.hpp"
+#include "list_answer.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "server/codec/request_body.hpp"
@@ -49,26 +50,16 @@ boost::asio::awaitable<bool> is_seed_user(store_services& app, std::int64_t id) 
 
 }  // namespace
 
-// GET /users?offset=&limit= : one page of users in id order
+// GET /users?offset=&limit=&sortBy=&order=&q=&select= : one page of users (id order by default)
 handler_result handle_get_users(request_context& ctx, store_services& app) {
-    const auto page = core::parse_page(ctx.query);
-    if (!page) {
-        co_return validation_failed(page.error());
-    }
-    co_return shared_json_response(co_await app.cached_page(app.user_json(), *page));
+    store_lists::user_list source;
+    co_return co_await store_lists::serve_list(ctx, app, source);
 }
 
-// GET /users/{id} : one user's public profile (never a password)
+// GET /users/{id}?select= : one user's public profile (never a password)
 handler_result handle_get_user(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    const auto user = co_await app.storage([&] { return app.users().find_user(*id); });
-    if (!user) {
-        co_return user_not_found(*id);
-    }
-    co_return json_response(http::status::ok, to_json(*user, app.public_url()));
+    const auto find = [](store_services& s, std::int64_t id) { return s.users().find_user(id); };
+    return store_lists::serve_item(ctx, app, path_id, find, user_not_found);
 }
 
 // POST /users {name, email, password, avatar, role?} : 201 the new user, who can log in at once

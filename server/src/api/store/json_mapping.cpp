@@ -2,6 +2,7 @@
 
 #include "server/api/store/json_mapping.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -19,21 +20,29 @@ std::string public_form(const std::string& url, std::string_view public_url) {
     return url;
 }
 
-void write_category(json_writer& w, const core::category& c, std::string_view public_url) {
-    w.begin_object()
-        .key("id")
-        .value(c.id)
-        .key("name")
-        .value(c.name)
-        .key("slug")
-        .value(c.slug)
-        .key("image")
-        .value(public_form(c.image, public_url))
-        .key("creationAt")
-        .value(iso8601_ms(c.created_at))
-        .key("updatedAt")
-        .value(iso8601_ms(c.updated_at))
-        .end_object();
+// Whether `name` is one of the selected fields (core::list_options::select); none selected: every field.
+bool wanted(const field_list& fields, std::string_view name) {
+    return fields.empty() || std::find(fields.begin(), fields.end(), name) != fields.end();
+}
+
+// Writes `"name":value` when `name` is selected.
+template <class Value>
+void write_field(json_writer& w, const field_list& fields, std::string_view name, const Value& value) {
+    if (wanted(fields, name)) {
+        w.key(name).value(value);
+    }
+}
+
+void write_category(
+    json_writer& w, const core::category& c, std::string_view public_url, const field_list& fields
+) {
+    w.begin_object().key("id").value(c.id);
+    write_field(w, fields, "name", c.name);
+    write_field(w, fields, "slug", c.slug);
+    write_field(w, fields, "image", public_form(c.image, public_url));
+    write_field(w, fields, "creationAt", iso8601_ms(c.created_at));
+    write_field(w, fields, "updatedAt", iso8601_ms(c.updated_at));
+    w.end_object();
 }
 
 // Typical serialised size of a location, so a response is built with one allocation.
@@ -66,62 +75,50 @@ void append_location(std::string& out, const core::location& l) {
 
 }  // namespace
 
-std::string to_json(const core::category& c, std::string_view public_url) {
+std::string to_json(const core::category& c, std::string_view public_url, const field_list& fields) {
     std::string out;
     json_writer w(out);
-    write_category(w, c, public_url);
+    write_category(w, c, public_url, fields);
     return out;
 }
 
-std::string to_json(const core::product& p, std::string_view public_url) {
+std::string to_json(const core::product& p, std::string_view public_url, const field_list& fields) {
     std::string out;
     out.reserve(512);
     json_writer w(out);
-    w.begin_object()
-        .key("id")
-        .value(p.id)
-        .key("title")
-        .value(p.title)
-        .key("slug")
-        .value(p.slug)
-        .key("price")
-        .value(p.price)
-        .key("description")
-        .value(p.description)
-        .key("category");
-    write_category(w, p.product_category, public_url);
-    w.key("images").begin_array();
-    for (const auto& image : p.images) {
-        w.value(public_form(image, public_url));
+    w.begin_object().key("id").value(p.id);
+    write_field(w, fields, "title", p.title);
+    write_field(w, fields, "slug", p.slug);
+    write_field(w, fields, "price", p.price);
+    write_field(w, fields, "description", p.description);
+    if (wanted(fields, "category")) {
+        w.key("category");
+        write_category(w, p.product_category, public_url, {});
     }
-    w.end_array()
-        .key("creationAt")
-        .value(iso8601_ms(p.created_at))
-        .key("updatedAt")
-        .value(iso8601_ms(p.updated_at))
-        .end_object();
+    if (wanted(fields, "images")) {
+        w.key("images").begin_array();
+        for (const auto& image : p.images) {
+            w.value(public_form(image, public_url));
+        }
+        w.end_array();
+    }
+    write_field(w, fields, "creationAt", iso8601_ms(p.created_at));
+    write_field(w, fields, "updatedAt", iso8601_ms(p.updated_at));
+    w.end_object();
     return out;
 }
 
-std::string to_json(const core::user& u, std::string_view public_url) {
+std::string to_json(const core::user& u, std::string_view public_url, const field_list& fields) {
     std::string out;
     json_writer w(out);
-    w.begin_object()
-        .key("id")
-        .value(u.id)
-        .key("email")
-        .value(u.email)
-        .key("name")
-        .value(u.name)
-        .key("role")
-        .value(u.role)
-        .key("avatar")
-        .value(public_form(u.avatar, public_url))
-        .key("creationAt")
-        .value(iso8601_ms(u.created_at))
-        .key("updatedAt")
-        .value(iso8601_ms(u.updated_at))
-        .end_object();
+    w.begin_object().key("id").value(u.id);
+    write_field(w, fields, "email", u.email);
+    write_field(w, fields, "name", u.name);
+    write_field(w, fields, "role", u.role);
+    write_field(w, fields, "avatar", public_form(u.avatar, public_url));
+    write_field(w, fields, "creationAt", iso8601_ms(u.created_at));
+    write_field(w, fields, "updatedAt", iso8601_ms(u.updated_at));
+    w.end_object();
     return out;
 }
 

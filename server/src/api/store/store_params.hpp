@@ -46,6 +46,11 @@ namespace storefront::server::store_params {
     return decoded_param(ctx, "slug");
 }
 
+// The same in path_id's shape (a slug is never refused), for store_lists::serve_item.
+[[nodiscard]] inline or_response<std::string> path_slug_key(const request_context& ctx) {
+    return path_slug(ctx);
+}
+
 // The JSON or form body read by `rule` (one of core's read_* functions): the value, or the 4xx to answer
 // (415 media type, 400 malformed body, 400 with every validation problem).
 template <class Rule>

@@ -5,21 +5,23 @@
 
 namespace storefront::server {
 
-boost::asio::awaitable<std::shared_ptr<const prepared_body>> store_services::cached_page(
-    fragment_list& list, core::page_request page
+boost::asio::awaitable<cached_list_page> store_services::cached_list(
+    fragment_list& list, std::optional<core::page_request> page
 ) const {
+    const auto read = [&list, page] {
+        // The length comes from the snapshot current() returns; page() looks the snapshot up once more (a
+        // second cache hit in /metrics). A write landing between the two can pair a page of one revision
+        // with the length of the next, as two requests around that write would see them.
+        const auto snapshot = list.current();
+        cached_list_page out;
+        out.total = snapshot->items.size();
+        out.json = page ? list.page(*page) : snapshot->all_items;
+        return out;
+    };
     if (list.stale()) {
-        co_return co_await storage([&] { return list.page(page); });
+        co_return co_await storage(read);
     }
-    co_return list.page(page);
-}
-
-boost::asio::awaitable<std::shared_ptr<const prepared_body>> store_services::cached_all(fragment_list& list
-) const {
-    if (list.stale()) {
-        co_return co_await storage([&] { return list.all(); });
-    }
-    co_return list.all();
+    co_return read();
 }
 
 }  // namespace storefront::server

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -25,6 +26,12 @@
 #include "storage/user_store.hpp"
 
 namespace storefront::server {
+
+// Pre-serialised list bytes and how many items the whole list holds (X-Total-Count).
+struct cached_list_page {
+    std::shared_ptr<const prepared_body> json;
+    std::size_t total = 0;
+};
 
 class store_services {
   public:
@@ -70,11 +77,10 @@ class store_services {
     boost::asio::awaitable<std::invoke_result_t<Call&>> storage(Call call) const {
         return p_.storage.run(std::move(call));
     }
-    // A page of a cached list: served from memory; rebuilt through storage() when the store moved on.
-    [[nodiscard]] boost::asio::awaitable<std::shared_ptr<const prepared_body>> cached_page(
-        fragment_list& list, core::page_request page
-    ) const;
-    [[nodiscard]] boost::asio::awaitable<std::shared_ptr<const prepared_body>> cached_all(fragment_list& list
+    // A page of a cached list (the whole list when `page` is nullopt) and the list's length: served from
+    // memory; rebuilt through storage() when the store moved on.
+    [[nodiscard]] boost::asio::awaitable<cached_list_page> cached_list(
+        fragment_list& list, std::optional<core::page_request> page
     ) const;
     fragment_list& product_json() const { return p_.product_json; }
     fragment_list& category_json() const { return p_.category_json; }

@@ -1,0 +1,179 @@
+// The shared list path of /api/v1: parameters, the per-request search/sort/select shaping, the
+// X-Total-Count and Link headers, and the list sources backed by the pre-serialised lists.
+
+#include "list_answer.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <iterator>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include <boost/url/parse.hpp>
+
+#include "core/list_search.hpp"
+#include "core/list_sort.hpp"
+#include "core/paging_links.hpp"
+#include "server/codec/link_header.hpp"
+#include "server/codec/request_body.hpp"
+
+namespace storefront::server::store_lists {
+
+namespace {
+
+// Every item: the page a whole list, or the per-request path, asks the store for.
+constexpr core::page_request every_item{0, std::numeric_limits<std::size_t>::max()};
+
+void append_messages(std::vector<std::string>& to, std::vector<std::string> more) {
+    to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+}
+
+template <class Item>
+counted_page shaped(
+    const std::vector<Item>& items, const list_request& request, std::string_view public_url
+) {
+    const core::list_options& options = request.options;
+    std::vector<const Item*> matching;
+    matching.reserve(items.size());
+    for (const Item& item : items) {
+        if (core::matches_search(item, options.search_words)) {
+            matching.push_back(&item);
+        }
+    }
+    core::sort_items(matching, options.sort_by, options.order);
+    const core::index_range range = core::page_slice(request.page, matching.size());
+    const std::vector<const Item*> page(
+        matching.begin() + static_cast<std::ptrdiff_t>(range.first),
+        matching.begin() + static_cast<std::ptrdiff_t>(range.last)
+    );
+    return {
+        json_response(http::status::ok, to_json_array(page, public_url, options.select)), matching.size()};
+}
+
+// The request's target as Boost.URL reads it; the bytes browsers send raw are escaped first, as dispatch
+// did before routing (so this parse succeeds for every request that reached a handler).
+std::string link_for(const request_context& ctx, const list_request& request, std::size_t total) {
+    const core::paging_links links = core::paging_links_for(total, request.page.offset, request.page.limit);
+    const std::string_view raw = ctx.request.target();
+    if (const auto target = boost::urls::parse_origin_form(raw)) {
+        return link_header(*target, links, request.page.limit);
+    }
+    const std::string escaped = escape_raw_uri_bytes(raw);
+    if (const auto target = boost::urls::parse_origin_form(escaped)) {
+        return link_header(*target, links, request.page.limit);
+    }
+    return {};
+}
+
+counted_page from_cache(const cached_list_page& cached) {
+    return {shared_json_response(cached.json), cached.total};
+}
+
+std::optional<core::page_request> cached_range(const list_request& request) {
+    if (request.whole) {
+        return std::nullopt;
+    }
+    return request.page;
+}
+
+}  // namespace
+
+or_response<list_request> parse_list_request(
+    const core::query_params& query, core::list_kind kind, bool whole_by_default, core::validation_errors own
+) {
+    list_request request;
+    core::validation_errors all;
+    if (whole_by_default && core::count_of(query, "offset") == 0 && core::count_of(query, "limit") == 0) {
+        request.whole = true;
+        request.page = every_item;
+    } else if (auto page = core::parse_page(query)) {
+        request.page = *page;
+    } else {
+        append_messages(all.messages, std::move(page.error().messages));
+    }
+    append_messages(all.messages, std::move(own.messages));
+    if (auto options = core::parse_list_options(kind, query)) {
+        request.options = std::move(*options);
+    } else {
+        append_messages(all.messages, std::move(options.error().messages));
+    }
+    if (!all.messages.empty()) {
+        return validation_failed(all);
+    }
+    return request;
+}
+
+response list_response(const request_context& ctx, const list_request& request, counted_page page) {
+    std::array<char, 24> digits{};
+    const auto [end, ec] = std::to_chars(digits.data(), digits.data() + digits.size(), page.total);
+    page.body.with_header("X-Total-Count", std::string_view(digits.data(), end));
+    if (!request.whole) {
+        if (const std::string link = link_for(ctx, request, page.total); !link.empty()) {
+            page.body.with_header("Link", link);
+        }
+    }
+    return std::move(page.body);
+}
+
+counted_page shaped_page(
+    const std::vector<core::product>& items, const list_request& request, std::string_view public_url
+) {
+    return shaped(items, request, public_url);
+}
+
+counted_page shaped_page(
+    const std::vector<core::category>& items, const list_request& request, std::string_view public_url
+) {
+    return shaped(items, request, public_url);
+}
+
+counted_page shaped_page(
+    const std::vector<core::user>& items, const list_request& request, std::string_view public_url
+) {
+    return shaped(items, request, public_url);
+}
+
+boost::asio::awaitable<or_response<counted_page>> product_list::plain(
+    store_services& app, const list_request& request
+) {
+    if (filter.empty()) {
+        co_return from_cache(co_await app.cached_list(app.product_json(), cached_range(request)));
+    }
+    // One trip to the storage pool for the page and its count.
+    const auto listed = co_await app.storage([&] {
+        auto items = app.catalogue().list_products(filter, request.page);
+        return std::pair{std::move(items), app.catalogue().count_products(filter)};
+    });
+    co_return counted_page{
+        json_response(http::status::ok, to_json_array(listed.first, app.public_url())), listed.second};
+}
+
+boost::asio::awaitable<or_response<std::vector<core::product>>> product_list::everything(store_services& app
+) {
+    co_return co_await app.storage([&] { return app.catalogue().list_products(filter, every_item); });
+}
+
+boost::asio::awaitable<or_response<counted_page>> category_list::plain(
+    store_services& app, const list_request& request
+) {
+    co_return from_cache(co_await app.cached_list(app.category_json(), cached_range(request)));
+}
+
+boost::asio::awaitable<or_response<std::vector<core::category>>> category_list::everything(store_services& app
+) {
+    co_return co_await app.storage([&] { return app.catalogue().list_categories(); });
+}
+
+boost::asio::awaitable<or_response<counted_page>> user_list::plain(
+    store_services& app, const list_request& request
+) {
+    co_return from_cache(co_await app.cached_list(app.user_json(), cached_range(request)));
+}
+
+boost::asio::awaitable<or_response<std::vector<core::user>>> user_list::everything(store_services& app) {
+    co_return co_await app.storage([&] { return app.users().list_users(every_item); });
+}
+
+}  // namespace storefront::server::store_lists
