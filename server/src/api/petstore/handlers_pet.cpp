@@ -15,6 +15,17 @@
 
 namespace storefront::server {
 
+namespace {
+
+// The finders' answer: every matching pet, and how many there are (X-Total-Count, as the /api/v1 lists).
+response matching_pets(const std::vector<core::pet>& pets) {
+    response r = json_response(http::status::ok, to_json(pets));
+    r.with_header("X-Total-Count", std::to_string(pets.size()));
+    return r;
+}
+
+}  // namespace
+
 // POST /pet {Pet} (bearer write:pets) : stores a new pet (id assigned when absent) and returns it
 handler_result handle_post_pet(request_context& ctx, pet_services& app) {
     auto pet = pet_params::read_body(ctx, read_pet, false);
@@ -38,24 +49,26 @@ handler_result handle_put_pet(request_context& ctx, pet_services& app) {
     co_return json_response(http::status::ok, to_json(*stored));
 }
 
-// GET /pet/findByStatus?status=available,pending (repeatable; default available) : matching pets, id order
+// GET /pet/findByStatus?status=available,pending (repeatable; default available) : matching pets, id order,
+// and their number (X-Total-Count)
 handler_result handle_get_pet_find_by_status(request_context& ctx, pet_services& app) {
     const auto statuses = core::parse_status_filter(ctx.query);
     if (!statuses) {
         co_return pet_validation_failed(statuses.error());
     }
     const auto found = co_await app.storage([&] { return app.pets().find_by_status(*statuses); });
-    co_return json_response(http::status::ok, to_json(found));
+    co_return matching_pets(found);
 }
 
-// GET /pet/findByTags?tags=tag1,tag2 (repeatable) : pets with any of the tags, id order
+// GET /pet/findByTags?tags=tag1,tag2 (repeatable) : pets with any of the tags, id order, and their number
+// (X-Total-Count)
 handler_result handle_get_pet_find_by_tags(request_context& ctx, pet_services& app) {
     const auto tags = core::parse_tag_filter(ctx.query);
     if (!tags) {
         co_return pet_validation_failed(tags.error());
     }
     const auto found = co_await app.storage([&] { return app.pets().find_by_tags(*tags); });
-    co_return json_response(http::status::ok, to_json(found));
+    co_return matching_pets(found);
 }
 
 // GET /pet/{petId} (api_key or bearer read:pets) : one pet
