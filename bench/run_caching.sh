@@ -16,7 +16,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 threads=${THREADS:-1}
-duration=${DURATION:-5}
+duration=${DURATION:-3}
 connections=${CONNECTIONS:-64}
 rounds=${ROUNDS:-7}
 server_bin=""
@@ -94,7 +94,7 @@ echo
 echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?') vs nginx $("$nginx_bin" -v 2>&1 |
     sed 's/.*nginx\///') (gzip_static on the same .gz bytes): $threads server thread(s) / nginx worker(s);" \
     "wrk -t$wrk_threads -c$connections -d${duration}s, median of $rounds alternating rounds (min–max);" \
-    "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "$(nproc) cores; uptime: $(uptime)"
 echo
 pair_table "$work/caching.dat" "${labels[@]}"
 echo

@@ -12,7 +12,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 threads=${THREADS:-1}
-duration=${DURATION:-5}
+duration=${DURATION:-3}
 connections=${CONNECTIONS:-64}
 rounds=${ROUNDS:-7}
 server_bin=""
@@ -291,7 +291,7 @@ echo
 echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?') vs nginx $("$nginx_bin" -v 2>&1 |
     sed 's/.*nginx\///'): $threads server thread(s) / nginx worker(s); wrk -t$wrk_threads" \
     "-c$connections -d${duration}s, median of $rounds alternating rounds (256-connection rows: wrk -t2 -c256); storage $storage;" \
-    "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "$(nproc) cores; uptime: $(uptime)"
 echo
 pair_table "$results_dir/load.dat" "${labels[@]}"
 echo

@@ -225,7 +225,7 @@ echo
 echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?') vs nginx $("$nginx_bin" -v 2>&1 |
     sed 's/.*nginx\///'): $threads server thread(s) / nginx worker(s); reads wrk -t$wrk_threads -c$connections" \
     "-d${duration}s, writes wrk -t$wrk_threads -c$write_connections -d${write_duration}s; median of $rounds rounds;" \
-    "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "$(nproc) cores; uptime: $(uptime)"
 echo "SQLite: a file in $(df --output=source /tmp | tail -1) ($(stat -f -c %T /tmp)), synchronous=FULL." \
     "${pg_settings:+PostgreSQL: $pg_settings (throw-away cluster on the same disk).}"
 echo

@@ -127,7 +127,11 @@ http {
     tcp_nopush on;
     tcp_nodelay on;
     keepalive_timeout 65;
-    keepalive_requests 1000;
+    # Tuned as users serving static files tune it: descriptors and sizes cached, connections kept.
+    keepalive_requests 100000;
+    open_file_cache max=10000 inactive=60s;
+    open_file_cache_valid 60s;
+    open_file_cache_errors on;
     etag off;
     client_body_temp_path $work/nginx/tmp/body;
     proxy_temp_path $work/nginx/tmp/proxy;
