@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/transaction.hpp"
+
 struct sqlite3;
 struct sqlite3_stmt;
 
@@ -74,33 +76,23 @@ class sqlite_connection {
     [[nodiscard]] std::int64_t last_insert_id() const;
     [[nodiscard]] std::int64_t changes() const;  // rows the last INSERT, UPDATE or DELETE touched
 
+    enum class begin_mode { immediate, deferred };
+
     // BEGIN IMMEDIATE … COMMIT; the destructor rolls back a transaction that was not committed.
-    class transaction {
+    using transaction = scoped_transaction<sqlite_connection>;
+
+    // BEGIN (deferred) … ROLLBACK: several reads from one snapshot of the file (never committed).
+    class read_transaction : scoped_transaction<sqlite_connection> {
       public:
-        explicit transaction(sqlite_connection& db);
-        ~transaction();
-        transaction(const transaction&) = delete;
-        transaction& operator=(const transaction&) = delete;
-        void commit();
-
-      private:
-        sqlite_connection& db_;
-        bool done_ = false;
-    };
-
-    // BEGIN (deferred) … ROLLBACK: several reads from one snapshot of the file.
-    class read_transaction {
-      public:
-        explicit read_transaction(sqlite_connection& db);
-        ~read_transaction();
-        read_transaction(const read_transaction&) = delete;
-        read_transaction& operator=(const read_transaction&) = delete;
-
-      private:
-        sqlite_connection& db_;
+        explicit read_transaction(sqlite_connection& db) : scoped_transaction(db, begin_mode::deferred) {}
     };
 
   private:
+    friend class scoped_transaction<sqlite_connection>;
+    void begin(begin_mode mode = begin_mode::immediate);
+    void commit();
+    void rollback();
+
     sqlite3* db_ = nullptr;
 };
 
