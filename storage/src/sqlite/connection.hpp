@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,6 +44,11 @@ class sqlite_statement {
     sqlite_statement& bind(int index, std::string_view text);
     sqlite_statement& bind_blob(int index, std::string_view bytes);
     sqlite_statement& bind_null(int index);
+    // NULL for nullopt (the petstore's optional fields), else the value as bind() takes it.
+    template <class T>
+    sqlite_statement& bind_optional(int index, const std::optional<T>& value) {
+        return value ? bind(index, *value) : bind_null(index);
+    }
 
     // The next row, the end, or a constraint violation (UNIQUE, FOREIGN KEY); throws on anything else.
     step_result step();
@@ -54,6 +60,13 @@ class sqlite_statement {
     [[nodiscard]] std::string text(int column) const;
     [[nodiscard]] std::string blob(int column) const;
     [[nodiscard]] bool is_null(int column) const;
+    // nullopt for NULL, else the column.
+    [[nodiscard]] std::optional<std::int64_t> optional_int64(int column) const {
+        return is_null(column) ? std::nullopt : std::optional(int64(column));
+    }
+    [[nodiscard]] std::optional<std::string> optional_text(int column) const {
+        return is_null(column) ? std::nullopt : std::optional(text(column));
+    }
 
   private:
     sqlite3* db_;
