@@ -29,6 +29,19 @@ template <class Map, class Key>
     return it->second;
 }
 
+// The entry of `map` that `index` (a slug or e-mail index: key -> id) names for `key` (a copy), or
+// errc::not_found.
+template <class Index, class Map, class Key>
+[[nodiscard]] core::result<typename Map::mapped_type> find_indexed(
+    const Index& index, const Map& map, const Key& key
+) {
+    const auto it = index.find(key);
+    if (it == index.end()) {
+        return core::errc::not_found;
+    }
+    return map.at(it->second);
+}
+
 // The entry of `key` in `map` for a change: errc::not_found when there is none, `seed_error` when
 // `is_seed(value)` says it is seed data (read-only).
 template <class Map, class Key, class IsSeed>

@@ -105,11 +105,7 @@ class memory_catalogue_store final : public catalogue_store {
 
     core::result<core::product> find_product_by_slug(std::string_view slug) const override {
         std::shared_lock lock(mutex_);
-        const auto it = product_slugs_.find(slug);
-        if (it == product_slugs_.end()) {
-            return core::errc::not_found;
-        }
-        return products_.at(it->second);
+        return detail::find_indexed(product_slugs_, products_, slug);
     }
 
     core::result<std::vector<core::product>> related_products(std::int64_t id) const override {
@@ -145,11 +141,7 @@ class memory_catalogue_store final : public catalogue_store {
 
     core::result<core::category> find_category_by_slug(std::string_view slug) const override {
         std::shared_lock lock(mutex_);
-        const auto it = category_slugs_.find(slug);
-        if (it == category_slugs_.end()) {
-            return core::errc::not_found;
-        }
-        return categories_.at(it->second);
+        return detail::find_indexed(category_slugs_, categories_, slug);
     }
 
     core::result<core::product> create_product(const core::product_draft& draft) override {

@@ -84,11 +84,7 @@ class memory_user_store final : public user_store {
 
     core::result<core::user_credentials> find_credentials(std::string_view normalized_email) const override {
         std::shared_lock lock(mutex_);
-        const auto it = id_by_email_.find(normalized_email);
-        if (it == id_by_email_.end()) {
-            return core::errc::not_found;
-        }
-        return users_.at(it->second);
+        return detail::find_indexed(id_by_email_, users_, normalized_email);
     }
 
     bool email_taken(std::string_view normalized_email) const override {
