@@ -58,6 +58,16 @@ template <class Map, class Key, class IsSeed>
     return it;
 }
 
+// A row read for a change: the lookup's error (errc::not_found) as it is, `seed_error` when `is_seed(row)`
+// says it is seed data (read-only), else the row.
+template <class Row, class IsSeed>
+[[nodiscard]] core::result<Row> writable(core::result<Row> row, IsSeed is_seed, core::errc seed_error) {
+    if (row && is_seed(*row)) {
+        return seed_error;
+    }
+    return row;
+}
+
 // Success when something was removed, else errc::not_found.
 [[nodiscard]] inline core::result<void> found_any(bool removed) {
     if (!removed) {

@@ -22,7 +22,6 @@ namespace {
 using detail::pg_connection;
 using detail::pg_params;
 using detail::pg_rows;
-using detail::pg_violation;
 
 constexpr std::string_view product_select = R"sql(
 SELECT p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed,
@@ -256,10 +255,7 @@ class pg_catalogue_store final : public catalogue_store {
     }
 
     core::result<void> delete_product(std::int64_t id) override {
-        return aggregate_.write_row("products", id, core::errc::seed_read_only, [&](pg_connection& db) {
-            (void)db.exec("DELETE FROM products WHERE id = $1", pg_params().add(id));
-            return core::result<void>();
-        });
+        return aggregate_.delete_row("products", id, core::errc::seed_read_only);
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
@@ -313,18 +309,8 @@ class pg_catalogue_store final : public catalogue_store {
     }
 
     core::result<void> delete_category(std::int64_t id) override {
-        return aggregate_.write_row(
-            "categories",
-            id,
-            core::errc::seed_read_only,
-            [&](pg_connection& db) -> core::result<void> {
-                if (db.exec_or_violation("DELETE FROM categories WHERE id = $1", pg_params().add(id)) ==
-                    pg_violation::foreign_key) {
-                    return core::errc::in_use;  // products still reference it
-                }
-                return {};
-            }
-        );
+        // errc::in_use while products still reference it
+        return aggregate_.delete_row("categories", id, core::errc::seed_read_only);
     }
 
     // In memory: bumped by this store's commits and by other instances' notifications.

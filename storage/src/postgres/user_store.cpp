@@ -165,10 +165,7 @@ class pg_user_store final : public user_store {
     }
 
     core::result<void> delete_user(std::int64_t id) override {
-        return aggregate_.write_row("users", id, core::errc::seed_user_read_only, [&](pg_connection& db) {
-            (void)db.exec("DELETE FROM users WHERE id = $1", pg_params().add(id));
-            return core::result<void>();
-        });
+        return aggregate_.delete_row("users", id, core::errc::seed_user_read_only);
     }
 
     [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }

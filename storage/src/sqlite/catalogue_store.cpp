@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/found.hpp"
 #include "common/seed_once.hpp"
 #include "common/slug.hpp"
 #include "sqlite/database.hpp"
@@ -24,6 +25,8 @@ namespace {
 using detail::sqlite_connection;
 using detail::sqlite_statement;
 using step = sqlite_statement::step_result;
+
+constexpr auto is_seed = [](const auto& row) { return row.seed; };
 
 // Products with their category and their images in order (joined with the unit separator, which no URL
 // holds).
@@ -268,12 +271,9 @@ class sqlite_catalogue_store final : public catalogue_store {
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
         return db_->write(
             [&](sqlite_connection& w) -> core::result<core::product> {
-                auto current = product_by_id(w, id);
+                auto current = detail::writable(product_by_id(w, id), is_seed, core::errc::seed_read_only);
                 if (!current) {
                     return current.error();
-                }
-                if (current->seed) {
-                    return core::errc::seed_read_only;
                 }
                 if (patch.category_id && !category_by_id(w, *patch.category_id)) {
                     return core::errc::invalid_reference;
@@ -297,28 +297,14 @@ class sqlite_catalogue_store final : public catalogue_store {
                 if (patch.images) {
                     write_images(w, id, *patch.images);
                 }
-                auto updated = product_by_id(w, id);
-                return updated;
+                return product_by_id(w, id);
             },
             &db_->catalogue_revision
         );
     }
 
     core::result<void> delete_product(std::int64_t id) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<void> {
-                const auto current = product_by_id(w, id);
-                if (!current) {
-                    return current.error();
-                }
-                if (current->seed) {
-                    return core::errc::seed_read_only;
-                }
-                (void)detail::delete_where(w, "DELETE FROM products WHERE id = ?1", id);
-                return {};
-            },
-            &db_->catalogue_revision
-        );
+        return db_->delete_row("products", id, core::errc::seed_read_only, &db_->catalogue_revision);
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
@@ -346,12 +332,9 @@ class sqlite_catalogue_store final : public catalogue_store {
         override {
         return db_->write(
             [&](sqlite_connection& w) -> core::result<core::category> {
-                auto current = category_by_id(w, id);
+                auto current = detail::writable(category_by_id(w, id), is_seed, core::errc::seed_read_only);
                 if (!current) {
                     return current.error();
-                }
-                if (current->seed) {
-                    return core::errc::seed_read_only;
                 }
                 auto update = w.prepare(
                     "UPDATE categories SET name = ?2, slug = ?3, image = ?4, updated_at = ?5 WHERE id = ?1"
@@ -363,32 +346,15 @@ class sqlite_catalogue_store final : public catalogue_store {
                 if (auto written = write_slugged(update); !written) {
                     return written.error();
                 }
-                auto updated = category_by_id(w, id);
-                return updated;
+                return category_by_id(w, id);
             },
             &db_->catalogue_revision
         );
     }
 
     core::result<void> delete_category(std::int64_t id) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<void> {
-                const auto current = category_by_id(w, id);
-                if (!current) {
-                    return current.error();
-                }
-                if (current->seed) {
-                    return core::errc::seed_read_only;
-                }
-                auto remove = w.prepare("DELETE FROM categories WHERE id = ?1");
-                remove.bind(1, id);
-                if (remove.step() == step::constraint) {
-                    return core::errc::in_use;  // products still reference it (foreign key)
-                }
-                return {};
-            },
-            &db_->catalogue_revision
-        );
+        // errc::in_use while products still reference it
+        return db_->delete_row("categories", id, core::errc::seed_read_only, &db_->catalogue_revision);
     }
 
     std::uint64_t revision() const override {
