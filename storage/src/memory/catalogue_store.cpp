@@ -18,6 +18,7 @@
 #include "common/clock.hpp"
 #include "common/found.hpp"
 #include "common/next_id.hpp"
+#include "common/patch.hpp"
 #include "common/slug.hpp"
 #include "core/catalogue_rules.hpp"
 #include "memory/stores.hpp"
@@ -189,28 +190,16 @@ class memory_catalogue_store final : public catalogue_store {
             }
             p.product_category = category->second;
         }
-        std::string new_slug = patch.title ? detail::slug_for(*patch.title, "product", id) : p.slug;
-        if (new_slug != p.slug && product_slugs_.contains(new_slug)) {
-            return core::errc::conflict;
+        auto new_slug = slug_after(product_slugs_, patch.title, "product", id, p.slug);
+        if (!new_slug) {
+            return new_slug.error();
         }
-        if (patch.title) {
-            p.title = *patch.title;
-        }
-        if (patch.price) {
-            p.price = *patch.price;
-        }
-        if (patch.description) {
-            p.description = *patch.description;
-        }
-        if (patch.images) {
-            p.images = *patch.images;
-        }
+        detail::patch_field(p.title, patch.title);
+        detail::patch_field(p.price, patch.price);
+        detail::patch_field(p.description, patch.description);
+        detail::patch_field(p.images, patch.images);
         p.updated_at = detail::now_ms();
-        if (new_slug != p.slug) {
-            product_slugs_.erase(p.slug);
-            product_slugs_.emplace(new_slug, id);
-            p.slug = std::move(new_slug);
-        }
+        move_slug(product_slugs_, p.slug, std::move(*new_slug), id);
         it->second = p;
         committed();
         return p;
@@ -261,22 +250,14 @@ class memory_catalogue_store final : public catalogue_store {
         }
         const auto it = *found;
         core::category c = it->second;
-        std::string new_slug = patch.name ? detail::slug_for(*patch.name, "category", id) : c.slug;
-        if (new_slug != c.slug && category_slugs_.contains(new_slug)) {
-            return core::errc::conflict;
+        auto new_slug = slug_after(category_slugs_, patch.name, "category", id, c.slug);
+        if (!new_slug) {
+            return new_slug.error();
         }
-        if (patch.name) {
-            c.name = *patch.name;
-        }
-        if (patch.image) {
-            c.image = *patch.image;
-        }
+        detail::patch_field(c.name, patch.name);
+        detail::patch_field(c.image, patch.image);
         c.updated_at = detail::now_ms();
-        if (new_slug != c.slug) {
-            category_slugs_.erase(c.slug);
-            category_slugs_.emplace(new_slug, id);
-            c.slug = std::move(new_slug);
-        }
+        move_slug(category_slugs_, c.slug, std::move(*new_slug), id);
         it->second = c;
         for (auto& [product_id, p] : products_) {
             if (p.product_category.id == id) {
@@ -309,6 +290,31 @@ class memory_catalogue_store final : public catalogue_store {
 
   private:
     using slug_index = std::map<std::string, std::int64_t, std::less<>>;
+
+    // The slug of row `id` after a patch: a new title or name gives a new one, else `current` stays;
+    // errc::conflict when another row has it.
+    static core::result<std::string> slug_after(
+        const slug_index& index,
+        const std::optional<std::string>& new_text,
+        std::string_view kind,
+        std::int64_t id,
+        const std::string& current
+    ) {
+        std::string slug = new_text ? detail::slug_for(*new_text, kind, id) : current;
+        if (slug != current && index.contains(slug)) {
+            return core::errc::conflict;
+        }
+        return slug;
+    }
+
+    // Row `id`'s slug becomes `slug`, in the row (`row_slug`) and in `index`.
+    static void move_slug(slug_index& index, std::string& row_slug, std::string slug, std::int64_t id) {
+        if (slug != row_slug) {
+            index.erase(row_slug);
+            index.emplace(slug, id);
+            row_slug = std::move(slug);
+        }
+    }
 
     // Called with the lock held, after a write.
     void committed() { revision_.fetch_add(1, std::memory_order_acq_rel); }
