@@ -221,37 +221,32 @@ class pg_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
-        return aggregate_.write_row(
-            "products",
-            id,
-            core::errc::seed_read_only,
-            [&](pg_connection& db) -> core::result<core::product> {
-                // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
-                const auto written = detail::exec_write(
-                    db,
-                    "UPDATE products SET title = coalesce($2, title), slug = coalesce($3, slug), "
-                    "price = coalesce($4, price), description = coalesce($5, description), "
-                    "category_id = coalesce($6, category_id), images = coalesce($7::text[], images), "
-                    "updated_at = $8 WHERE id = $1",
-                    pg_params()
-                        .add(id)
-                        .add(patch.title)
-                        .add(
-                            patch.title ? std::optional(detail::slug_for(*patch.title, "product", id))
-                                        : std::nullopt
-                        )
-                        .add(patch.price)
-                        .add(patch.description)
-                        .add(patch.category_id)
-                        .add(patch.images ? std::optional(detail::format_array(*patch.images)) : std::nullopt)
-                        .add(detail::now_ms())
-                );
-                if (!written) {
-                    return written.error();
-                }
-                return one_product(db, id);
+        return write_catalogue_row("products", id, [&](pg_connection& db) -> core::result<core::product> {
+            // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
+            const auto written = detail::exec_write(
+                db,
+                "UPDATE products SET title = coalesce($2, title), slug = coalesce($3, slug), "
+                "price = coalesce($4, price), description = coalesce($5, description), "
+                "category_id = coalesce($6, category_id), images = coalesce($7::text[], images), "
+                "updated_at = $8 WHERE id = $1",
+                pg_params()
+                    .add(id)
+                    .add(patch.title)
+                    .add(
+                        patch.title ? std::optional(detail::slug_for(*patch.title, "product", id))
+                                    : std::nullopt
+                    )
+                    .add(patch.price)
+                    .add(patch.description)
+                    .add(patch.category_id)
+                    .add(patch.images ? std::optional(detail::format_array(*patch.images)) : std::nullopt)
+                    .add(detail::now_ms())
+            );
+            if (!written) {
+                return written.error();
             }
-        );
+            return one_product(db, id);
+        });
     }
 
     core::result<void> delete_product(std::int64_t id) override {
@@ -281,31 +276,26 @@ class pg_catalogue_store final : public catalogue_store {
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
         override {
-        return aggregate_.write_row(
-            "categories",
-            id,
-            core::errc::seed_read_only,
-            [&](pg_connection& db) -> core::result<core::category> {
-                const auto written = detail::exec_write(
-                    db,
-                    "UPDATE categories SET name = coalesce($2, name), slug = coalesce($3, slug), "
-                    "image = coalesce($4, image), updated_at = $5 WHERE id = $1",
-                    pg_params()
-                        .add(id)
-                        .add(patch.name)
-                        .add(
-                            patch.name ? std::optional(detail::slug_for(*patch.name, "category", id))
-                                       : std::nullopt
-                        )
-                        .add(patch.image)
-                        .add(detail::now_ms())
-                );
-                if (!written) {
-                    return written.error();
-                }
-                return one_category(db, "WHERE id = $1", pg_params().add(id));
+        return write_catalogue_row("categories", id, [&](pg_connection& db) -> core::result<core::category> {
+            const auto written = detail::exec_write(
+                db,
+                "UPDATE categories SET name = coalesce($2, name), slug = coalesce($3, slug), "
+                "image = coalesce($4, image), updated_at = $5 WHERE id = $1",
+                pg_params()
+                    .add(id)
+                    .add(patch.name)
+                    .add(
+                        patch.name ? std::optional(detail::slug_for(*patch.name, "category", id))
+                                   : std::nullopt
+                    )
+                    .add(patch.image)
+                    .add(detail::now_ms())
+            );
+            if (!written) {
+                return written.error();
             }
-        );
+            return one_category(db, "WHERE id = $1", pg_params().add(id));
+        });
     }
 
     core::result<void> delete_category(std::int64_t id) override {
@@ -317,6 +307,13 @@ class pg_catalogue_store final : public catalogue_store {
     [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
 
   private:
+    // A write that changes row `id` of `table` (products or categories): seed rows are read-only.
+    template <class Change>
+    auto write_catalogue_row(std::string_view table, std::int64_t id, Change&& change)
+        -> decltype(change(std::declval<pg_connection&>())) {
+        return aggregate_.write_row(table, id, core::errc::seed_read_only, std::forward<Change>(change));
+    }
+
     mutable detail::pg_aggregate aggregate_;
 };
 
