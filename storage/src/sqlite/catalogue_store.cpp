@@ -269,12 +269,10 @@ class sqlite_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<core::product> {
-                auto current = detail::writable(product_by_id(w, id), is_seed, core::errc::seed_read_only);
-                if (!current) {
-                    return current.error();
-                }
+        return change_catalogue_row(
+            product_by_id,
+            id,
+            [&](sqlite_connection& w, const core::product& current) -> core::result<core::product> {
                 if (patch.category_id && !category_by_id(w, *patch.category_id)) {
                     return core::errc::invalid_reference;
                 }
@@ -283,13 +281,13 @@ class sqlite_catalogue_store final : public catalogue_store {
                     "?6, "
                     "updated_at = ?7 WHERE id = ?1"
                 );
-                update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current->title)));
-                update.bind(3, std::string_view(slug_after(patch.title, "product", id, current->slug)));
-                update.bind(4, patch.price.value_or(current->price));
+                update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current.title)));
+                update.bind(3, std::string_view(slug_after(patch.title, "product", id, current.slug)));
+                update.bind(4, patch.price.value_or(current.price));
                 update.bind(
-                    5, std::string_view(patch.description ? *patch.description : current->description)
+                    5, std::string_view(patch.description ? *patch.description : current.description)
                 );
-                update.bind(6, patch.category_id.value_or(current->product_category.id))
+                update.bind(6, patch.category_id.value_or(current.product_category.id))
                     .bind(7, detail::now_ms());
                 if (auto written = write_slugged(update); !written) {
                     return written.error();
@@ -298,8 +296,7 @@ class sqlite_catalogue_store final : public catalogue_store {
                     write_images(w, id, *patch.images);
                 }
                 return product_by_id(w, id);
-            },
-            &db_->catalogue_revision
+            }
         );
     }
 
@@ -330,25 +327,22 @@ class sqlite_catalogue_store final : public catalogue_store {
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
         override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<core::category> {
-                auto current = detail::writable(category_by_id(w, id), is_seed, core::errc::seed_read_only);
-                if (!current) {
-                    return current.error();
-                }
+        return change_catalogue_row(
+            category_by_id,
+            id,
+            [&](sqlite_connection& w, const core::category& current) -> core::result<core::category> {
                 auto update = w.prepare(
                     "UPDATE categories SET name = ?2, slug = ?3, image = ?4, updated_at = ?5 WHERE id = ?1"
                 );
-                update.bind(1, id).bind(2, std::string_view(patch.name.value_or(current->name)));
-                update.bind(3, std::string_view(slug_after(patch.name, "category", id, current->slug)));
-                update.bind(4, std::string_view(patch.image ? *patch.image : current->image))
+                update.bind(1, id).bind(2, std::string_view(patch.name.value_or(current.name)));
+                update.bind(3, std::string_view(slug_after(patch.name, "category", id, current.slug)));
+                update.bind(4, std::string_view(patch.image ? *patch.image : current.image))
                     .bind(5, detail::now_ms());
                 if (auto written = write_slugged(update); !written) {
                     return written.error();
                 }
                 return category_by_id(w, id);
-            },
-            &db_->catalogue_revision
+            }
         );
     }
 
@@ -362,6 +356,24 @@ class sqlite_catalogue_store final : public catalogue_store {
     }
 
   private:
+    // A catalogue write that changes the row `find(w, id)` reads, as `change(w, row)`: errc::not_found, or
+    // errc::seed_read_only for seed rows (read-only); a success moves the catalogue revision.
+    template <class Find, class Change>
+    auto change_catalogue_row(Find find, std::int64_t id, Change&& change)
+        -> decltype(change(std::declval<sqlite_connection&>(), *find(std::declval<sqlite_connection&>(), id))
+        ) {
+        return db_->write(
+            [&](sqlite_connection& w) -> decltype(change(w, *find(w, id))) {
+                const auto current = detail::writable(find(w, id), is_seed, core::errc::seed_read_only);
+                if (!current) {
+                    return current.error();
+                }
+                return change(w, *current);
+            },
+            &db_->catalogue_revision
+        );
+    }
+
     std::shared_ptr<detail::sqlite_database> db_;
 };
 
