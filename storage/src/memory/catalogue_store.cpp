@@ -176,46 +176,36 @@ class memory_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
-        std::unique_lock lock(mutex_);
-        const auto found = detail::find_writable(products_, id, is_seed, core::errc::seed_read_only);
-        if (!found) {
-            return found.error();
-        }
-        const auto it = *found;
-        core::product p = it->second;
-        if (patch.category_id) {
-            const auto category = categories_.find(*patch.category_id);
-            if (category == categories_.end()) {
-                return core::errc::invalid_reference;
+        return change_catalogue_row(products_, id, [&](auto it) -> core::result<core::product> {
+            core::product p = it->second;
+            if (patch.category_id) {
+                const auto category = categories_.find(*patch.category_id);
+                if (category == categories_.end()) {
+                    return core::errc::invalid_reference;
+                }
+                p.product_category = category->second;
             }
-            p.product_category = category->second;
-        }
-        auto new_slug = slug_after(product_slugs_, patch.title, "product", id, p.slug);
-        if (!new_slug) {
-            return new_slug.error();
-        }
-        detail::patch_field(p.title, patch.title);
-        detail::patch_field(p.price, patch.price);
-        detail::patch_field(p.description, patch.description);
-        detail::patch_field(p.images, patch.images);
-        p.updated_at = detail::now_ms();
-        move_slug(product_slugs_, p.slug, std::move(*new_slug), id);
-        it->second = p;
-        committed();
-        return p;
+            auto new_slug = slug_after(product_slugs_, patch.title, "product", id, p.slug);
+            if (!new_slug) {
+                return new_slug.error();
+            }
+            detail::patch_field(p.title, patch.title);
+            detail::patch_field(p.price, patch.price);
+            detail::patch_field(p.description, patch.description);
+            detail::patch_field(p.images, patch.images);
+            p.updated_at = detail::now_ms();
+            move_slug(product_slugs_, p.slug, std::move(*new_slug), id);
+            it->second = p;
+            return p;
+        });
     }
 
     core::result<void> delete_product(std::int64_t id) override {
-        std::unique_lock lock(mutex_);
-        const auto found = detail::find_writable(products_, id, is_seed, core::errc::seed_read_only);
-        if (!found) {
-            return found.error();
-        }
-        const auto it = *found;
-        product_slugs_.erase(it->second.slug);
-        products_.erase(it);
-        committed();
-        return {};
+        return change_catalogue_row(products_, id, [&](auto it) -> core::result<void> {
+            product_slugs_.erase(it->second.slug);
+            products_.erase(it);
+            return {};
+        });
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
@@ -243,53 +233,60 @@ class memory_catalogue_store final : public catalogue_store {
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
         override {
-        std::unique_lock lock(mutex_);
-        const auto found = detail::find_writable(categories_, id, is_seed, core::errc::seed_read_only);
-        if (!found) {
-            return found.error();
-        }
-        const auto it = *found;
-        core::category c = it->second;
-        auto new_slug = slug_after(category_slugs_, patch.name, "category", id, c.slug);
-        if (!new_slug) {
-            return new_slug.error();
-        }
-        detail::patch_field(c.name, patch.name);
-        detail::patch_field(c.image, patch.image);
-        c.updated_at = detail::now_ms();
-        move_slug(category_slugs_, c.slug, std::move(*new_slug), id);
-        it->second = c;
-        for (auto& [product_id, p] : products_) {
-            if (p.product_category.id == id) {
-                p.product_category = c;
+        return change_catalogue_row(categories_, id, [&](auto it) -> core::result<core::category> {
+            core::category c = it->second;
+            auto new_slug = slug_after(category_slugs_, patch.name, "category", id, c.slug);
+            if (!new_slug) {
+                return new_slug.error();
             }
-        }
-        committed();
-        return c;
+            detail::patch_field(c.name, patch.name);
+            detail::patch_field(c.image, patch.image);
+            c.updated_at = detail::now_ms();
+            move_slug(category_slugs_, c.slug, std::move(*new_slug), id);
+            it->second = c;
+            for (auto& [product_id, p] : products_) {
+                if (p.product_category.id == id) {
+                    p.product_category = c;
+                }
+            }
+            return c;
+        });
     }
 
     core::result<void> delete_category(std::int64_t id) override {
-        std::unique_lock lock(mutex_);
-        const auto found = detail::find_writable(categories_, id, is_seed, core::errc::seed_read_only);
-        if (!found) {
-            return found.error();
-        }
-        const auto it = *found;
-        for (const auto& [product_id, p] : products_) {
-            if (p.product_category.id == id) {
-                return core::errc::in_use;
+        return change_catalogue_row(categories_, id, [&](auto it) -> core::result<void> {
+            for (const auto& [product_id, p] : products_) {
+                if (p.product_category.id == id) {
+                    return core::errc::in_use;
+                }
             }
-        }
-        category_slugs_.erase(it->second.slug);
-        categories_.erase(it);
-        committed();
-        return {};
+            category_slugs_.erase(it->second.slug);
+            categories_.erase(it);
+            return {};
+        });
     }
 
     std::uint64_t revision() const override { return revision_.load(std::memory_order_acquire); }
 
   private:
     using slug_index = std::map<std::string, std::int64_t, std::less<>>;
+
+    // A catalogue write of entry `id` of `rows` under the exclusive lock: errc::not_found,
+    // errc::seed_read_only for seed rows (read-only), else `change(entry)`'s answer; a success moves the
+    // revision.
+    template <class Map, class Change>
+    auto change_catalogue_row(Map& rows, std::int64_t id, Change&& change) -> decltype(change(rows.begin())) {
+        std::unique_lock lock(mutex_);
+        const auto found = detail::find_writable(rows, id, is_seed, core::errc::seed_read_only);
+        if (!found) {
+            return found.error();
+        }
+        auto answer = change(*found);
+        if (answer) {
+            committed();
+        }
+        return answer;
+    }
 
     // The slug of row `id` after a patch: a new title or name gives a new one, else `current` stays;
     // errc::conflict when another row has it.
