@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "core/errc.hpp"
 
@@ -17,6 +18,15 @@ template <class T>
         return core::errc::not_found;
     }
     return std::move(*value);
+}
+
+// The first row a lookup found (a query by a unique key finds one or none), or errc::not_found.
+template <class T>
+[[nodiscard]] core::result<T> first_or_not_found(std::vector<T> rows) {
+    if (rows.empty()) {
+        return core::errc::not_found;
+    }
+    return std::move(rows.front());
 }
 
 // The entry of `key` in `map` (a copy of the mapped value), or errc::not_found.

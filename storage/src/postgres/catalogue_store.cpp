@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/found.hpp"
 #include "common/slug.hpp"
 #include "postgres/aggregate.hpp"
 #include "postgres/reset.hpp"
@@ -93,21 +94,15 @@ std::vector<core::product> query_products(
 }
 
 core::result<core::product> one_product(pg_connection& db, std::int64_t id) {
-    auto found = query_products(db, "WHERE p.id = $1", pg_params().add(id));
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
+    return detail::first_or_not_found(query_products(db, "WHERE p.id = $1", pg_params().add(id)));
 }
 
 core::result<core::category> one_category(
     pg_connection& db, std::string_view where, const pg_params& params
 ) {
-    auto found = categories_of(db.exec(std::string(category_select) + std::string(where), params));
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
+    return detail::first_or_not_found(
+        categories_of(db.exec(std::string(category_select) + std::string(where), params))
+    );
 }
 
 std::int64_t next_id(pg_connection& db, std::string_view table) {
@@ -161,11 +156,7 @@ class pg_catalogue_store final : public catalogue_store {
 
     core::result<core::product> find_product_by_slug(std::string_view slug) const override {
         auto db = aggregate_.connection();
-        auto found = query_products(*db, "WHERE p.slug = $1", pg_params().add(slug));
-        if (found.empty()) {
-            return core::errc::not_found;
-        }
-        return std::move(found.front());
+        return detail::first_or_not_found(query_products(*db, "WHERE p.slug = $1", pg_params().add(slug)));
     }
 
     core::result<std::vector<core::product>> related_products(std::int64_t id) const override {

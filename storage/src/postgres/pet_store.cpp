@@ -88,8 +88,7 @@ constexpr std::string_view upsert =
 
 // The one pet of `r` (a lookup or a write's RETURNING), or errc::not_found.
 core::result<core::pet> one_pet(const pg_rows& r) {
-    auto pets = pets_of(r);
-    return detail::found(pets.empty() ? std::nullopt : std::optional(std::move(pets.front())));
+    return detail::first_or_not_found(pets_of(r));
 }
 
 class pg_pet_store final : public pet_store {

@@ -128,20 +128,12 @@ std::vector<core::category> categories_where(sqlite_connection& db, std::string_
     return out;
 }
 
-template <class T>
-core::result<T> first_or_not_found(std::vector<T> found) {
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
-}
-
 core::result<core::product> product_by_id(sqlite_connection& db, std::int64_t id) {
-    return first_or_not_found(products_where(db, "WHERE p.id = ?1", [&](auto& s) { s.bind(1, id); }));
+    return detail::first_or_not_found(products_where(db, "WHERE p.id = ?1", [&](auto& s) { s.bind(1, id); }));
 }
 
 core::result<core::category> category_by_id(sqlite_connection& db, std::int64_t id) {
-    return first_or_not_found(categories_where(db, "WHERE id = ?1", [&](auto& s) { s.bind(1, id); }));
+    return detail::first_or_not_found(categories_where(db, "WHERE id = ?1", [&](auto& s) { s.bind(1, id); }));
 }
 
 std::int64_t next_id_of(sqlite_connection& db, std::string_view table) {
@@ -208,7 +200,9 @@ class sqlite_catalogue_store final : public catalogue_store {
 
     core::result<core::product> find_product_by_slug(std::string_view slug) const override {
         auto r = db_->reader();
-        return first_or_not_found(products_where(*r, "WHERE p.slug = ?1", [&](auto& s) { s.bind(1, slug); }));
+        return detail::first_or_not_found(products_where(*r, "WHERE p.slug = ?1", [&](auto& s) {
+            s.bind(1, slug);
+        }));
     }
 
     core::result<std::vector<core::product>> related_products(std::int64_t id) const override {
@@ -236,7 +230,9 @@ class sqlite_catalogue_store final : public catalogue_store {
 
     core::result<core::category> find_category_by_slug(std::string_view slug) const override {
         auto r = db_->reader();
-        return first_or_not_found(categories_where(*r, "WHERE slug = ?1", [&](auto& s) { s.bind(1, slug); }));
+        return detail::first_or_not_found(categories_where(*r, "WHERE slug = ?1", [&](auto& s) {
+            s.bind(1, slug);
+        }));
     }
 
     core::result<core::product> create_product(const core::product_draft& draft) override {
