@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "core/errc.hpp"
 
@@ -19,6 +20,15 @@ template <class T>
     return std::move(*value);
 }
 
+// The first row a lookup found (a query by a unique key finds one or none), or errc::not_found.
+template <class T>
+[[nodiscard]] core::result<T> first_or_not_found(std::vector<T> rows) {
+    if (rows.empty()) {
+        return core::errc::not_found;
+    }
+    return std::move(rows.front());
+}
+
 // The entry of `key` in `map` (a copy of the mapped value), or errc::not_found.
 template <class Map, class Key>
 [[nodiscard]] core::result<typename Map::mapped_type> find_in(const Map& map, const Key& key) {
@@ -27,6 +37,19 @@ template <class Map, class Key>
         return core::errc::not_found;
     }
     return it->second;
+}
+
+// The entry of `map` that `index` (a slug or e-mail index: key -> id) names for `key` (a copy), or
+// errc::not_found.
+template <class Index, class Map, class Key>
+[[nodiscard]] core::result<typename Map::mapped_type> find_indexed(
+    const Index& index, const Map& map, const Key& key
+) {
+    const auto it = index.find(key);
+    if (it == index.end()) {
+        return core::errc::not_found;
+    }
+    return map.at(it->second);
 }
 
 // The entry of `key` in `map` for a change: errc::not_found when there is none, `seed_error` when
@@ -43,6 +66,16 @@ template <class Map, class Key, class IsSeed>
         return seed_error;
     }
     return it;
+}
+
+// A row read for a change: the lookup's error (errc::not_found) as it is, `seed_error` when `is_seed(row)`
+// says it is seed data (read-only), else the row.
+template <class Row, class IsSeed>
+[[nodiscard]] core::result<Row> writable(core::result<Row> row, IsSeed is_seed, core::errc seed_error) {
+    if (row && is_seed(*row)) {
+        return seed_error;
+    }
+    return row;
 }
 
 // Success when something was removed, else errc::not_found.

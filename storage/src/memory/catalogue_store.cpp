@@ -18,6 +18,7 @@
 #include "common/clock.hpp"
 #include "common/found.hpp"
 #include "common/next_id.hpp"
+#include "common/patch.hpp"
 #include "common/slug.hpp"
 #include "core/catalogue_rules.hpp"
 #include "memory/stores.hpp"
@@ -105,11 +106,7 @@ class memory_catalogue_store final : public catalogue_store {
 
     core::result<core::product> find_product_by_slug(std::string_view slug) const override {
         std::shared_lock lock(mutex_);
-        const auto it = product_slugs_.find(slug);
-        if (it == product_slugs_.end()) {
-            return core::errc::not_found;
-        }
-        return products_.at(it->second);
+        return detail::find_indexed(product_slugs_, products_, slug);
     }
 
     core::result<std::vector<core::product>> related_products(std::int64_t id) const override {
@@ -145,11 +142,7 @@ class memory_catalogue_store final : public catalogue_store {
 
     core::result<core::category> find_category_by_slug(std::string_view slug) const override {
         std::shared_lock lock(mutex_);
-        const auto it = category_slugs_.find(slug);
-        if (it == category_slugs_.end()) {
-            return core::errc::not_found;
-        }
-        return categories_.at(it->second);
+        return detail::find_indexed(category_slugs_, categories_, slug);
     }
 
     core::result<core::product> create_product(const core::product_draft& draft) override {
@@ -183,58 +176,36 @@ class memory_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
-        std::unique_lock lock(mutex_);
-        const auto found = detail::find_writable(products_, id, is_seed, core::errc::seed_read_only);
-        if (!found) {
-            return found.error();
-        }
-        const auto it = *found;
-        core::product p = it->second;
-        if (patch.category_id) {
-            const auto category = categories_.find(*patch.category_id);
-            if (category == categories_.end()) {
-                return core::errc::invalid_reference;
+        return change_catalogue_row(products_, id, [&](auto it) -> core::result<core::product> {
+            core::product p = it->second;
+            if (patch.category_id) {
+                const auto category = categories_.find(*patch.category_id);
+                if (category == categories_.end()) {
+                    return core::errc::invalid_reference;
+                }
+                p.product_category = category->second;
             }
-            p.product_category = category->second;
-        }
-        std::string new_slug = patch.title ? detail::slug_for(*patch.title, "product", id) : p.slug;
-        if (new_slug != p.slug && product_slugs_.contains(new_slug)) {
-            return core::errc::conflict;
-        }
-        if (patch.title) {
-            p.title = *patch.title;
-        }
-        if (patch.price) {
-            p.price = *patch.price;
-        }
-        if (patch.description) {
-            p.description = *patch.description;
-        }
-        if (patch.images) {
-            p.images = *patch.images;
-        }
-        p.updated_at = detail::now_ms();
-        if (new_slug != p.slug) {
-            product_slugs_.erase(p.slug);
-            product_slugs_.emplace(new_slug, id);
-            p.slug = std::move(new_slug);
-        }
-        it->second = p;
-        committed();
-        return p;
+            auto new_slug = slug_after(product_slugs_, patch.title, "product", id, p.slug);
+            if (!new_slug) {
+                return new_slug.error();
+            }
+            detail::patch_field(p.title, patch.title);
+            detail::patch_field(p.price, patch.price);
+            detail::patch_field(p.description, patch.description);
+            detail::patch_field(p.images, patch.images);
+            p.updated_at = detail::now_ms();
+            move_slug(product_slugs_, p.slug, std::move(*new_slug), id);
+            it->second = p;
+            return p;
+        });
     }
 
     core::result<void> delete_product(std::int64_t id) override {
-        std::unique_lock lock(mutex_);
-        const auto found = detail::find_writable(products_, id, is_seed, core::errc::seed_read_only);
-        if (!found) {
-            return found.error();
-        }
-        const auto it = *found;
-        product_slugs_.erase(it->second.slug);
-        products_.erase(it);
-        committed();
-        return {};
+        return change_catalogue_row(products_, id, [&](auto it) -> core::result<void> {
+            product_slugs_.erase(it->second.slug);
+            products_.erase(it);
+            return {};
+        });
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
@@ -262,61 +233,85 @@ class memory_catalogue_store final : public catalogue_store {
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
         override {
-        std::unique_lock lock(mutex_);
-        const auto found = detail::find_writable(categories_, id, is_seed, core::errc::seed_read_only);
-        if (!found) {
-            return found.error();
-        }
-        const auto it = *found;
-        core::category c = it->second;
-        std::string new_slug = patch.name ? detail::slug_for(*patch.name, "category", id) : c.slug;
-        if (new_slug != c.slug && category_slugs_.contains(new_slug)) {
-            return core::errc::conflict;
-        }
-        if (patch.name) {
-            c.name = *patch.name;
-        }
-        if (patch.image) {
-            c.image = *patch.image;
-        }
-        c.updated_at = detail::now_ms();
-        if (new_slug != c.slug) {
-            category_slugs_.erase(c.slug);
-            category_slugs_.emplace(new_slug, id);
-            c.slug = std::move(new_slug);
-        }
-        it->second = c;
-        for (auto& [product_id, p] : products_) {
-            if (p.product_category.id == id) {
-                p.product_category = c;
+        return change_catalogue_row(categories_, id, [&](auto it) -> core::result<core::category> {
+            core::category c = it->second;
+            auto new_slug = slug_after(category_slugs_, patch.name, "category", id, c.slug);
+            if (!new_slug) {
+                return new_slug.error();
             }
-        }
-        committed();
-        return c;
+            detail::patch_field(c.name, patch.name);
+            detail::patch_field(c.image, patch.image);
+            c.updated_at = detail::now_ms();
+            move_slug(category_slugs_, c.slug, std::move(*new_slug), id);
+            it->second = c;
+            for (auto& [product_id, p] : products_) {
+                if (p.product_category.id == id) {
+                    p.product_category = c;
+                }
+            }
+            return c;
+        });
     }
 
     core::result<void> delete_category(std::int64_t id) override {
-        std::unique_lock lock(mutex_);
-        const auto found = detail::find_writable(categories_, id, is_seed, core::errc::seed_read_only);
-        if (!found) {
-            return found.error();
-        }
-        const auto it = *found;
-        for (const auto& [product_id, p] : products_) {
-            if (p.product_category.id == id) {
-                return core::errc::in_use;
+        return change_catalogue_row(categories_, id, [&](auto it) -> core::result<void> {
+            for (const auto& [product_id, p] : products_) {
+                if (p.product_category.id == id) {
+                    return core::errc::in_use;
+                }
             }
-        }
-        category_slugs_.erase(it->second.slug);
-        categories_.erase(it);
-        committed();
-        return {};
+            category_slugs_.erase(it->second.slug);
+            categories_.erase(it);
+            return {};
+        });
     }
 
     std::uint64_t revision() const override { return revision_.load(std::memory_order_acquire); }
 
   private:
     using slug_index = std::map<std::string, std::int64_t, std::less<>>;
+
+    // A catalogue write of entry `id` of `rows` under the exclusive lock: errc::not_found,
+    // errc::seed_read_only for seed rows (read-only), else `change(entry)`'s answer; a success moves the
+    // revision.
+    template <class Map, class Change>
+    auto change_catalogue_row(Map& rows, std::int64_t id, Change&& change) -> decltype(change(rows.begin())) {
+        std::unique_lock lock(mutex_);
+        const auto found = detail::find_writable(rows, id, is_seed, core::errc::seed_read_only);
+        if (!found) {
+            return found.error();
+        }
+        auto answer = change(*found);
+        if (answer) {
+            committed();
+        }
+        return answer;
+    }
+
+    // The slug of row `id` after a patch: a new title or name gives a new one, else `current` stays;
+    // errc::conflict when another row has it.
+    static core::result<std::string> slug_after(
+        const slug_index& index,
+        const std::optional<std::string>& new_text,
+        std::string_view kind,
+        std::int64_t id,
+        const std::string& current
+    ) {
+        std::string slug = new_text ? detail::slug_for(*new_text, kind, id) : current;
+        if (slug != current && index.contains(slug)) {
+            return core::errc::conflict;
+        }
+        return slug;
+    }
+
+    // Row `id`'s slug becomes `slug`, in the row (`row_slug`) and in `index`.
+    static void move_slug(slug_index& index, std::string& row_slug, std::string slug, std::int64_t id) {
+        if (slug != row_slug) {
+            index.erase(row_slug);
+            index.emplace(slug, id);
+            row_slug = std::move(slug);
+        }
+    }
 
     // Called with the lock held, after a write.
     void committed() { revision_.fetch_add(1, std::memory_order_acq_rel); }

@@ -8,6 +8,7 @@
 
 #include "common/found.hpp"
 #include "common/next_id.hpp"
+#include "memory/seed_map.hpp"
 #include "memory/stores.hpp"
 #include "storage/pet_store.hpp"
 
@@ -15,17 +16,15 @@ namespace storefront::storage {
 
 namespace {
 
+constexpr auto order_id = [](const core::pet_order& o) { return o.id; };
+
 class memory_order_store final : public order_store {
   public:
     // Throws std::invalid_argument for a non-positive or duplicate id.
-    explicit memory_order_store(std::vector<core::pet_order> orders) {
-        for (auto& o : orders) {
-            const std::int64_t id = o.id;
-            if (id <= 0 || !orders_.emplace(id, o).second) {
-                throw std::invalid_argument("invalid or duplicate order id " + std::to_string(id));
-            }
-        }
-    }
+    explicit memory_order_store(std::vector<core::pet_order> orders)
+        : orders_(detail::seed_map<decltype(orders_)>(
+              std::move(orders), order_id, order_id, "invalid or duplicate order id "
+          )) {}
 
     core::result<core::pet_order> find(std::int64_t id) const override {
         std::shared_lock lock(mutex_);

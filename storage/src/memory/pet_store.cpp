@@ -12,23 +12,22 @@
 
 #include "common/found.hpp"
 #include "common/next_id.hpp"
+#include "memory/seed_map.hpp"
 #include "memory/stores.hpp"
 
 namespace storefront::storage {
 
 namespace {
 
+constexpr auto pet_id = [](const core::pet& p) { return p.id; };
+
 class memory_pet_store final : public pet_store {
   public:
     // Throws std::invalid_argument for a non-positive or duplicate id.
-    explicit memory_pet_store(std::vector<core::pet> pets) {
-        for (auto& p : pets) {
-            const std::int64_t id = p.id;
-            if (id <= 0 || !pets_.emplace(id, std::move(p)).second) {
-                throw std::invalid_argument("invalid or duplicate pet id " + std::to_string(id));
-            }
-        }
-    }
+    explicit memory_pet_store(std::vector<core::pet> pets)
+        : pets_(detail::seed_map<decltype(pets_)>(
+              std::move(pets), pet_id, pet_id, "invalid or duplicate pet id "
+          )) {}
 
     core::result<core::pet> find(std::int64_t id) const override {
         std::shared_lock lock(mutex_);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/found.hpp"
+#include "memory/seed_map.hpp"
 #include "memory/stores.hpp"
 #include "storage/pet_store.hpp"
 
@@ -21,14 +22,13 @@ namespace {
 class memory_pet_user_store final : public pet_user_store {
   public:
     // Throws std::invalid_argument for a non-positive id or a duplicate username.
-    explicit memory_pet_user_store(std::vector<core::pet_user_credentials> users) {
-        for (auto& u : users) {
-            const std::string name = u.profile.username;
-            if (u.profile.id <= 0 || !users_.emplace(name, std::move(u)).second) {
-                throw std::invalid_argument("invalid id or duplicate username " + name);
-            }
-        }
-    }
+    explicit memory_pet_user_store(std::vector<core::pet_user_credentials> users)
+        : users_(detail::seed_map<decltype(users_)>(
+              std::move(users),
+              [](const core::pet_user_credentials& u) { return u.profile.username; },
+              [](const core::pet_user_credentials& u) { return u.profile.id; },
+              "invalid id or duplicate username "
+          )) {}
 
     core::result<core::pet_user_credentials> find(std::string_view username) const override {
         std::shared_lock lock(mutex_);

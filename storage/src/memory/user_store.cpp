@@ -19,6 +19,7 @@
 #include "common/clock.hpp"
 #include "common/found.hpp"
 #include "common/next_id.hpp"
+#include "common/patch.hpp"
 #include "core/email.hpp"
 #include "memory/stores.hpp"
 
@@ -84,11 +85,7 @@ class memory_user_store final : public user_store {
 
     core::result<core::user_credentials> find_credentials(std::string_view normalized_email) const override {
         std::shared_lock lock(mutex_);
-        const auto it = id_by_email_.find(normalized_email);
-        if (it == id_by_email_.end()) {
-            return core::errc::not_found;
-        }
-        return users_.at(it->second);
+        return detail::find_indexed(id_by_email_, users_, normalized_email);
     }
 
     bool email_taken(std::string_view normalized_email) const override {
@@ -136,18 +133,10 @@ class memory_user_store final : public user_store {
             id_by_email_.emplace(*patch.email, id);
             u.profile.email = *patch.email;
         }
-        if (patch.name) {
-            u.profile.name = *patch.name;
-        }
-        if (patch.avatar) {
-            u.profile.avatar = *patch.avatar;
-        }
-        if (patch.role) {
-            u.profile.role = *patch.role;
-        }
-        if (patch.password_hash) {
-            u.password_hash = *patch.password_hash;
-        }
+        detail::patch_field(u.profile.name, patch.name);
+        detail::patch_field(u.profile.avatar, patch.avatar);
+        detail::patch_field(u.profile.role, patch.role);
+        detail::patch_field(u.password_hash, patch.password_hash);
         u.profile.updated_at = detail::now_ms();
         it->second = u;
         revision_.fetch_add(1, std::memory_order_acq_rel);

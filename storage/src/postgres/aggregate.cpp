@@ -73,6 +73,16 @@ core::result<void> lock_writable_row(
     return {};
 }
 
+core::result<void> pg_aggregate::delete_row(std::string_view table, std::int64_t id, core::errc seed_error) {
+    return write_row(table, id, seed_error, [&](pg_connection& db) -> core::result<void> {
+        const auto sql = "DELETE FROM " + std::string(table) + " WHERE id = $1";
+        if (db.exec_or_violation(sql, pg_params().add(id)) == pg_violation::foreign_key) {
+            return core::errc::in_use;
+        }
+        return {};
+    });
+}
+
 core::result<void> pg_aggregate::reserve_bytes(
     pg_connection& conn, std::string_view table, std::size_t adding, std::size_t max_bytes
 ) const {

@@ -103,6 +103,13 @@ class pg_aggregate {
         });
     }
 
+    // One write that deletes row `id` of `table` (which has a seed column: the catalogue's and the users'
+    // deletes), locked first as in write_row(): errc::not_found, `seed_error` for seed data (read-only),
+    // errc::in_use while other rows still reference it (a category that has products).
+    [[nodiscard]] core::result<void> delete_row(
+        std::string_view table, std::int64_t id, core::errc seed_error
+    );
+
     [[nodiscard]] pg_pool& pool() { return *pool_; }
 
   private:

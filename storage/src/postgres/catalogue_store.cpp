@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/found.hpp"
 #include "common/slug.hpp"
 #include "postgres/aggregate.hpp"
 #include "postgres/reset.hpp"
@@ -22,7 +23,6 @@ namespace {
 using detail::pg_connection;
 using detail::pg_params;
 using detail::pg_rows;
-using detail::pg_violation;
 
 constexpr std::string_view product_select = R"sql(
 SELECT p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed,
@@ -94,21 +94,15 @@ std::vector<core::product> query_products(
 }
 
 core::result<core::product> one_product(pg_connection& db, std::int64_t id) {
-    auto found = query_products(db, "WHERE p.id = $1", pg_params().add(id));
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
+    return detail::first_or_not_found(query_products(db, "WHERE p.id = $1", pg_params().add(id)));
 }
 
 core::result<core::category> one_category(
     pg_connection& db, std::string_view where, const pg_params& params
 ) {
-    auto found = categories_of(db.exec(std::string(category_select) + std::string(where), params));
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
+    return detail::first_or_not_found(
+        categories_of(db.exec(std::string(category_select) + std::string(where), params))
+    );
 }
 
 std::int64_t next_id(pg_connection& db, std::string_view table) {
@@ -162,11 +156,7 @@ class pg_catalogue_store final : public catalogue_store {
 
     core::result<core::product> find_product_by_slug(std::string_view slug) const override {
         auto db = aggregate_.connection();
-        auto found = query_products(*db, "WHERE p.slug = $1", pg_params().add(slug));
-        if (found.empty()) {
-            return core::errc::not_found;
-        }
-        return std::move(found.front());
+        return detail::first_or_not_found(query_products(*db, "WHERE p.slug = $1", pg_params().add(slug)));
     }
 
     core::result<std::vector<core::product>> related_products(std::int64_t id) const override {
@@ -222,44 +212,36 @@ class pg_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
-        return aggregate_.write_row(
-            "products",
-            id,
-            core::errc::seed_read_only,
-            [&](pg_connection& db) -> core::result<core::product> {
-                // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
-                const auto written = detail::exec_write(
-                    db,
-                    "UPDATE products SET title = coalesce($2, title), slug = coalesce($3, slug), "
-                    "price = coalesce($4, price), description = coalesce($5, description), "
-                    "category_id = coalesce($6, category_id), images = coalesce($7::text[], images), "
-                    "updated_at = $8 WHERE id = $1",
-                    pg_params()
-                        .add(id)
-                        .add(patch.title)
-                        .add(
-                            patch.title ? std::optional(detail::slug_for(*patch.title, "product", id))
-                                        : std::nullopt
-                        )
-                        .add(patch.price)
-                        .add(patch.description)
-                        .add(patch.category_id)
-                        .add(patch.images ? std::optional(detail::format_array(*patch.images)) : std::nullopt)
-                        .add(detail::now_ms())
-                );
-                if (!written) {
-                    return written.error();
-                }
-                return one_product(db, id);
+        return write_catalogue_row("products", id, [&](pg_connection& db) -> core::result<core::product> {
+            // COALESCE keeps the fields the patch does not give; a new title also gives a new slug.
+            const auto written = detail::exec_write(
+                db,
+                "UPDATE products SET title = coalesce($2, title), slug = coalesce($3, slug), "
+                "price = coalesce($4, price), description = coalesce($5, description), "
+                "category_id = coalesce($6, category_id), images = coalesce($7::text[], images), "
+                "updated_at = $8 WHERE id = $1",
+                pg_params()
+                    .add(id)
+                    .add(patch.title)
+                    .add(
+                        patch.title ? std::optional(detail::slug_for(*patch.title, "product", id))
+                                    : std::nullopt
+                    )
+                    .add(patch.price)
+                    .add(patch.description)
+                    .add(patch.category_id)
+                    .add(patch.images ? std::optional(detail::format_array(*patch.images)) : std::nullopt)
+                    .add(detail::now_ms())
+            );
+            if (!written) {
+                return written.error();
             }
-        );
+            return one_product(db, id);
+        });
     }
 
     core::result<void> delete_product(std::int64_t id) override {
-        return aggregate_.write_row("products", id, core::errc::seed_read_only, [&](pg_connection& db) {
-            (void)db.exec("DELETE FROM products WHERE id = $1", pg_params().add(id));
-            return core::result<void>();
-        });
+        return aggregate_.delete_row("products", id, core::errc::seed_read_only);
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
@@ -285,52 +267,44 @@ class pg_catalogue_store final : public catalogue_store {
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
         override {
-        return aggregate_.write_row(
-            "categories",
-            id,
-            core::errc::seed_read_only,
-            [&](pg_connection& db) -> core::result<core::category> {
-                const auto written = detail::exec_write(
-                    db,
-                    "UPDATE categories SET name = coalesce($2, name), slug = coalesce($3, slug), "
-                    "image = coalesce($4, image), updated_at = $5 WHERE id = $1",
-                    pg_params()
-                        .add(id)
-                        .add(patch.name)
-                        .add(
-                            patch.name ? std::optional(detail::slug_for(*patch.name, "category", id))
-                                       : std::nullopt
-                        )
-                        .add(patch.image)
-                        .add(detail::now_ms())
-                );
-                if (!written) {
-                    return written.error();
-                }
-                return one_category(db, "WHERE id = $1", pg_params().add(id));
+        return write_catalogue_row("categories", id, [&](pg_connection& db) -> core::result<core::category> {
+            const auto written = detail::exec_write(
+                db,
+                "UPDATE categories SET name = coalesce($2, name), slug = coalesce($3, slug), "
+                "image = coalesce($4, image), updated_at = $5 WHERE id = $1",
+                pg_params()
+                    .add(id)
+                    .add(patch.name)
+                    .add(
+                        patch.name ? std::optional(detail::slug_for(*patch.name, "category", id))
+                                   : std::nullopt
+                    )
+                    .add(patch.image)
+                    .add(detail::now_ms())
+            );
+            if (!written) {
+                return written.error();
             }
-        );
+            return one_category(db, "WHERE id = $1", pg_params().add(id));
+        });
     }
 
     core::result<void> delete_category(std::int64_t id) override {
-        return aggregate_.write_row(
-            "categories",
-            id,
-            core::errc::seed_read_only,
-            [&](pg_connection& db) -> core::result<void> {
-                if (db.exec_or_violation("DELETE FROM categories WHERE id = $1", pg_params().add(id)) ==
-                    pg_violation::foreign_key) {
-                    return core::errc::in_use;  // products still reference it
-                }
-                return {};
-            }
-        );
+        // errc::in_use while products still reference it
+        return aggregate_.delete_row("categories", id, core::errc::seed_read_only);
     }
 
     // In memory: bumped by this store's commits and by other instances' notifications.
     [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
 
   private:
+    // A write that changes row `id` of `table` (products or categories): seed rows are read-only.
+    template <class Change>
+    auto write_catalogue_row(std::string_view table, std::int64_t id, Change&& change)
+        -> decltype(change(std::declval<pg_connection&>())) {
+        return aggregate_.write_row(table, id, core::errc::seed_read_only, std::forward<Change>(change));
+    }
+
     mutable detail::pg_aggregate aggregate_;
 };
 

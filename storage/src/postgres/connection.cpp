@@ -443,22 +443,19 @@ void pg_connection::wait_for_notifications(
     }
 }
 
-pg_transaction::pg_transaction(pg_connection& conn) : conn_(conn) {
-    conn_.exec("BEGIN");
+void pg_connection::begin() {
+    (void)exec("BEGIN");
 }
 
-pg_transaction::~pg_transaction() {
-    if (!done_ && conn_.healthy()) {
-        try {
-            conn_.exec("ROLLBACK");
-        } catch (...) {  // the connection is now marked broken and the pool drops it
-        }
+void pg_connection::commit() {
+    (void)exec("COMMIT");
+}
+
+// A failure here marks the connection broken, and the pool drops it.
+void pg_connection::rollback() {
+    if (healthy()) {
+        (void)exec("ROLLBACK");
     }
-}
-
-void pg_transaction::commit() {
-    conn_.exec("COMMIT");
-    done_ = true;
 }
 
 }  // namespace storefront::storage::detail

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/transaction.hpp"
+
 struct pg_conn;
 struct pg_result;
 
@@ -89,11 +91,10 @@ struct pg_limits {
     std::chrono::milliseconds statement_timeout{5000};  // also the client-side deadline (plus a margin)
 };
 
-class pg_transaction;
-
 class pg_connection {
   public:
-    using transaction = pg_transaction;
+    // BEGIN … COMMIT; the destructor rolls back a transaction that was not committed.
+    using transaction = scoped_transaction<pg_connection>;
 
     // Connects to `dsn` (a libpq URL or key=value string); throws storage_unavailable when it cannot. The
     // DSN (which may hold a password) never appears in an exception message.
@@ -119,6 +120,11 @@ class pg_connection {
     void wait_for_notifications(std::chrono::milliseconds timeout, std::vector<std::string>& channels);
 
   private:
+    friend class scoped_transaction<pg_connection>;
+    void begin();
+    void commit();
+    void rollback();  // not on a broken connection: the pool drops it
+
     ::pg_result* run(std::string_view sql, const pg_params& params);
     void wait_socket(bool for_write, std::chrono::steady_clock::time_point deadline);
     [[noreturn]] void lost(const std::string& what);
@@ -128,18 +134,6 @@ class pg_connection {
     bool broken_ = false;
 };
 
-// BEGIN … COMMIT; the destructor rolls back a transaction that was not committed.
-class pg_transaction {
-  public:
-    explicit pg_transaction(pg_connection& conn);
-    ~pg_transaction();
-    pg_transaction(const pg_transaction&) = delete;
-    pg_transaction& operator=(const pg_transaction&) = delete;
-    void commit();
-
-  private:
-    pg_connection& conn_;
-    bool done_ = false;
-};
+using pg_transaction = pg_connection::transaction;
 
 }  // namespace storefront::storage::detail

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/found.hpp"
+#include "common/write_row.hpp"
 #include "core/pet_rules.hpp"
 #include "postgres/aggregate.hpp"
 #include "postgres/reset.hpp"
@@ -39,7 +40,7 @@ class pg_order_store final : public order_store {
               dsn,
               pool_size,
               "orders",
-              [seed = std::move(seed)](pg_connection& conn) { detail::write_order_seed(conn, seed); },
+              [seed = std::move(seed)](pg_connection& conn) { detail::write_rows(conn, seed); },
               false
           ) {}
 
@@ -67,10 +68,7 @@ class pg_order_store final : public order_store {
     core::pet_order add(core::pet_order order) override {
         return aggregate_.write([&](pg_connection& db) {
             aggregate_.lock(db);
-            if (order.id == 0) {
-                order.id = detail::next_free_id(db, "orders");
-            }
-            (void)db.exec(upsert, order_params(order));
+            detail::add_row(db, "orders", order.id, order);
             return order;
         });
     }
@@ -112,10 +110,8 @@ std::unique_ptr<order_store> make_pg_order_store(
 
 namespace detail {
 
-void write_order_seed(pg_connection& conn, const std::vector<core::pet_order>& orders) {
-    for (const auto& o : orders) {
-        (void)conn.exec(upsert, order_params(o));
-    }
+void write_row(pg_connection& conn, const core::pet_order& order) {
+    (void)conn.exec(upsert, order_params(order));
 }
 
 }  // namespace detail

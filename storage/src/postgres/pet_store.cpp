@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/found.hpp"
+#include "common/write_row.hpp"
 #include "core/pet_rules.hpp"
 #include "postgres/aggregate.hpp"
 #include "postgres/reset.hpp"
@@ -87,8 +88,7 @@ constexpr std::string_view upsert =
 
 // The one pet of `r` (a lookup or a write's RETURNING), or errc::not_found.
 core::result<core::pet> one_pet(const pg_rows& r) {
-    auto pets = pets_of(r);
-    return detail::found(pets.empty() ? std::nullopt : std::optional(std::move(pets.front())));
+    return detail::first_or_not_found(pets_of(r));
 }
 
 class pg_pet_store final : public pet_store {
@@ -98,7 +98,7 @@ class pg_pet_store final : public pet_store {
               dsn,
               pool_size,
               "pets",
-              [seed = std::move(seed)](pg_connection& conn) { detail::write_pet_seed(conn, seed); },
+              [seed = std::move(seed)](pg_connection& conn) { detail::write_rows(conn, seed); },
               false
           ) {}
 
@@ -132,10 +132,7 @@ class pg_pet_store final : public pet_store {
     core::pet add(core::pet pet) override {
         return aggregate_.write([&](pg_connection& db) {
             aggregate_.lock(db);
-            if (pet.id == 0) {
-                pet.id = detail::next_free_id(db, "pets");
-            }
-            (void)db.exec(upsert, pet_params(pet));
+            detail::add_row(db, "pets", pet.id, pet);
             return pet;
         });
     }
@@ -201,10 +198,8 @@ std::unique_ptr<pet_store> make_pg_pet_store(
 
 namespace detail {
 
-void write_pet_seed(pg_connection& conn, const std::vector<core::pet>& pets) {
-    for (const auto& p : pets) {
-        (void)conn.exec(upsert, pet_params(p));
-    }
+void write_row(pg_connection& conn, const core::pet& pet) {
+    (void)conn.exec(upsert, pet_params(pet));
 }
 
 }  // namespace detail

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/found.hpp"
+#include "common/write_row.hpp"
 #include "postgres/aggregate.hpp"
 #include "postgres/reset.hpp"
 #include "postgres/stores.hpp"
@@ -47,7 +48,7 @@ class pg_pet_user_store final : public pet_user_store {
               dsn,
               pool_size,
               "pet_users",
-              [seed = std::move(seed)](pg_connection& conn) { detail::write_pet_user_seed(conn, seed()); },
+              [seed = std::move(seed)](pg_connection& conn) { detail::write_rows(conn, seed()); },
               false
           ) {}
 
@@ -82,10 +83,7 @@ class pg_pet_user_store final : public pet_user_store {
     core::pet_user add(core::pet_user_credentials user) override {
         return aggregate_.write([&](pg_connection& db) {
             aggregate_.lock(db);
-            if (user.profile.id == 0) {
-                user.profile.id = detail::next_free_id(db, "pet_users");
-            }
-            (void)db.exec(upsert, user_params(user));
+            detail::add_row(db, "pet_users", user.profile.id, user);
             return user.profile;
         });
     }
@@ -140,10 +138,8 @@ std::unique_ptr<pet_user_store> make_pg_pet_user_store(
 
 namespace detail {
 
-void write_pet_user_seed(pg_connection& conn, const std::vector<core::pet_user_credentials>& users) {
-    for (const auto& u : users) {
-        (void)conn.exec(upsert, user_params(u));
-    }
+void write_row(pg_connection& conn, const core::pet_user_credentials& user) {
+    (void)conn.exec(upsert, user_params(user));
 }
 
 }  // namespace detail

@@ -2,6 +2,7 @@
 
 #include "postgres/reset.hpp"
 
+#include "common/write_row.hpp"
 #include "postgres/listener.hpp"
 #include "postgres/schema.hpp"
 #include "seed/catalogue.hpp"
@@ -30,9 +31,9 @@ void pg_reset_to_seed(const std::string& dsn) {
     }
     write_catalogue_seed(conn, categories, products);
     write_user_seed(conn, users);
-    write_pet_seed(conn, pets);
-    write_order_seed(conn, orders);
-    write_pet_user_seed(conn, pet_users);
+    write_rows(conn, pets);
+    write_rows(conn, orders);
+    write_rows(conn, pet_users);
     for (const char* channel : channels) {
         (void)conn.exec("SELECT pg_notify($1, 'reset')", pg_params().add(channel));
     }

@@ -19,9 +19,11 @@ void write_catalogue_seed(
     const std::vector<core::product>& products
 );
 void write_user_seed(pg_connection& conn, const std::vector<core::user_credentials>& users);
-void write_pet_seed(pg_connection& conn, const std::vector<core::pet>& pets);
-void write_order_seed(pg_connection& conn, const std::vector<core::pet_order>& orders);
-void write_pet_user_seed(pg_connection& conn, const std::vector<core::pet_user_credentials>& users);
+// Each inserts one row on `conn` or replaces the row of the same key, for the adapter's own writes and for
+// write_rows (common/write_row.hpp), which writes the seeds of these aggregates.
+void write_row(pg_connection& conn, const core::pet& pet);
+void write_row(pg_connection& conn, const core::pet_order& order);
+void write_row(pg_connection& conn, const core::pet_user_credentials& user);
 
 // Empties every table and writes the seed again (and the seed markers), atomically; every instance's
 // revisions move through the notifications sent at commit. Throws storage_unavailable.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/found.hpp"
 #include "postgres/aggregate.hpp"
 #include "postgres/reset.hpp"
 #include "postgres/stores.hpp"
@@ -47,11 +48,8 @@ std::vector<core::user_credentials> users_of(const pg_rows& r) {
 core::result<core::user_credentials> one_user(
     pg_connection& db, std::string_view where, const pg_params& params
 ) {
-    auto found = users_of(db.exec(std::string(user_select) + std::string(where), params));
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
+    return detail::first_or_not_found(users_of(db.exec(std::string(user_select) + std::string(where), params))
+    );
 }
 
 core::result<core::user> one_profile(pg_connection& db, std::int64_t id) {
@@ -165,10 +163,7 @@ class pg_user_store final : public user_store {
     }
 
     core::result<void> delete_user(std::int64_t id) override {
-        return aggregate_.write_row("users", id, core::errc::seed_user_read_only, [&](pg_connection& db) {
-            (void)db.exec("DELETE FROM users WHERE id = $1", pg_params().add(id));
-            return core::result<void>();
-        });
+        return aggregate_.delete_row("users", id, core::errc::seed_user_read_only);
     }
 
     [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }

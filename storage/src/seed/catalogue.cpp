@@ -216,19 +216,12 @@ core::category make_category(const seed_category& row) {
 }  // namespace
 
 std::vector<core::category> seed_categories() {
-    std::vector<core::category> out;
-    out.reserve(category_table.size());
-    for (const auto& row : category_table) {
-        out.push_back(make_category(row));
-    }
-    return out;
+    return records_from(category_table, make_category);
 }
 
 std::vector<core::product> seed_products() {
     const std::vector<core::category> categories = seed_categories();
-    std::vector<core::product> out;
-    out.reserve(product_table.size());
-    for (const auto& row : product_table) {
+    return records_from(product_table, [&](const auto& row) {
         const auto category_index = static_cast<std::size_t>(row.category_id - 1);
         if (category_index >= categories.size()) {
             throw std::logic_error("seed product " + std::to_string(row.id) + " has an unknown category");
@@ -251,9 +244,8 @@ std::vector<core::product> seed_products() {
         p.created_at = seed_epoch_ms + 60'000 + (row.id - 1) * 1000;
         p.updated_at = p.created_at;
         p.seed = true;
-        out.push_back(std::move(p));
-    }
-    return out;
+        return p;
+    });
 }
 
 }  // namespace storefront::storage::detail

@@ -43,9 +43,7 @@ core::pet_tag tag(std::int64_t id) {
 }  // namespace
 
 std::vector<core::pet> seed_pets() {
-    std::vector<core::pet> out;
-    out.reserve(pet_table.size());
-    for (const auto& row : pet_table) {
+    return records_from(pet_table, [](const seed_pet& row) {
         core::pet p;
         p.id = row.id;
         p.category = core::pet_category{row.category_id, std::string(category_names.at(row.category_id))};
@@ -53,9 +51,8 @@ std::vector<core::pet> seed_pets() {
         p.photo_urls = {"url1", "url2"};
         p.tags = {tag(row.first_tag), tag(row.first_tag + 1)};
         p.status = row.status;
-        out.push_back(std::move(p));
-    }
-    return out;
+        return p;
+    });
 }
 
 std::vector<core::pet_order> seed_orders() {

@@ -31,9 +31,7 @@ constexpr std::array<seed_user, 3> user_table{{
 }  // namespace
 
 std::vector<core::user_credentials> seed_user_credentials() {
-    std::vector<core::user_credentials> out;
-    out.reserve(user_table.size());
-    for (const auto& row : user_table) {
+    return records_from(user_table, [](const seed_user& row) {
         core::user_credentials c;
         c.profile.id = row.id;
         c.profile.email = std::string(row.email);
@@ -44,9 +42,8 @@ std::vector<core::user_credentials> seed_user_credentials() {
         c.profile.updated_at = c.profile.created_at;
         c.profile.seed = true;
         c.password_hash = core::hash_password(row.password);
-        out.push_back(std::move(c));
-    }
-    return out;
+        return c;
+    });
 }
 
 }  // namespace storefront::storage::detail

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/found.hpp"
 #include "common/seed_once.hpp"
 #include "common/slug.hpp"
 #include "sqlite/database.hpp"
@@ -24,6 +25,8 @@ namespace {
 using detail::sqlite_connection;
 using detail::sqlite_statement;
 using step = sqlite_statement::step_result;
+
+constexpr auto is_seed = [](const auto& row) { return row.seed; };
 
 // Products with their category and their images in order (joined with the unit separator, which no URL
 // holds).
@@ -125,20 +128,12 @@ std::vector<core::category> categories_where(sqlite_connection& db, std::string_
     return out;
 }
 
-template <class T>
-core::result<T> first_or_not_found(std::vector<T> found) {
-    if (found.empty()) {
-        return core::errc::not_found;
-    }
-    return std::move(found.front());
-}
-
 core::result<core::product> product_by_id(sqlite_connection& db, std::int64_t id) {
-    return first_or_not_found(products_where(db, "WHERE p.id = ?1", [&](auto& s) { s.bind(1, id); }));
+    return detail::first_or_not_found(products_where(db, "WHERE p.id = ?1", [&](auto& s) { s.bind(1, id); }));
 }
 
 core::result<core::category> category_by_id(sqlite_connection& db, std::int64_t id) {
-    return first_or_not_found(categories_where(db, "WHERE id = ?1", [&](auto& s) { s.bind(1, id); }));
+    return detail::first_or_not_found(categories_where(db, "WHERE id = ?1", [&](auto& s) { s.bind(1, id); }));
 }
 
 std::int64_t next_id_of(sqlite_connection& db, std::string_view table) {
@@ -205,7 +200,9 @@ class sqlite_catalogue_store final : public catalogue_store {
 
     core::result<core::product> find_product_by_slug(std::string_view slug) const override {
         auto r = db_->reader();
-        return first_or_not_found(products_where(*r, "WHERE p.slug = ?1", [&](auto& s) { s.bind(1, slug); }));
+        return detail::first_or_not_found(products_where(*r, "WHERE p.slug = ?1", [&](auto& s) {
+            s.bind(1, slug);
+        }));
     }
 
     core::result<std::vector<core::product>> related_products(std::int64_t id) const override {
@@ -233,7 +230,9 @@ class sqlite_catalogue_store final : public catalogue_store {
 
     core::result<core::category> find_category_by_slug(std::string_view slug) const override {
         auto r = db_->reader();
-        return first_or_not_found(categories_where(*r, "WHERE slug = ?1", [&](auto& s) { s.bind(1, slug); }));
+        return detail::first_or_not_found(categories_where(*r, "WHERE slug = ?1", [&](auto& s) {
+            s.bind(1, slug);
+        }));
     }
 
     core::result<core::product> create_product(const core::product_draft& draft) override {
@@ -266,15 +265,10 @@ class sqlite_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<core::product> {
-                auto current = product_by_id(w, id);
-                if (!current) {
-                    return current.error();
-                }
-                if (current->seed) {
-                    return core::errc::seed_read_only;
-                }
+        return change_catalogue_row(
+            product_by_id,
+            id,
+            [&](sqlite_connection& w, const core::product& current) -> core::result<core::product> {
                 if (patch.category_id && !category_by_id(w, *patch.category_id)) {
                     return core::errc::invalid_reference;
                 }
@@ -283,13 +277,13 @@ class sqlite_catalogue_store final : public catalogue_store {
                     "?6, "
                     "updated_at = ?7 WHERE id = ?1"
                 );
-                update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current->title)));
-                update.bind(3, std::string_view(slug_after(patch.title, "product", id, current->slug)));
-                update.bind(4, patch.price.value_or(current->price));
+                update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current.title)));
+                update.bind(3, std::string_view(slug_after(patch.title, "product", id, current.slug)));
+                update.bind(4, patch.price.value_or(current.price));
                 update.bind(
-                    5, std::string_view(patch.description ? *patch.description : current->description)
+                    5, std::string_view(patch.description ? *patch.description : current.description)
                 );
-                update.bind(6, patch.category_id.value_or(current->product_category.id))
+                update.bind(6, patch.category_id.value_or(current.product_category.id))
                     .bind(7, detail::now_ms());
                 if (auto written = write_slugged(update); !written) {
                     return written.error();
@@ -297,28 +291,13 @@ class sqlite_catalogue_store final : public catalogue_store {
                 if (patch.images) {
                     write_images(w, id, *patch.images);
                 }
-                auto updated = product_by_id(w, id);
-                return updated;
-            },
-            &db_->catalogue_revision
+                return product_by_id(w, id);
+            }
         );
     }
 
     core::result<void> delete_product(std::int64_t id) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<void> {
-                const auto current = product_by_id(w, id);
-                if (!current) {
-                    return current.error();
-                }
-                if (current->seed) {
-                    return core::errc::seed_read_only;
-                }
-                (void)detail::delete_where(w, "DELETE FROM products WHERE id = ?1", id);
-                return {};
-            },
-            &db_->catalogue_revision
-        );
+        return db_->delete_row("products", id, core::errc::seed_read_only, &db_->catalogue_revision);
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
@@ -344,51 +323,28 @@ class sqlite_catalogue_store final : public catalogue_store {
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
         override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<core::category> {
-                auto current = category_by_id(w, id);
-                if (!current) {
-                    return current.error();
-                }
-                if (current->seed) {
-                    return core::errc::seed_read_only;
-                }
+        return change_catalogue_row(
+            category_by_id,
+            id,
+            [&](sqlite_connection& w, const core::category& current) -> core::result<core::category> {
                 auto update = w.prepare(
                     "UPDATE categories SET name = ?2, slug = ?3, image = ?4, updated_at = ?5 WHERE id = ?1"
                 );
-                update.bind(1, id).bind(2, std::string_view(patch.name.value_or(current->name)));
-                update.bind(3, std::string_view(slug_after(patch.name, "category", id, current->slug)));
-                update.bind(4, std::string_view(patch.image ? *patch.image : current->image))
+                update.bind(1, id).bind(2, std::string_view(patch.name.value_or(current.name)));
+                update.bind(3, std::string_view(slug_after(patch.name, "category", id, current.slug)));
+                update.bind(4, std::string_view(patch.image ? *patch.image : current.image))
                     .bind(5, detail::now_ms());
                 if (auto written = write_slugged(update); !written) {
                     return written.error();
                 }
-                auto updated = category_by_id(w, id);
-                return updated;
-            },
-            &db_->catalogue_revision
+                return category_by_id(w, id);
+            }
         );
     }
 
     core::result<void> delete_category(std::int64_t id) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<void> {
-                const auto current = category_by_id(w, id);
-                if (!current) {
-                    return current.error();
-                }
-                if (current->seed) {
-                    return core::errc::seed_read_only;
-                }
-                auto remove = w.prepare("DELETE FROM categories WHERE id = ?1");
-                remove.bind(1, id);
-                if (remove.step() == step::constraint) {
-                    return core::errc::in_use;  // products still reference it (foreign key)
-                }
-                return {};
-            },
-            &db_->catalogue_revision
-        );
+        // errc::in_use while products still reference it
+        return db_->delete_row("categories", id, core::errc::seed_read_only, &db_->catalogue_revision);
     }
 
     std::uint64_t revision() const override {
@@ -396,6 +352,24 @@ class sqlite_catalogue_store final : public catalogue_store {
     }
 
   private:
+    // A catalogue write that changes the row `find(w, id)` reads, as `change(w, row)`: errc::not_found, or
+    // errc::seed_read_only for seed rows (read-only); a success moves the catalogue revision.
+    template <class Find, class Change>
+    auto change_catalogue_row(Find find, std::int64_t id, Change&& change)
+        -> decltype(change(std::declval<sqlite_connection&>(), *find(std::declval<sqlite_connection&>(), id))
+        ) {
+        return db_->write(
+            [&](sqlite_connection& w) -> decltype(change(w, *find(w, id))) {
+                const auto current = detail::writable(find(w, id), is_seed, core::errc::seed_read_only);
+                if (!current) {
+                    return current.error();
+                }
+                return change(w, *current);
+            },
+            &db_->catalogue_revision
+        );
+    }
+
     std::shared_ptr<detail::sqlite_database> db_;
 };
 

@@ -173,33 +173,16 @@ std::int64_t sqlite_connection::changes() const {
     return sqlite3_changes64(db_);
 }
 
-sqlite_connection::transaction::transaction(sqlite_connection& db) : db_(db) {
-    db_.exec("BEGIN IMMEDIATE");
+void sqlite_connection::begin(begin_mode mode) {
+    exec(mode == begin_mode::immediate ? "BEGIN IMMEDIATE" : "BEGIN");
 }
 
-sqlite_connection::transaction::~transaction() {
-    if (!done_) {
-        try {
-            db_.exec("ROLLBACK");
-        } catch (...) {  // nothing more to do: the connection reports the next error itself
-        }
-    }
+void sqlite_connection::commit() {
+    exec("COMMIT");
 }
 
-void sqlite_connection::transaction::commit() {
-    db_.exec("COMMIT");
-    done_ = true;
-}
-
-sqlite_connection::read_transaction::read_transaction(sqlite_connection& db) : db_(db) {
-    db_.exec("BEGIN");
-}
-
-sqlite_connection::read_transaction::~read_transaction() {
-    try {
-        db_.exec("ROLLBACK");
-    } catch (...) {  // a read-only transaction has nothing to lose
-    }
+void sqlite_connection::rollback() {
+    exec("ROLLBACK");
 }
 
 }  // namespace storefront::storage::detail

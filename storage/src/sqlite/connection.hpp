@@ -8,9 +8,12 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "common/transaction.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -41,6 +44,11 @@ class sqlite_statement {
     sqlite_statement& bind(int index, std::string_view text);
     sqlite_statement& bind_blob(int index, std::string_view bytes);
     sqlite_statement& bind_null(int index);
+    // NULL for nullopt (the petstore's optional fields), else the value as bind() takes it.
+    template <class T>
+    sqlite_statement& bind_optional(int index, const std::optional<T>& value) {
+        return value ? bind(index, *value) : bind_null(index);
+    }
 
     // The next row, the end, or a constraint violation (UNIQUE, FOREIGN KEY); throws on anything else.
     step_result step();
@@ -52,6 +60,13 @@ class sqlite_statement {
     [[nodiscard]] std::string text(int column) const;
     [[nodiscard]] std::string blob(int column) const;
     [[nodiscard]] bool is_null(int column) const;
+    // nullopt for NULL, else the column.
+    [[nodiscard]] std::optional<std::int64_t> optional_int64(int column) const {
+        return is_null(column) ? std::nullopt : std::optional(int64(column));
+    }
+    [[nodiscard]] std::optional<std::string> optional_text(int column) const {
+        return is_null(column) ? std::nullopt : std::optional(text(column));
+    }
 
   private:
     sqlite3* db_;
@@ -74,33 +89,23 @@ class sqlite_connection {
     [[nodiscard]] std::int64_t last_insert_id() const;
     [[nodiscard]] std::int64_t changes() const;  // rows the last INSERT, UPDATE or DELETE touched
 
+    enum class begin_mode { immediate, deferred };
+
     // BEGIN IMMEDIATE … COMMIT; the destructor rolls back a transaction that was not committed.
-    class transaction {
+    using transaction = scoped_transaction<sqlite_connection>;
+
+    // BEGIN (deferred) … ROLLBACK: several reads from one snapshot of the file (never committed).
+    class read_transaction : scoped_transaction<sqlite_connection> {
       public:
-        explicit transaction(sqlite_connection& db);
-        ~transaction();
-        transaction(const transaction&) = delete;
-        transaction& operator=(const transaction&) = delete;
-        void commit();
-
-      private:
-        sqlite_connection& db_;
-        bool done_ = false;
-    };
-
-    // BEGIN (deferred) … ROLLBACK: several reads from one snapshot of the file.
-    class read_transaction {
-      public:
-        explicit read_transaction(sqlite_connection& db);
-        ~read_transaction();
-        read_transaction(const read_transaction&) = delete;
-        read_transaction& operator=(const read_transaction&) = delete;
-
-      private:
-        sqlite_connection& db_;
+        explicit read_transaction(sqlite_connection& db) : scoped_transaction(db, begin_mode::deferred) {}
     };
 
   private:
+    friend class scoped_transaction<sqlite_connection>;
+    void begin(begin_mode mode = begin_mode::immediate);
+    void commit();
+    void rollback();
+
     sqlite3* db_ = nullptr;
 };
 

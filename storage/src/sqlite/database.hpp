@@ -95,6 +95,13 @@ class sqlite_database {
         }
     }
 
+    // One write that deletes row `id` of `table` (which has a seed column: the catalogue's and the users'
+    // deletes), then moves `revision`. errc::not_found when there is none, `seed_error` for seed data
+    // (read-only), errc::in_use while other rows still reference it (a category that has products).
+    [[nodiscard]] core::result<void> delete_row(
+        std::string_view table, std::int64_t id, core::errc seed_error, std::atomic<std::uint64_t>* revision
+    );
+
     // Revisions for callers' caches, bumped after each committed write of the aggregate (in-process: a
     // read per request would cost a query). reset_to_seed bumps both.
     std::atomic<std::uint64_t> catalogue_revision{1};

@@ -7,6 +7,7 @@
 
 #include "common/found.hpp"
 #include "common/seed_once.hpp"
+#include "common/write_row.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
 #include "sqlite/stores.hpp"
@@ -20,24 +21,13 @@ using detail::sqlite_connection;
 using detail::sqlite_statement;
 using step = sqlite_statement::step_result;
 
-void write_order(sqlite_connection& db, const core::pet_order& o) {
-    auto upsert = db.prepare(
-        "INSERT OR REPLACE INTO orders (id, pet_id, quantity, ship_date, status, complete) "
-        "VALUES (?1,?2,?3,?4,?5,?6)"
-    );
-    upsert.bind(1, o.id).bind(2, o.pet_id).bind(3, static_cast<std::int64_t>(o.quantity));
-    o.ship_date ? upsert.bind(4, *o.ship_date) : upsert.bind_null(4);
-    upsert.bind(5, static_cast<std::int64_t>(o.status)).bind(6, static_cast<std::int64_t>(o.complete));
-    (void)upsert.step();
-}
-
 class sqlite_order_store final : public order_store {
   public:
     // Writes `seed` the first time this file gets orders, never again.
     sqlite_order_store(std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet_order>& seed)
         : db_(std::move(db)) {
         detail::seed_once(*db_->writer(), "orders", [&](sqlite_connection& w) {
-            detail::write_order_seed(w, seed);
+            detail::write_rows(w, seed);
         });
     }
 
@@ -53,9 +43,7 @@ class sqlite_order_store final : public order_store {
         o.id = s.int64(0);
         o.pet_id = s.int64(1);
         o.quantity = static_cast<std::int32_t>(s.int64(2));
-        if (!s.is_null(3)) {
-            o.ship_date = s.int64(3);
-        }
+        o.ship_date = s.optional_int64(3);
         o.status = static_cast<core::order_status>(s.int64(4));
         o.complete = s.int64(5) != 0;
         return o;
@@ -63,10 +51,7 @@ class sqlite_order_store final : public order_store {
 
     core::pet_order add(core::pet_order order) override {
         return db_->write([&](sqlite_connection& w) -> core::pet_order {
-            if (order.id == 0) {
-                order.id = detail::next_free_id(w, "orders");
-            }
-            write_order(w, order);
+            detail::add_row(w, "orders", order.id, order);
             return order;
         });
     }
@@ -104,10 +89,15 @@ std::unique_ptr<order_store> make_sqlite_order_store(
 
 namespace detail {
 
-void write_order_seed(sqlite_connection& db, const std::vector<core::pet_order>& orders) {
-    for (const auto& o : orders) {
-        write_order(db, o);
-    }
+void write_row(sqlite_connection& db, const core::pet_order& o) {
+    auto upsert = db.prepare(
+        "INSERT OR REPLACE INTO orders (id, pet_id, quantity, ship_date, status, complete) "
+        "VALUES (?1,?2,?3,?4,?5,?6)"
+    );
+    upsert.bind(1, o.id).bind(2, o.pet_id).bind(3, static_cast<std::int64_t>(o.quantity));
+    upsert.bind_optional(4, o.ship_date);
+    upsert.bind(5, static_cast<std::int64_t>(o.status)).bind(6, static_cast<std::int64_t>(o.complete));
+    (void)upsert.step();
 }
 
 }  // namespace detail

@@ -9,6 +9,7 @@
 
 #include "common/found.hpp"
 #include "common/seed_once.hpp"
+#include "common/write_row.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
 #include "sqlite/stores.hpp"
@@ -20,22 +21,6 @@ namespace {
 using detail::sqlite_connection;
 using detail::sqlite_statement;
 using step = sqlite_statement::step_result;
-
-void bind_optional(sqlite_statement& s, int index, const std::optional<std::int64_t>& value) {
-    value ? s.bind(index, *value) : s.bind_null(index);
-}
-
-void bind_optional(sqlite_statement& s, int index, const std::optional<std::string>& value) {
-    value ? s.bind(index, std::string_view(*value)) : s.bind_null(index);
-}
-
-std::optional<std::int64_t> optional_int(const sqlite_statement& s, int column) {
-    return s.is_null(column) ? std::nullopt : std::optional<std::int64_t>(s.int64(column));
-}
-
-std::optional<std::string> optional_text(const sqlite_statement& s, int column) {
-    return s.is_null(column) ? std::nullopt : std::optional<std::string>(s.text(column));
-}
 
 // "?,?,?" for `count` values bound from `first` on (the values themselves are never spliced into SQL).
 std::string placeholders(std::size_t count, int first) {
@@ -63,7 +48,7 @@ std::vector<core::pet> pets_where(sqlite_connection& db, std::string_view where,
             p.status = static_cast<core::pet_status>(s.int64(2));
         }
         if (s.int64(3) != 0) {
-            p.category = core::pet_category{optional_int(s, 4), optional_text(s, 5)};
+            p.category = core::pet_category{s.optional_int64(4), s.optional_text(5)};
         }
         out.push_back(std::move(p));
     }
@@ -78,7 +63,7 @@ std::vector<core::pet> pets_where(sqlite_connection& db, std::string_view where,
         tags.reset();
         tags.bind(1, p.id);
         while (tags.step() == step::row) {
-            p.tags.push_back({optional_int(tags, 0), optional_text(tags, 1)});
+            p.tags.push_back({tags.optional_int64(0), tags.optional_text(1)});
         }
     }
     return out;
@@ -95,46 +80,12 @@ void insert_photo(sqlite_connection& db, std::int64_t pet_id, std::size_t positi
     (void)insert.step();
 }
 
-// Stores `p` whole: the row is inserted or overwritten and its children replaced.
-void write_pet(sqlite_connection& db, const core::pet& p) {
-    auto upsert = db.prepare(
-        "INSERT INTO pets (id, name, status, has_category, category_id, category_name) "
-        "VALUES (?1,?2,?3,?4,?5,?6) ON CONFLICT(id) DO UPDATE SET name = excluded.name, "
-        "status = excluded.status, has_category = excluded.has_category, category_id = excluded.category_id, "
-        "category_name = excluded.category_name"
-    );
-    upsert.bind(1, p.id).bind(2, std::string_view(p.name));
-    p.status ? upsert.bind(3, static_cast<std::int64_t>(*p.status)) : upsert.bind_null(3);
-    upsert.bind(4, static_cast<std::int64_t>(p.category.has_value()));
-    bind_optional(upsert, 5, p.category ? p.category->id : std::nullopt);
-    bind_optional(upsert, 6, p.category ? p.category->name : std::nullopt);
-    (void)upsert.step();
-    for (const char* table : {"pet_photos", "pet_tags"}) {
-        auto clear = db.prepare("DELETE FROM " + std::string(table) + " WHERE pet_id = ?1");
-        clear.bind(1, p.id);
-        (void)clear.step();
-    }
-    for (std::size_t i = 0; i < p.photo_urls.size(); ++i) {
-        insert_photo(db, p.id, i, p.photo_urls[i]);
-    }
-    auto tag = db.prepare("INSERT INTO pet_tags (pet_id, position, tag_id, name) VALUES (?1, ?2, ?3, ?4)");
-    for (std::size_t i = 0; i < p.tags.size(); ++i) {
-        tag.reset();
-        tag.bind(1, p.id).bind(2, static_cast<std::int64_t>(i));
-        bind_optional(tag, 3, p.tags[i].id);
-        bind_optional(tag, 4, p.tags[i].name);
-        (void)tag.step();
-    }
-}
-
 class sqlite_pet_store final : public pet_store {
   public:
     // Writes `seed` the first time this file gets pets, never again.
     sqlite_pet_store(std::shared_ptr<detail::sqlite_database> db, const std::vector<core::pet>& seed)
         : db_(std::move(db)) {
-        detail::seed_once(*db_->writer(), "pets", [&](sqlite_connection& w) {
-            detail::write_pet_seed(w, seed);
-        });
+        detail::seed_once(*db_->writer(), "pets", [&](sqlite_connection& w) { detail::write_rows(w, seed); });
     }
 
     core::result<core::pet> find(std::int64_t id) const override {
@@ -173,10 +124,7 @@ class sqlite_pet_store final : public pet_store {
 
     core::pet add(core::pet pet) override {
         return db_->write([&](sqlite_connection& w) -> core::pet {
-            if (pet.id == 0) {
-                pet.id = detail::next_free_id(w, "pets");
-            }
-            write_pet(w, pet);
+            detail::add_row(w, "pets", pet.id, pet);
             return pet;
         });
     }
@@ -189,7 +137,7 @@ class sqlite_pet_store final : public pet_store {
                 return core::errc::not_found;
             }
             exists.reset();
-            write_pet(w, pet);
+            detail::write_row(w, pet);
             return pet;
         });
     }
@@ -249,9 +197,35 @@ std::unique_ptr<pet_store> make_sqlite_pet_store(
 
 namespace detail {
 
-void write_pet_seed(sqlite_connection& db, const std::vector<core::pet>& pets) {
-    for (const auto& p : pets) {
-        write_pet(db, p);
+// Stores `p` whole: the row is inserted or overwritten and its children replaced.
+void write_row(sqlite_connection& db, const core::pet& p) {
+    auto upsert = db.prepare(
+        "INSERT INTO pets (id, name, status, has_category, category_id, category_name) "
+        "VALUES (?1,?2,?3,?4,?5,?6) ON CONFLICT(id) DO UPDATE SET name = excluded.name, "
+        "status = excluded.status, has_category = excluded.has_category, category_id = excluded.category_id, "
+        "category_name = excluded.category_name"
+    );
+    upsert.bind(1, p.id).bind(2, std::string_view(p.name));
+    p.status ? upsert.bind(3, static_cast<std::int64_t>(*p.status)) : upsert.bind_null(3);
+    upsert.bind(4, static_cast<std::int64_t>(p.category.has_value()));
+    upsert.bind_optional(5, p.category ? p.category->id : std::nullopt);
+    upsert.bind_optional(6, p.category ? p.category->name : std::nullopt);
+    (void)upsert.step();
+    for (const char* table : {"pet_photos", "pet_tags"}) {
+        auto clear = db.prepare("DELETE FROM " + std::string(table) + " WHERE pet_id = ?1");
+        clear.bind(1, p.id);
+        (void)clear.step();
+    }
+    for (std::size_t i = 0; i < p.photo_urls.size(); ++i) {
+        insert_photo(db, p.id, i, p.photo_urls[i]);
+    }
+    auto tag = db.prepare("INSERT INTO pet_tags (pet_id, position, tag_id, name) VALUES (?1, ?2, ?3, ?4)");
+    for (std::size_t i = 0; i < p.tags.size(); ++i) {
+        tag.reset();
+        tag.bind(1, p.id).bind(2, static_cast<std::int64_t>(i));
+        tag.bind_optional(3, p.tags[i].id);
+        tag.bind_optional(4, p.tags[i].name);
+        (void)tag.step();
     }
 }
 

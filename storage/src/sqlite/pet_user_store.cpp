@@ -8,6 +8,7 @@
 
 #include "common/found.hpp"
 #include "common/seed_once.hpp"
+#include "common/write_row.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
 #include "sqlite/stores.hpp"
@@ -21,31 +22,6 @@ using detail::sqlite_connection;
 using detail::sqlite_statement;
 using step = sqlite_statement::step_result;
 
-void bind_optional(sqlite_statement& s, int index, const std::optional<std::string>& value) {
-    value ? s.bind(index, std::string_view(*value)) : s.bind_null(index);
-}
-
-std::optional<std::string> optional_text(const sqlite_statement& s, int column) {
-    return s.is_null(column) ? std::nullopt : std::optional<std::string>(s.text(column));
-}
-
-// Inserts `u`, overwriting the user of the same username.
-void write_user(sqlite_connection& db, const core::pet_user_credentials& u) {
-    const auto& p = u.profile;
-    auto upsert = db.prepare(
-        "INSERT OR REPLACE INTO pet_users (username, id, first_name, last_name, email, phone, user_status, "
-        "password_hash) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"
-    );
-    upsert.bind(1, std::string_view(p.username)).bind(2, p.id);
-    bind_optional(upsert, 3, p.first_name);
-    bind_optional(upsert, 4, p.last_name);
-    bind_optional(upsert, 5, p.email);
-    bind_optional(upsert, 6, p.phone);
-    p.user_status ? upsert.bind(7, static_cast<std::int64_t>(*p.user_status)) : upsert.bind_null(7);
-    upsert.bind(8, std::string_view(u.password_hash));
-    (void)upsert.step();
-}
-
 std::optional<core::pet_user_credentials> user_named(sqlite_connection& db, std::string_view username) {
     auto s = db.prepare(
         "SELECT username, id, first_name, last_name, email, phone, user_status, password_hash FROM pet_users "
@@ -58,10 +34,10 @@ std::optional<core::pet_user_credentials> user_named(sqlite_connection& db, std:
     core::pet_user_credentials u;
     u.profile.username = s.text(0);
     u.profile.id = s.int64(1);
-    u.profile.first_name = optional_text(s, 2);
-    u.profile.last_name = optional_text(s, 3);
-    u.profile.email = optional_text(s, 4);
-    u.profile.phone = optional_text(s, 5);
+    u.profile.first_name = s.optional_text(2);
+    u.profile.last_name = s.optional_text(3);
+    u.profile.email = s.optional_text(4);
+    u.profile.phone = s.optional_text(5);
     if (!s.is_null(6)) {
         u.profile.user_status = static_cast<std::int32_t>(s.int64(6));
     }
@@ -83,7 +59,7 @@ class sqlite_pet_user_store final : public pet_user_store {
     )
         : db_(std::move(db)) {
         detail::seed_once(*db_->writer(), "pet_users", [&](sqlite_connection& w) {
-            detail::write_pet_user_seed(w, seed());
+            detail::write_rows(w, seed());
         });
     }
 
@@ -94,10 +70,7 @@ class sqlite_pet_user_store final : public pet_user_store {
 
     core::pet_user add(core::pet_user_credentials user) override {
         return db_->write([&](sqlite_connection& w) -> core::pet_user {
-            if (user.profile.id == 0) {
-                user.profile.id = detail::next_free_id(w, "pet_users");
-            }
-            write_user(w, user);
+            detail::add_row(w, "pet_users", user.profile.id, user);
             return user.profile;
         });
     }
@@ -116,7 +89,7 @@ class sqlite_pet_user_store final : public pet_user_store {
                 user.profile.id = current->profile.id;
             }
             (void)delete_user(w, username);
-            write_user(w, user);
+            detail::write_row(w, user);
             return user.profile;
         });
     }
@@ -142,10 +115,21 @@ std::unique_ptr<pet_user_store> make_sqlite_pet_user_store(
 
 namespace detail {
 
-void write_pet_user_seed(sqlite_connection& db, const std::vector<core::pet_user_credentials>& users) {
-    for (const auto& u : users) {
-        write_user(db, u);
-    }
+// Inserts `u`, overwriting the user of the same username.
+void write_row(sqlite_connection& db, const core::pet_user_credentials& u) {
+    const auto& p = u.profile;
+    auto upsert = db.prepare(
+        "INSERT OR REPLACE INTO pet_users (username, id, first_name, last_name, email, phone, user_status, "
+        "password_hash) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"
+    );
+    upsert.bind(1, std::string_view(p.username)).bind(2, p.id);
+    upsert.bind_optional(3, p.first_name);
+    upsert.bind_optional(4, p.last_name);
+    upsert.bind_optional(5, p.email);
+    upsert.bind_optional(6, p.phone);
+    p.user_status ? upsert.bind(7, static_cast<std::int64_t>(*p.user_status)) : upsert.bind_null(7);
+    upsert.bind(8, std::string_view(u.password_hash));
+    (void)upsert.step();
 }
 
 }  // namespace detail

@@ -3,6 +3,7 @@
 
 #include "sqlite/reset.hpp"
 
+#include "common/write_row.hpp"
 #include "seed/catalogue.hpp"
 #include "seed/pets.hpp"
 #include "seed/users.hpp"
@@ -34,9 +35,9 @@ void sqlite_reset_to_seed(const std::string& path, const storage_config& config)
         w->exec(empty_every_table);
         write_catalogue_seed(*w, seed_categories(), seed_products());
         write_user_seed(*w, users);
-        write_pet_seed(*w, seed_pets());
-        write_order_seed(*w, seed_orders());
-        write_pet_user_seed(*w, pet_users);
+        write_rows(*w, seed_pets());
+        write_rows(*w, seed_orders());
+        write_rows(*w, pet_users);
         tx.commit();
     }
     // Stores open on this file in this process must not serve pages cached before the reset.

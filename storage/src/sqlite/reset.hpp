@@ -19,9 +19,11 @@ void write_catalogue_seed(
     const std::vector<core::product>& products
 );
 void write_user_seed(sqlite_connection& db, const std::vector<core::user_credentials>& users);
-void write_pet_seed(sqlite_connection& db, const std::vector<core::pet>& pets);
-void write_order_seed(sqlite_connection& db, const std::vector<core::pet_order>& orders);
-void write_pet_user_seed(sqlite_connection& db, const std::vector<core::pet_user_credentials>& users);
+// Each inserts one row on `db` or replaces the row of the same key, for the adapter's own writes and for
+// write_rows (common/write_row.hpp), which writes the seeds of these aggregates.
+void write_row(sqlite_connection& db, const core::pet& pet);
+void write_row(sqlite_connection& db, const core::pet_order& order);
+void write_row(sqlite_connection& db, const core::pet_user_credentials& user);
 
 // One transaction: every table of the file at `path` emptied, every aggregate's seed written and marked.
 void sqlite_reset_to_seed(const std::string& path, const storage_config& config);

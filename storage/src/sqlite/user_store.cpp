@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/found.hpp"
 #include "common/seed_once.hpp"
 #include "core/email.hpp"
 #include "sqlite/database.hpp"
@@ -26,6 +27,8 @@ namespace {
 using detail::sqlite_connection;
 using detail::sqlite_statement;
 using step = sqlite_statement::step_result;
+
+constexpr auto is_seed = [](const core::user_credentials& user) { return user.profile.seed; };
 
 constexpr std::string_view user_select =
     "SELECT id, email, name, role, avatar, created_at, updated_at, seed, password_hash FROM users ";
@@ -156,12 +159,9 @@ class sqlite_user_store final : public user_store {
     core::result<core::user> update_user(std::int64_t id, const core::user_patch& patch) override {
         return db_->write(
             [&](sqlite_connection& w) -> core::result<core::user> {
-                auto current = user_by_id(w, id);
+                auto current = detail::writable(user_by_id(w, id), is_seed, core::errc::seed_user_read_only);
                 if (!current) {
                     return current.error();
-                }
-                if (current->profile.seed) {
-                    return core::errc::seed_user_read_only;
                 }
                 auto update = w.prepare(
                     "UPDATE users SET email = ?2, name = ?3, role = ?4, avatar = ?5, password_hash = ?6, "
@@ -192,20 +192,7 @@ class sqlite_user_store final : public user_store {
     }
 
     core::result<void> delete_user(std::int64_t id) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<void> {
-                const auto current = user_by_id(w, id);
-                if (!current) {
-                    return current.error();
-                }
-                if (current->profile.seed) {
-                    return core::errc::seed_user_read_only;
-                }
-                (void)detail::delete_where(w, "DELETE FROM users WHERE id = ?1", id);
-                return {};
-            },
-            &db_->user_revision
-        );
+        return db_->delete_row("users", id, core::errc::seed_user_read_only, &db_->user_revision);
     }
 
     std::uint64_t revision() const override { return db_->user_revision.load(std::memory_order_acquire); }
