@@ -20,12 +20,6 @@ std::chrono::nanoseconds steady_now() {
     return std::chrono::steady_clock::now().time_since_epoch();
 }
 
-// Lets the map be searched with a string_view, without building a std::string per request.
-struct key_hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view key) const noexcept { return std::hash<std::string_view>{}(key); }
-};
-
 }  // namespace
 
 struct rate_limiter::shard {
@@ -37,7 +31,8 @@ struct rate_limiter::shard {
 
     std::mutex mutex;
     lru_list order;
-    std::unordered_map<std::string, lru_list::iterator, key_hash, std::equal_to<>> index;
+    // Keys view the entries' own strings (list nodes never move), so each client is stored once.
+    std::unordered_map<std::string_view, lru_list::iterator> index;
     std::size_t bound = 1;
 
     // Room for one more client: drops the least recently seen buckets that are full again (no state lost),
@@ -70,7 +65,7 @@ rate_limiter::rate_limiter(core::rate_limit limit, std::size_t max_clients, cloc
 rate_limiter::~rate_limiter() = default;
 
 core::bucket_verdict rate_limiter::take(std::string_view client) {
-    shard& s = *shards_[key_hash{}(client) % shard_count];
+    shard& s = *shards_[std::hash<std::string_view>{}(client) % shard_count];
     const std::lock_guard lock(s.mutex);
     // Read under the lock, so the readings a bucket sees never go backwards between threads.
     const auto now = clock_();
