@@ -181,6 +181,10 @@ composition_root::composition_root(const server_config& config)
           .log_probes = config.access_log_probes,
       } {
     metrics().describe_routes(routes_);
+    if (config.rate_limit) {
+        rate_limiter_ = std::make_unique<rate_limiter>(*config.rate_limit);
+        rate_limit_ = std::make_unique<rate_limit_gate>(*rate_limiter_);
+    }
     // Warm the caches so the first requests do not pay for serialisation.
     (void)product_json_.current();
     (void)category_json_.current();
@@ -190,7 +194,7 @@ composition_root::composition_root(const server_config& config)
 composition_root::~composition_root() = default;
 
 listener_services composition_root::listener() {
-    return {routing_, state_, [this](std::uint16_t port) { listening_on(port); }};
+    return {routing_, state_, [this](std::uint16_t port) { listening_on(port); }, rate_limit_.get()};
 }
 
 void composition_root::listening_on(std::uint16_t port) {

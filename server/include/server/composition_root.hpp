@@ -17,11 +17,13 @@
 #include "server/ops/server_config.hpp"
 #include "server/ops/serving_state.hpp"
 #include "server/routing/dispatch.hpp"
+#include "server/routing/rate_limit.hpp"
 #include "server/routing/router.hpp"
 #include "server/services/blocking_offload.hpp"
 #include "server/services/password_worker.hpp"
 #include "server/services/pet_credentials.hpp"
 #include "server/services/placeholder_images.hpp"
+#include "server/services/rate_limiter.hpp"
 #include "server/services/response_cache.hpp"
 #include "server/transport/http_server.hpp"
 #include "storage/catalogue_store.hpp"
@@ -88,6 +90,9 @@ class composition_root {
     ops_services ops_services_;
     router routes_;
     routing_services routing_;
+    // --rate-limit: the client buckets and the gate every listener's sessions pass (none when off).
+    std::unique_ptr<rate_limiter> rate_limiter_;
+    std::unique_ptr<rate_limit_gate> rate_limit_;
 };
 
 }  // namespace storefront::server

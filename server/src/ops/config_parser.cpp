@@ -12,6 +12,7 @@
 
 #include <openssl/rand.h>
 
+#include "core/token_bucket.hpp"
 #include "server/version.hpp"
 
 namespace storefront::server {
@@ -97,6 +98,11 @@ po::options_description describe_options() {
         ("trusted-proxies", po::value<std::string>()->default_value(""),
             "comma-separated addresses or CIDR networks of proxies whose X-Forwarded-For / Forwarded header "
             "names the client in the access log (default none: the TCP peer is logged)")
+        ("rate-limit", po::value<std::string>(),
+            "requests per second per client, as N/s (e.g. 20/s; default off): a token bucket per client "
+            "address (or per client a --trusted-proxies proxy names); over it, 429 with Retry-After")
+        ("rate-burst", po::value<std::string>(),
+            "requests a client may send at once before --rate-limit applies (the bucket's size; default: N)")
         ("drain-seconds", po::value<long long>()->default_value(5),
             "after SIGTERM/SIGINT: /readyz answers 503 and requests are still served this long (0 = none); "
             "a second signal ends the drain early")
@@ -181,6 +187,37 @@ void parse_pet_options(const po::variables_map& vm, server_config& c) {
     c.pet.image_budget = vm["pet-image-budget"].as<std::size_t>();
 }
 
+// --rate-limit N/s and --rate-burst B (default N); the burst without a rate is a mistake worth a refusal.
+void parse_rate_limit_options(const po::variables_map& vm, server_config& c) {
+    if (!vm.count("rate-limit")) {
+        if (vm.count("rate-burst")) {
+            throw po::error("--rate-burst needs --rate-limit");
+        }
+        return;
+    }
+    const std::string& rate_text = vm["rate-limit"].as<std::string>();
+    const auto rate = core::parse_rate(rate_text);
+    if (!rate) {
+        throw po::error(
+            "--rate-limit must be a number of requests per second from 1 to " +
+            std::to_string(core::max_rate) + ", written N/s (e.g. 20/s), not '" + rate_text + "'"
+        );
+    }
+    core::rate_limit limit{.per_second = *rate, .burst = *rate};
+    if (vm.count("rate-burst")) {
+        const std::string& burst_text = vm["rate-burst"].as<std::string>();
+        const auto burst = core::parse_burst(burst_text);
+        if (!burst) {
+            throw po::error(
+                "--rate-burst must be a whole number of requests from 1 to " +
+                std::to_string(core::max_rate) + ", not '" + burst_text + "'"
+            );
+        }
+        limit.burst = *burst;
+    }
+    c.rate_limit = limit;
+}
+
 // --instance N shifts the listening ports by N, so one environment file (STOREFRONT_PORT=8080) serves
 // storefront@1 on 8081, @2 on 8082, … Port 0 (any free port) stays 0.
 void apply_instance(const po::variables_map& vm, server_config& c) {
@@ -252,6 +289,7 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         } catch (const std::invalid_argument& e) {
             throw po::error(std::string("--trusted-proxies: ") + e.what());
         }
+        parse_rate_limit_options(vm, c);
         const long long drain = vm["drain-seconds"].as<long long>();
         if (drain < 0 || drain > 3600) {
             throw po::error("--drain-seconds must be between 0 and 3600");

@@ -41,9 +41,9 @@ std::size_t method_index(http_verb v) noexcept {
     }
 }
 
-// Every status storefront answers; anything else is counted as "other" (index 23).
-constexpr std::array<unsigned, 23> known_statuses{200, 201, 204, 206, 304, 400, 401, 403, 404, 405, 406, 409,
-                                                  411, 413, 415, 416, 417, 431, 500, 501, 503, 505, 507};
+// Every status storefront answers; anything else is counted as "other" (index 24).
+constexpr std::array<unsigned, 24> known_statuses{200, 201, 204, 206, 304, 400, 401, 403, 404, 405, 406, 409,
+                                                  411, 413, 415, 416, 417, 429, 431, 500, 501, 503, 505, 507};
 
 std::size_t status_index(unsigned status) noexcept {
     for (std::size_t i = 0; i < known_statuses.size(); ++i) {
@@ -223,6 +223,12 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         "gauge",
         "Client connections open now.",
         open_connections_.load(relaxed)
+    );
+    scalar(
+        "storefront_rate_limited_total",
+        "counter",
+        "Requests answered 429 because their client was over --rate-limit.",
+        rate_limited_.load(relaxed)
     );
     scalar(
         "storefront_password_queue_depth",

@@ -179,9 +179,34 @@ class connection final : body_source {
     // read_body) and answers it. True if the connection stays open.
     asio::awaitable<bool> serve(request_parser& parser, bool may_keep_alive) {
         const auto started = std::chrono::steady_clock::now();  // for the latency histogram and access log
+        client_known_ = false;
+        std::string rate_headers;  // RateLimit-Policy and RateLimit of a rate-limited request that passed
+        if (services_.rate_limit != nullptr) {
+            // First, on the head alone: a client over its limit costs no routing, no access check, no body.
+            const http_request& request = parser.get();
+            client_ = client_of(request.base());
+            client_known_ = true;
+            const auto target = request.target();
+            rate_limit_verdict verdict =
+                services_.rate_limit->admit(std::string_view(target.data(), target.size()), client_);
+            if (verdict.refused) {
+                metrics().rate_limited();
+                // A body still unread cannot be skipped safely: answer, then close after a lingering drain.
+                const bool body_unread = !parser.is_done();
+                const bool kept = co_await deliver(
+                    request, verdict.reply, nullptr, true, may_keep_alive && !body_unread, started
+                );
+                if (body_unread) {
+                    co_await linger();
+                }
+                co_return kept && !body_unread;
+            }
+            rate_headers = std::move(verdict.headers);
+        }
         parser_ = &parser;
-        const request_outcome handled = co_await handle_request(parser.get(), *this, services_.routing);
+        request_outcome handled = co_await handle_request(parser.get(), *this, services_.routing);
         parser_ = nullptr;
+        handled.reply.extra_headers += rate_headers;
         switch (handled.outcome) {
             case request_outcome::kind::abandoned:
                 co_return false;
@@ -256,7 +281,7 @@ class connection final : body_source {
                 .duration = std::chrono::duration_cast<std::chrono::microseconds>(
                     std::chrono::steady_clock::now() - started
                 ),
-                .client = client_of(request.base()),
+                .client = client_known_ ? client_ : client_of(request.base()),
             });
         }
         co_return written&& keep_alive;
@@ -300,11 +325,21 @@ class connection final : body_source {
             head_.size() + reply.payload().size()
         );
         if (config_.access_log) {
-            log_request({.method = "-", .path = "-", .status = static_cast<unsigned>(reply.status), .client = peer_text_});
+            log_request(
+                {.method = "-",
+                 .path = "-",
+                 .status = static_cast<unsigned>(reply.status),
+                 .client = peer_text_}
+            );
         }
-        if (!written) {
-            co_return;
+        if (written) {
+            co_await linger();
         }
+    }
+
+    // After a last answer while the client may still be sending: half-close, then read and discard for a
+    // moment (at most 1 MiB, 1 s), so closing does not reset the connection under the answer in flight.
+    asio::awaitable<void> linger() {
         boost::system::error_code ignored;
         stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
         std::array<char, 4096> sink{};
@@ -332,6 +367,8 @@ class connection final : body_source {
     beast::tcp_stream stream_;
     asio::ip::address peer_;
     std::string peer_text_;
+    std::string client_;  // the current request's client, when already worked out (rate limit)
+    bool client_known_ = false;
     beast::flat_buffer buffer_;
     std::string head_;
     std::size_t head_bytes_ = 0;        // the current request's header section

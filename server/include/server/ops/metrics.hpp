@@ -38,6 +38,10 @@ class service_metrics {
         std::size_t bytes_out
     ) noexcept;
 
+    // One request answered 429 by the rate limit (--rate-limit). Lock-free; no per-client label, so the
+    // series stay bounded however many clients there are.
+    void rate_limited() noexcept { rate_limited_.fetch_add(1, std::memory_order_relaxed); }
+
     void connection_opened() noexcept { open_connections_.fetch_add(1, std::memory_order_relaxed); }
     void connection_closed() noexcept { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
 
@@ -54,7 +58,7 @@ class service_metrics {
 
   private:
     static constexpr std::size_t methods = 8;    // GET HEAD POST PUT DELETE OPTIONS PATCH other
-    static constexpr std::size_t statuses = 24;  // the statuses storefront answers, and "other"
+    static constexpr std::size_t statuses = 25;  // the statuses storefront answers, and "other"
     static constexpr std::size_t buckets = 14;   // latency bounds, plus +Inf
     using counter = std::atomic<std::uint64_t>;
 
@@ -79,6 +83,7 @@ class service_metrics {
     counter bytes_in_{0};
     counter bytes_out_{0};
     std::atomic<std::int64_t> open_connections_{0};
+    counter rate_limited_{0};
 
     std::once_flag described_;
 

@@ -11,6 +11,7 @@
 #include "core/auth_tokens.hpp"
 #include "core/compat.hpp"
 #include "core/pet_auth.hpp"
+#include "core/token_bucket.hpp"
 #include "core/write_policy.hpp"
 #include "server/ops/client_address.hpp"
 #include "storage/storage_config.hpp"
@@ -60,7 +61,10 @@ struct server_config {
     bool access_log = true;          // one JSON line per request on stdout
     bool access_log_probes = false;  // also a line per /healthz and /readyz request
     trusted_proxies proxies;         // peers whose X-Forwarded-For / Forwarded names the client in the log
-    std::chrono::seconds drain{5};   // after SIGTERM: /readyz 503 and keep serving this long, then stop
+    // --rate-limit / --rate-burst: a token bucket per client (the peer, or a trusted proxy's client); none:
+    // off.
+    std::optional<core::rate_limit> rate_limit;
+    std::chrono::seconds drain{5};  // after SIGTERM: /readyz 503 and keep serving this long, then stop
     std::optional<unsigned>
         instance;  // --instance N: already added to port (and pet.port); in every log line
     core::write_policy write_policy = core::write_policy::open;

@@ -11,17 +11,20 @@
 #include "server/ops/server_config.hpp"
 #include "server/ops/serving_state.hpp"
 #include "server/routing/dispatch.hpp"
+#include "server/routing/rate_limit.hpp"
 
 namespace storefront::server {
 
 struct worker;
 
 // What the listener and its sessions use: dispatch, the serving state (a draining instance closes each
-// connection after its next answer), and what to call once bound, before any request is served.
+// connection after its next answer), what to call once bound, before any request is served, and the
+// rate limit every request's head passes first (none: --rate-limit is off).
 struct listener_services {
     const routing_services& routing;
     serving_state& state;
     std::function<void(std::uint16_t port)> listening;
+    const rate_limit_gate* rate_limit = nullptr;
 };
 
 class http_server {
