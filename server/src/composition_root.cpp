@@ -162,6 +162,7 @@ composition_root::composition_root(const server_config& config)
                .pet_tokens = pet_tokens_,
                .pet_keys = pet_keys_},
           .log_probes = config.access_log_probes,
+          .fault_injection = config.fault_injection,
       } {
     metrics().describe_routes(routes_);
     // Warm the caches so the first requests do not pay for serialisation.
