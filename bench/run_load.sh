@@ -12,9 +12,9 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 threads=${THREADS:-1}
-duration=${DURATION:-5}
+duration=${DURATION:-3}
 connections=${CONNECTIONS:-64}
-rounds=${ROUNDS:-2}
+rounds=${ROUNDS:-7}
 server_bin=""
 build_dir=${BUILD_DIR:-$repo/build-bench}
 do_build=1
@@ -151,29 +151,6 @@ map_rows() {
     far_label[$tag]="locations 5 nearest from 0,-140, mid-Pacific ($set)"
     bench_pair "${city_label[$tag]}" '/api/v1/locations?origin=4.6482784,-74.2726198&size=5' "city_${tag}.json"
     bench_pair "${far_label[$tag]}" '/api/v1/locations?origin=0,-140&size=5' "pacific_${tag}.json"
-}
-
-# A client that keeps writing while a pair runs: creates a product, deletes it, again, so every read of
-# the products page meets a freshly invalidated cache (the worst case of the write path). Sets writer_pid.
-start_writer() {
-    local port=$1
-    : >"$work/writes"
-    (
-        while :; do
-            id=$(curl -s -X POST -H 'Content-Type: application/json' \
-                -d '{"title":"Bench Writer","price":1,"description":"d","categoryId":1,"images":["https://x.com/a.png"]}' \
-                "http://127.0.0.1:$port/api/v1/products" | sed -n 's/^{"id":\([0-9]*\).*/\1/p')
-            [[ -n $id ]] && curl -s -o /dev/null -X DELETE "http://127.0.0.1:$port/api/v1/products/$id" &&
-                echo >>"$work/writes"
-        done
-    ) &
-    writer_pid=$!
-}
-stop_writer() {
-    kill "$writer_pid" 2>/dev/null || true
-    wait "$writer_pid" 2>/dev/null || true
-    writer_pid=""
-    log "writer: $(wc -l <"$work/writes") create+delete pairs"
 }
 
 declare -A city_label far_label
@@ -313,8 +290,8 @@ stop_nginx
 echo
 echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?') vs nginx $("$nginx_bin" -v 2>&1 |
     sed 's/.*nginx\///'): $threads server thread(s) / nginx worker(s); wrk -t$wrk_threads" \
-    "-c$connections -d${duration}s, best of $rounds alternating rounds (256-connection rows: wrk -t2 -c256); storage $storage;" \
-    "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "-c$connections -d${duration}s, median of $rounds alternating rounds (256-connection rows: wrk -t2 -c256); storage $storage;" \
+    "$(nproc) cores; uptime: $(uptime)"
 echo
 pair_table "$results_dir/load.dat" "${labels[@]}"
 echo
@@ -323,7 +300,7 @@ if [[ $locations_only == 0 ]]; then
     full=$(row_of "sf|products?offset=0&limit=10")
     revalidated=$(row_of "sf|$label_304")
     echo "Accept-Encoding: gzip row: both send the same $gzip_bytes gzip bytes (body B is the identity size)."
-    echo "304 vs full page (storefront, products?offset=0&limit=10, best round each): $(rps_row "$revalidated") vs" \
+    echo "304 vs full page (storefront, products?offset=0&limit=10, median round each): $(rps_row "$revalidated") vs" \
         "$(rps_row "$full") req/s, CPU $(cpu_us "$revalidated") vs $(cpu_us "$full") µs/req; wire" \
         "$(awk -v b="$(field "$revalidated" bytes)" -v r="$(field "$revalidated" requests)" 'BEGIN {printf "%.0f", b / r}') vs" \
         "$(awk -v b="$(field "$full" bytes)" -v r="$(field "$full" requests)" 'BEGIN {printf "%.0f", b / r}') B/resp."
@@ -343,8 +320,8 @@ echo "| max RSS sampled during the 256-connection run | $(mib "$rss_load_max") M
 echo "| peak RSS (VmHWM) at the end | $(mib "$hwm_default") MiB | $(mib "$hwm_big") MiB | $(mib "$hwm_gen") MiB |"
 echo
 echo "nginx ($threads worker(s) + master) RSS after the 256-connection run: $(mib "$nginx_rss") MiB."
-echo "ratio: storefront ÷ nginx requests/s (best round each). CPU ratio: nginx ÷ storefront CPU time per"
-echo "request (user + system, all threads/workers, best round each), which other load on the machine barely moves."
+echo "ratio: storefront ÷ nginx requests/s (median round each). CPU ratio: nginx ÷ storefront CPU time per"
+echo "request (user + system, all threads/workers, median round each), which other load on the machine barely moves."
 echo "Random and origin rows: nginx serves one representative response for every request (same URL shape"
 echo "from the same wrk Lua script); storefront computes each answer. Radius ${radius_km} km, size 5, origins"
 echo "sampled from the served set. Rows marked 'random origins': $map_origin_count origins drawn uniformly over latitude"

@@ -22,7 +22,7 @@ duration=${DURATION:-5}          # each read run
 write_duration=5                 # each write run (memory reaches the 100,000-product cap in ~10 s)
 connections=${CONNECTIONS:-64}   # readers
 write_connections=8              # writers (registration is bounded by the KDF pool, not by connections)
-rounds=${ROUNDS:-2}
+rounds=${ROUNDS:-7}
 visible_samples=50
 server_bin=""
 build_dir=${BUILD_DIR:-$repo/build-bench}
@@ -128,17 +128,8 @@ write_run() {
         "$(date +%s%N)"
     duration=$saved
 }
-# The round of write run NAME with the most 2xx answers per second (row_of ranks by all answers).
-write_row() {
-    grep -F "sf|$1 " "$work/results" | awk 'BEGIN { best = -1 } {
-        c = 0; d = 1
-        for (i = 1; i <= NF; i++) {
-            if ($i ~ /^created=/) { c = substr($i, 9) }
-            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
-        }
-        if (c / d > best) { best = c / d; line = $0 }
-    } END { print line }'
-}
+# The median round of write run NAME by created rows per second (row_of's default ranks by all answers).
+write_row() { row_of "sf|$1" created; }
 created_per_s() {
     local row
     row=$(write_row "$1")
@@ -233,8 +224,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else 
 echo
 echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?') vs nginx $("$nginx_bin" -v 2>&1 |
     sed 's/.*nginx\///'): $threads server thread(s) / nginx worker(s); reads wrk -t$wrk_threads -c$connections" \
-    "-d${duration}s, writes wrk -t$wrk_threads -c$write_connections -d${write_duration}s; best of $rounds rounds;" \
-    "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "-d${duration}s, writes wrk -t$wrk_threads -c$write_connections -d${write_duration}s; median of $rounds rounds;" \
+    "$(nproc) cores; uptime: $(uptime)"
 echo "SQLite: a file in $(df --output=source /tmp | tail -1) ($(stat -f -c %T /tmp)), synchronous=FULL." \
     "${pg_settings:+PostgreSQL: $pg_settings (throw-away cluster on the same disk).}"
 echo

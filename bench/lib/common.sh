@@ -127,7 +127,11 @@ http {
     tcp_nopush on;
     tcp_nodelay on;
     keepalive_timeout 65;
-    keepalive_requests 1000;
+    # Tuned as users serving static files tune it: descriptors and sizes cached, connections kept.
+    keepalive_requests 100000;
+    open_file_cache max=10000 inactive=60s;
+    open_file_cache_valid 60s;
+    open_file_cache_errors on;
     etag off;
     client_body_temp_path $work/nginx/tmp/body;
     proxy_temp_path $work/nginx/tmp/proxy;
@@ -206,7 +210,7 @@ declare -A body_bytes
 labels=()
 
 # bench_pair LABEL SERVER_PATH STATIC_FILE [origins-file]: storefront and nginx alternately, $rounds times
-# each, same settings; the report keeps each side's best round (other load on the machine only slows).
+# each, same settings; the report shows each side's median round with the min–max of all rounds.
 bench_pair() {
     local label=$1 path=$2 file=$3 origins=${4:-}
     for _ in $(seq 1 "$rounds"); do
@@ -224,18 +228,56 @@ bench_pair() {
     labels+=("$label")
 }
 
+# A client that keeps writing while a pair runs: creates a product, deletes it, again, so every read of
+# the products page meets a freshly invalidated cache (the worst case of the write path). Sets writer_pid.
+start_writer() {
+    local port=$1
+    : >"$work/writes"
+    (
+        while :; do
+            id=$(curl -s -X POST -H 'Content-Type: application/json' \
+                -d '{"title":"Bench Writer","price":1,"description":"d","categoryId":1,"images":["https://x.com/a.png"]}' \
+                "http://127.0.0.1:$port/api/v1/products" | sed -n 's/^{"id":\([0-9]*\).*/\1/p')
+            [[ -n $id ]] && curl -s -o /dev/null -X DELETE "http://127.0.0.1:$port/api/v1/products/$id" &&
+                echo >>"$work/writes"
+        done
+    ) &
+    writer_pid=$!
+}
+stop_writer() {
+    kill "$writer_pid" 2>/dev/null || true
+    wait "$writer_pid" 2>/dev/null || true
+    writer_pid=""
+    log "writer: $(wc -l <"$work/writes") create+delete pairs"
+}
+
 # --- report ------------------------------------------------------------------------------------------
 field() { sed -n "s/.* $2=\([0-9]*\).*/\1/p" <<<" $1"; }
-# The best round (highest requests/s) of NAME.
+# The median round of NAME by FIELD per second (default: all answers): single rounds swing by ±30 % on this
+# machine, so neither the best nor one round says much; the middle of 7 or more alternating rounds does.
 row_of() {
-    grep -F "$1 " "$work/results" | awk 'BEGIN { best = -1 } {
+    local counter=${2:-requests}
+    grep -F "$1 " "$work/results" | awk -v k="$counter=" '{
+        c = 0; d = 1
+        for (i = 1; i <= NF; i++) {
+            if (index($i, k) == 1) { c = substr($i, length(k) + 1) }
+            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
+        }
+        printf "%.9f\t%s\n", c / d, $0
+    }' | sort -g | awk -F '\t' '{ rows[NR] = $2 } END { if (NR > 0) print rows[int((NR + 1) / 2)] }'
+}
+# "min–max" requests/s over NAME's rounds, to show how far the rounds spread around the median.
+rps_range() {
+    grep -F "$1 " "$work/results" | awk '{
         r = 0; d = 1
         for (i = 1; i <= NF; i++) {
             if ($i ~ /^requests=/) { r = substr($i, 10) }
             if ($i ~ /^duration_us=/) { d = substr($i, 13) }
         }
-        if (r / d > best) { best = r / d; line = $0 }
-    } END { print line }'
+        v = r / d * 1e6
+        if (NR == 1 || v < lo) { lo = v }
+        if (NR == 1 || v > hi) { hi = v }
+    } END { printf "%.0f–%.0f", lo, hi }'
 }
 fmt_ms() { awk -v u="$1" 'BEGIN {printf "%.2f", u / 1000}'; }
 # Requests per second of a RESULT row.
@@ -248,7 +290,7 @@ pair_table() {
     local dat=$1 label sf ng sf_rps ng_rps ratio p99_ratio sf_cpu ng_cpu cpu_ratio sf_wire ng_wire
     shift
     printf '# label\tstorefront_rps\tnginx_rps\tstorefront_p99_ms\tnginx_p99_ms\tratio\n' >"$dat"
-    echo "| path | storefront req/s | nginx req/s | ratio | sf p50 / p99 ms | nginx p50 / p99 ms | p99 ratio | body B | CPU µs/req sf / nginx | CPU ratio | wire B/resp sf / nginx | non-2xx sf / nginx |"
+    echo "| path | storefront req/s (min–max) | nginx req/s (min–max) | ratio | sf p50 / p99 ms | nginx p50 / p99 ms | p99 ratio | body B | CPU µs/req sf / nginx | CPU ratio | wire B/resp sf / nginx | non-2xx sf / nginx |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     for label in "$@"; do
         sf=$(row_of "sf|$label")
@@ -262,7 +304,7 @@ pair_table() {
         cpu_ratio=$(awk -v a="$sf_cpu" -v b="$ng_cpu" 'BEGIN {printf "%.2f", b / a}')
         sf_wire=$(awk -v b="$(field "$sf" bytes)" -v r="$(field "$sf" requests)" 'BEGIN {printf "%.0f", b / r}')
         ng_wire=$(awk -v b="$(field "$ng" bytes)" -v r="$(field "$ng" requests)" 'BEGIN {printf "%.0f", b / r}')
-        echo "| \`$label\` | $sf_rps | $ng_rps | **${ratio}×** | $(fmt_ms "$(field "$sf" p50_us)") / $(fmt_ms "$(field "$sf" p99_us)") |" \
+        echo "| \`$label\` | $sf_rps ($(rps_range "sf|$label")) | $ng_rps ($(rps_range "ng|$label")) | **${ratio}×** | $(fmt_ms "$(field "$sf" p50_us)") / $(fmt_ms "$(field "$sf" p99_us)") |" \
             "$(fmt_ms "$(field "$ng" p50_us)") / $(fmt_ms "$(field "$ng" p99_us)") | ${p99_ratio}× | ${body_bytes[$label]} |" \
             "$sf_cpu / $ng_cpu | ${cpu_ratio}× | $sf_wire / $ng_wire | $(field "$sf" non2xx) / $(field "$ng" non2xx) |"
         printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$sf_rps" "$ng_rps" "$(fmt_ms "$(field "$sf" p99_us)")" \

@@ -32,6 +32,18 @@ std::vector<std::string> serialise_each(const std::vector<T>& items, std::string
     return out;
 }
 
+// The user list's entries, with the --compat password mask (empty: no password field).
+std::vector<std::string> serialise_users(
+    const std::vector<core::user>& users, std::string_view public_url, std::string_view password_mask
+) {
+    std::vector<std::string> out;
+    out.reserve(users.size());
+    for (const auto& user : users) {
+        out.push_back(to_json(user, public_url, {}, password_mask));
+    }
+    return out;
+}
+
 core::page_request everything() {
     return {0, std::numeric_limits<std::size_t>::max() / 2};
 }
@@ -96,7 +108,11 @@ composition_root::composition_root(const server_config& config)
       ),
       user_json_(
           [this] { return users_->revision(); },
-          [this] { return serialise_each(users_->list_users(everything()), public_url_); }
+          [this] {
+              return serialise_users(
+                  users_->list_users(everything()), public_url_, store_services_.password_mask()
+              );
+          }
       ),
       pets_(storage::make_pet_store(config.storage)),
       orders_(storage::make_order_store(config.storage)),
@@ -123,6 +139,7 @@ composition_root::composition_root(const server_config& config)
           .write_policy = write_policy_,
           .public_url = public_url_,
           .upload_limit = config.limits.upload_limit,
+          .compat = config.compat,
       }),
       pet_services_({
           .pets = *pets_,
@@ -142,7 +159,7 @@ composition_root::composition_root(const server_config& config)
           .passwords = passwords_,
       },
       routes_({
-          store_routes().mount(store_services_),
+          store_routes().mount(store_services_, config.compat),
           petstore_routes().mount(pet_services_),
           &docs_routes(),
           ops_routes().mount(ops_services_),

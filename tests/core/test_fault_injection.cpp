@@ -10,20 +10,11 @@
 #include <boost/test/unit_test.hpp>
 
 #include "core/fault_injection.hpp"
+#include "query_text.hpp"
 
 using namespace storefront::core;
 
-namespace {
-
-std::string describe(const query_params& params) {
-    std::string out;
-    for (const auto& p : params) {
-        out += (out.empty() ? "?" : "&") + p.name + "=" + p.value;
-    }
-    return out.empty() ? "(none)" : out;
-}
-
-}  // namespace
+using storefront::test::describe;
 
 BOOST_AUTO_TEST_SUITE(fault_injection)
 

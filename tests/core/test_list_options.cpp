@@ -8,19 +8,17 @@
 #include <boost/test/unit_test.hpp>
 
 #include "core/list_options.hpp"
+#include "query_text.hpp"
 
 using namespace storefront::core;
 
 namespace {
 
 std::string describe(list_kind kind, const query_params& params) {
-    std::string out = kind == list_kind::products     ? "products"
-                      : kind == list_kind::categories ? "categories"
-                                                      : "users";
-    for (const auto& p : params) {
-        out += (out.find('?') == std::string::npos ? "?" : "&") + p.name + "=" + p.value;
-    }
-    return out;
+    const std::string list = kind == list_kind::products     ? "products"
+                             : kind == list_kind::categories ? "categories"
+                                                             : "users";
+    return list + storefront::test::describe(params);
 }
 
 const char* const product_sorts = "sortBy must be one of: id, title, price, creationAt, updatedAt";

@@ -5,20 +5,11 @@
 #include <boost/test/unit_test.hpp>
 
 #include "core/pagination.hpp"
+#include "query_text.hpp"
 
 using namespace storefront::core;
 
-namespace {
-
-std::string describe(const query_params& params) {
-    std::string out;
-    for (const auto& p : params) {
-        out += (out.empty() ? "?" : "&") + p.name + "=" + p.value;
-    }
-    return out.empty() ? "(none)" : out;
-}
-
-}  // namespace
+using storefront::test::describe;
 
 BOOST_AUTO_TEST_SUITE(pagination)
 

@@ -86,6 +86,9 @@ po::options_description describe_options() {
             "bytes of uploaded pet images kept in memory")
         ("write-policy", po::value<std::string>()->default_value("open"),
             "who may write to /api/v1: open (anyone; seed rows read-only) or roles (admins write the catalogue)")
+        ("compat", po::value<std::string>()->default_value("none"),
+            "none, or public: /api/v1 reproduces the public service's quirks that existing suites assert "
+            "(400 EntityNotFoundError, 201 is-available, a password mask, 404 for a wrong method, whole lists)")
         ("public-url", po::value<std::string>(), "base URL clients reach this service at, for image and file links "
             "(default http://<address>:<port>)")
         ("upload-budget", po::value<std::size_t>()->default_value(256 * 1024 * 1024), "bytes of uploads kept (507 beyond)")
@@ -304,6 +307,13 @@ parsed_config parse_config(int argc, const char* const argv[]) {
             throw po::error("--write-policy must be open or roles");
         }
         c.write_policy = *policy;
+        const auto compat = core::parse_compat_mode(vm["compat"].as<std::string>());
+        if (!compat) {
+            throw po::error(
+                "--compat must be none or public, not \"" + vm["compat"].as<std::string>() + "\""
+            );
+        }
+        c.compat = *compat;
         if (vm.count("public-url")) {
             c.public_url = vm["public-url"].as<std::string>();
             const bool http = c.public_url.rfind("http://", 0) == 0 || c.public_url.rfind("https://", 0) == 0;

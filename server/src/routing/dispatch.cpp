@@ -127,7 +127,9 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
             if (head.method() == http::verb::options) {
                 co_return preflight(routed.match.allow);
             }
-            co_return method_not_allowed(method, routed.path, routed.match.allow);
+            co_return wrong_method(
+                routed.match.compat, method, target->encoded_path(), routed.path, routed.match.allow
+            );
         case route_match::kind::found:
             break;
     }

@@ -2,6 +2,7 @@
 
 #include "server/routing/error_responses.hpp"
 
+#include <chrono>
 #include <string>
 
 #include "core/errc.hpp"
@@ -84,6 +85,53 @@ response method_not_allowed(std::string_view method, std::string_view path, std:
     );
     r.with_header("Allow", allow);
     return r;
+}
+
+response entity_not_found(
+    core::compat_mode mode, std::string_view path, const missing_entity& what, std::string_view message
+) {
+    if (mode != core::compat_mode::public_service) {
+        return error_response(core::errc::not_found, message);
+    }
+    // The criteria as the public service prints them: JSON.stringify({key: value}, null, 4).
+    std::string criteria = "{\n    ";
+    append_json_string(criteria, what.key_name);
+    criteria += ": ";
+    if (const auto* id = std::get_if<std::int64_t>(&what.key)) {
+        criteria += std::to_string(*id);
+    } else {
+        append_json_string(criteria, std::get<std::string>(what.key));
+    }
+    criteria += "\n}";
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch()
+    );
+    std::string out;
+    json_writer w(out);
+    w.begin_object()
+        .key("path")
+        .value(path)
+        .key("timestamp")
+        .value(iso8601_ms(now.count()))
+        .key("name")
+        .value("EntityNotFoundError")
+        .key("message")
+        .value("Could not find any entity of type \"" + std::string(what.type) + "\" matching: " + criteria)
+        .end_object();
+    return json_response(http::status::bad_request, std::move(out));
+}
+
+response wrong_method(
+    core::compat_mode mode,
+    std::string_view method,
+    std::string_view requested_path,
+    std::string_view path,
+    std::string_view allow
+) {
+    if (mode == core::compat_mode::public_service) {
+        return route_not_found(method, requested_path);
+    }
+    return method_not_allowed(method, path, allow);
 }
 
 response internal_error() {

@@ -12,7 +12,8 @@ namespace storefront::server {
 
 struct router::resource {
     const route_table* table = nullptr;
-    void* services = nullptr;                   // what the table was mounted with
+    void* services = nullptr;  // what the table was mounted with
+    core::compat_mode compat = core::compat_mode::none;
     std::vector<std::string_view> param_names;  // in path order
     std::vector<const route*> routes;
     std::string allow;  // "GET, HEAD, POST, OPTIONS"
@@ -63,7 +64,7 @@ std::string allow_list(std::vector<const route*> routes) {
 
 router::router(std::vector<mounted_table> tables) : root_(std::make_unique<node>()) {
     tables_.reserve(tables.size());
-    for (const auto& [table, services] : tables) {
+    for (const auto& [table, services, compat] : tables) {
         tables_.push_back(table);
         for (const route& r : table->routes) {
             if (!r.pattern.starts_with(table->prefix)) {
@@ -94,6 +95,7 @@ router::router(std::vector<mounted_table> tables) : root_(std::make_unique<node>
                 at->here = resources_.back().get();
                 at->here->table = table;
                 at->here->services = services;
+                at->here->compat = compat;
                 at->here->param_names = std::move(names);
             } else if (at->here->param_names != names) {
                 throw std::logic_error("one path shape, two parameter spellings: " + std::string(r.pattern));
@@ -148,6 +150,7 @@ route_match router::match(http::verb verb, std::string_view path) const {
     }
     out.table = res->table;
     out.services = res->services;
+    out.compat = res->compat;
     out.allow = res->allow;
     const http::verb wanted = verb == http::verb::head ? http::verb::get : verb;
     const auto found = std::find_if(res->routes.begin(), res->routes.end(), [&](const route* r) {

@@ -64,20 +64,19 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
     return fresh;
 }
 
-std::shared_ptr<const prepared_body> fragment_list::page(const core::page_request& page) {
-    const auto snap = current();
-    const auto range = core::page_slice(page, snap->items.size());
+std::shared_ptr<const prepared_body> fragment_list::snapshot::page(const core::page_request& page) const {
+    const auto range = core::page_slice(page, items.size());
     // Keyed by the item range, so every offset past the end shares the one empty page.
     const std::size_t slot = (range.first * 131 + range.last) % page_slots;
     std::shared_ptr<const cached_page> cached;
     {
-        std::lock_guard lock(snap->pages_mutex);
-        cached = snap->pages[slot];
+        std::lock_guard lock(pages_mutex);
+        cached = pages[slot];
     }
     if (!cached || cached->first != range.first || cached->last != range.last) {
         std::size_t bytes = 2;
         for (std::size_t i = range.first; i < range.last; ++i) {
-            bytes += snap->items[i].size() + 1;
+            bytes += items[i].size() + 1;
         }
         std::string out;
         out.reserve(bytes);
@@ -86,15 +85,19 @@ std::shared_ptr<const prepared_body> fragment_list::page(const core::page_reques
             if (i != range.first) {
                 out += ',';
             }
-            out += snap->items[i];
+            out += items[i];
         }
         out += ']';
         cached = std::make_shared<const cached_page>(range.first, range.last, std::move(out));
-        std::lock_guard lock(snap->pages_mutex);
-        snap->pages[slot] = cached;  // a racing writer of another page simply wins
+        std::lock_guard lock(pages_mutex);
+        pages[slot] = cached;  // a racing writer of another page simply wins
     }
     // Aliasing: the bytes keep their cache entry (and nothing else) alive.
     return {cached, &cached->json};
+}
+
+std::shared_ptr<const prepared_body> fragment_list::page(const core::page_request& page) {
+    return current()->page(page);
 }
 
 std::shared_ptr<const prepared_body> fragment_list::all() {

@@ -68,21 +68,15 @@ void set_log_instance(unsigned n) {
     log_instance.store(n, std::memory_order_relaxed);
 }
 
-void log_request(
-    std::string_view method,
-    std::string_view path,
-    unsigned status,
-    std::chrono::microseconds duration,
-    std::string_view client
-) {
+void log_request(const access_entry& entry) {
     log_event(
         "info",
         "request",
-        {field("method", method),
-         field("path", path),
-         field("status", static_cast<long long>(status)),
-         field("duration_us", static_cast<long long>(duration.count())),
-         field("client", client)}
+        {field("method", entry.method),
+         field("path", entry.path),
+         field("status", static_cast<long long>(entry.status)),
+         field("duration_us", static_cast<long long>(entry.duration.count())),
+         field("client", entry.client)}
     );
 }
 

@@ -249,15 +249,15 @@ class connection final : body_source {
         );
         if (config_.access_log && logged) {
             const auto target = request.target();
-            log_request(
-                request.method_string(),
-                target.substr(0, target.find('?')),
-                static_cast<unsigned>(reply.status),
-                std::chrono::duration_cast<std::chrono::microseconds>(
+            log_request({
+                .method = request.method_string(),
+                .path = target.substr(0, target.find('?')),
+                .status = static_cast<unsigned>(reply.status),
+                .duration = std::chrono::duration_cast<std::chrono::microseconds>(
                     std::chrono::steady_clock::now() - started
                 ),
-                client_of(request.base())
-            );
+                .client = client_of(request.base()),
+            });
         }
         co_return written&& keep_alive;
     }
@@ -300,7 +300,7 @@ class connection final : body_source {
             head_.size() + reply.payload().size()
         );
         if (config_.access_log) {
-            log_request("-", "-", static_cast<unsigned>(reply.status), {}, peer_text_);
+            log_request({.method = "-", .path = "-", .status = static_cast<unsigned>(reply.status), .client = peer_text_});
         }
         if (!written) {
             co_return;

@@ -1,9 +1,11 @@
-// End to end over HTTP, on the memory backend and on SQLite: the lists' X-Total-Count and Link, sortBy and
+// End to end over HTTP, on the memory backend and on SQLite (server_tests), or on PostgreSQL when the
+// throw-away cluster of server_tests_pg is there (TEST_PG_DSN): the lists' X-Total-Count and Link, sortBy and
 // order, q, select (lists and single items), their 400s, the CORS headers that expose them, and default
 // answers that keep the exact bytes they had before any of this (data/default_answers.txt).
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -12,6 +14,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "common/pg_server.hpp"
 #include "common/temp_dir.hpp"
 #include "http_client.hpp"
 #include "json_helpers.hpp"
@@ -41,6 +44,12 @@ server::server_config list_config(const std::string& storage) {
 std::vector<backend>& backends() {
     static std::vector<backend> all = [] {
         std::vector<backend> out;
+        if (std::getenv("TEST_PG_DSN")) {  // server_tests_pg: the same cases on a fresh PostgreSQL database
+            out.push_back(
+                {"postgresql", nullptr, std::make_unique<running_server>(list_config(create_test_database()))}
+            );
+            return out;
+        }
         out.push_back({"memory", nullptr, std::make_unique<running_server>(list_config("memory"))});
         auto dir = std::make_unique<temp_dir>();
         const std::string storage = "sqlite:" + (dir->path() / "lists.db").string();

@@ -93,6 +93,26 @@ BOOST_AUTO_TEST_CASE(find_by_tags) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(finders_count_their_pets_in_x_total_count) {
+    for (const std::string target :
+         {"/api/v3/pet/findByStatus?status=available",
+          "/api/v3/pet/findByStatus?status=pending,sold",
+          "/api/v3/pet/findByTags?tags=tag4",
+          "/api/v3/pet/findByTags?tags=nothing"}) {
+        BOOST_TEST_CONTEXT(target) {
+            const auto reply = get(shared_server().port(), target);
+            BOOST_TEST_REQUIRE(reply.status == 200u);
+            BOOST_TEST(reply.header("x-total-count") == std::to_string(reply.json().as_array().size()));
+        }
+    }
+    BOOST_TEST(
+        get(shared_server().port(), "/api/v3/pet/findByTags?tags=tag4").header("x-total-count") == "4"
+    );
+    BOOST_TEST(
+        get(shared_server().port(), "/api/v3/pet/findByTags?tags=nothing").header("x-total-count") == "0"
+    );
+}
+
 BOOST_AUTO_TEST_CASE(get_pet_by_id) {
     const auto reply = call("GET", "/api/v3/pet/1", "", "special-key");
     BOOST_TEST(reply.status == 200u);

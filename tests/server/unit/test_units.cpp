@@ -1,5 +1,9 @@
 // Server pieces without sockets: number and date formatting, body decoding, response heads, error mapping.
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -124,6 +128,56 @@ BOOST_AUTO_TEST_CASE(domain_errors_map_to_statuses) {
     const auto v = validation_failed({{"a must be b", "c must be d"}});
     BOOST_TEST(
         v.body == R"({"message":["a must be b","c must be d"],"error":"Bad Request","statusCode":400})"
+    );
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// The two answers --compat changes in the error mapping, in both modes.
+BOOST_AUTO_TEST_SUITE(compat_error_mapping)
+
+BOOST_AUTO_TEST_CASE(entity_not_found_by_mode) {
+    using enum core::compat_mode;
+    struct row {
+        missing_entity what;
+        std::string message;
+    };
+    const std::vector<row> rows = {
+        {{"Product", "id", std::int64_t{999}},
+         "Could not find any entity of type \"Product\" matching: {\n    \"id\": 999\n}"},
+        {{"Category", "slug", std::string("a \"b\"")},
+         "Could not find any entity of type \"Category\" matching: {\n    \"slug\": \"a \\\"b\\\"\"\n}"},
+        {{"User", "id", std::int64_t{-1}},
+         "Could not find any entity of type \"User\" matching: {\n    \"id\": -1\n}"},
+    };
+    for (const auto& r : rows) {
+        BOOST_TEST_CONTEXT(r.message) {
+            const auto plain = entity_not_found(none, "/api/v1/x", r.what, "X not found");
+            BOOST_TEST(static_cast<unsigned>(plain.status) == 404u);
+            BOOST_TEST(plain.body == R"({"message":"X not found","error":"Not Found","statusCode":404})");
+            const auto compat = entity_not_found(public_service, "/api/v1/x/1", r.what, "X not found");
+            BOOST_TEST(static_cast<unsigned>(compat.status) == 400u);
+            const auto body = boost::json::parse(compat.body).as_object();
+            BOOST_TEST(body.at("path").as_string() == "/api/v1/x/1");
+            BOOST_TEST(body.at("timestamp").as_string().size() == 24u);
+            BOOST_TEST(body.at("name").as_string() == "EntityNotFoundError");
+            BOOST_TEST(body.at("message").as_string() == r.message);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(wrong_method_by_mode) {
+    const auto plain =
+        wrong_method(core::compat_mode::none, "DELETE", "/api/v1/products/", "/api/v1/products", "GET");
+    BOOST_TEST(static_cast<unsigned>(plain.status) == 405u);
+    BOOST_TEST(plain.extra_headers.find("Allow: GET") != std::string::npos);
+    const auto compat = wrong_method(
+        core::compat_mode::public_service, "DELETE", "/api/v1/products/", "/api/v1/products", "GET"
+    );
+    BOOST_TEST(static_cast<unsigned>(compat.status) == 404u);
+    BOOST_TEST(compat.extra_headers.find("Allow") == std::string::npos);
+    BOOST_TEST(
+        compat.body == R"({"message":"Cannot DELETE /api/v1/products/","error":"Not Found","statusCode":404})"
     );
 }
 

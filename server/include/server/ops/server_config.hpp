@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/auth_tokens.hpp"
+#include "core/compat.hpp"
 #include "core/pet_auth.hpp"
 #include "core/write_policy.hpp"
 #include "server/ops/client_address.hpp"
@@ -63,6 +64,7 @@ struct server_config {
     std::optional<unsigned>
         instance;  // --instance N: already added to port (and pet.port); in every log line
     core::write_policy write_policy = core::write_policy::open;
+    core::compat_mode compat = core::compat_mode::none;  // --compat: /api/v1's public-service quirks
     std::string public_url;  // base of image and file URLs; empty: http://<address>:<port>
     bool secrets_generated = false;
     bool reset_data = false;  // --reset-data: restore the seed data in the storage, then exit

@@ -2,11 +2,15 @@
 // The one place that maps failures to HTTP: domain errc values, validation problems, and protocol errors.
 // Bodies follow the public fake-store service: {"message":...,"error":"Bad Request","statusCode":400}.
 
+#include <cstdint>
+#include <string>
 #include <string_view>
+#include <variant>
 
 #include <boost/beast/http/verb.hpp>
 #include <boost/system/error_code.hpp>
 
+#include "core/compat.hpp"
 #include "core/validation.hpp"
 #include "server/codec/response.hpp"
 
@@ -27,6 +31,34 @@ namespace storefront::server {
 // 405 for a known path and an unsupported method, with the `Allow` header.
 [[nodiscard]] response method_not_allowed(
     std::string_view method, std::string_view path, std::string_view allow
+);
+
+// An /api/v1 entity nothing has: its type as the public service names it ("Product", "Category", "User")
+// and the key it was looked up by ("id" 999 or "slug" "x").
+struct missing_entity {
+    std::string_view type;
+    std::string_view key_name;
+    std::variant<std::int64_t, std::string> key;
+};
+
+// The one answer to an /api/v1 id or slug that names nothing (read, update or delete): 404 with `message`
+// under compat_mode::none; under public_service the public service's 400
+// {"path":`path`,"timestamp":"<now, ISO-8601 UTC ms>","name":"EntityNotFoundError","message":"Could not find
+// any entity of type \"Product\" matching: {\n    \"id\": 999\n}"} (the key as JSON.stringify(…, null, 4)
+// writes it).
+[[nodiscard]] response entity_not_found(
+    core::compat_mode mode, std::string_view path, const missing_entity& what, std::string_view message
+);
+
+// A known path and a method none of its routes takes: method_not_allowed (405 with Allow) under
+// compat_mode::none; under public_service the public router's 404 "Cannot DELETE /api/v1/products/" with
+// `requested_path` as the client sent it (route_not_found's body).
+[[nodiscard]] response wrong_method(
+    core::compat_mode mode,
+    std::string_view method,
+    std::string_view requested_path,
+    std::string_view path,
+    std::string_view allow
 );
 
 // 500 with a generic body; the details go to the log only.

@@ -10,6 +10,7 @@
 
 #include <boost/beast/http/verb.hpp>
 
+#include "core/compat.hpp"
 #include "server/routing/route.hpp"
 
 namespace storefront::server {
@@ -22,14 +23,18 @@ struct route_match {
     void* services = nullptr;            // what that surface's handlers are called with
     path_params params;                  // captured segments, still percent-encoded
     std::string_view allow;              // "GET, HEAD, POST, OPTIONS" for a known path
+    // The surface's --compat, when the path is known (dispatch's wrong_method).
+    core::compat_mode compat = core::compat_mode::none;
 };
 
 // A surface's table with the services its handlers take (the surface pairs them, so the types agree;
-// a table whose handlers use nothing may go without).
+// a table whose handlers use nothing may go without), and the --compat its routing answers follow.
 struct mounted_table {
-    mounted_table(const route_table* t, void* s = nullptr) : table(t), services(s) {}
+    mounted_table(const route_table* t, void* s = nullptr, core::compat_mode c = core::compat_mode::none)
+        : table(t), services(s), compat(c) {}
     const route_table* table;
     void* services;
+    core::compat_mode compat;
 };
 
 // A surface's table, typed by the services its handlers take, so that mount() pairs it with those alone
@@ -37,6 +42,9 @@ struct mounted_table {
 template <class Services>
 struct surface_table : route_table {
     [[nodiscard]] mounted_table mount(Services& services) const { return {this, &services}; }
+    [[nodiscard]] mounted_table mount(Services& services, core::compat_mode compat) const {
+        return {this, &services, compat};
+    }
 };
 
 // The table of the rows `Rows` (a constexpr array in the surface's routes.cpp), made on the first call: the

@@ -44,6 +44,10 @@ class fragment_list {
         std::shared_ptr<const prepared_body> all_items;  // the whole list as one JSON array
         mutable std::mutex pages_mutex;                  // guards `pages` (held only to copy a pointer)
         mutable std::array<std::shared_ptr<const cached_page>, page_slots> pages;
+
+        // A JSON array of the page's items of this revision, shared with other requests for the same page,
+        // and so are its ETag and compressed forms: computed once per page and revision.
+        [[nodiscard]] std::shared_ptr<const prepared_body> page(const core::page_request& page) const;
     };
     // `revision` reports the source's revision; `load` serialises every item of that revision.
     fragment_list(std::function<std::uint64_t()> revision, std::function<std::vector<std::string>()> load);
@@ -55,8 +59,7 @@ class fragment_list {
     // The current snapshot, rebuilt first if the source moved on.
     [[nodiscard]] std::shared_ptr<const snapshot> current();
 
-    // A JSON array of the page's items, shared with other requests for the same page and revision, and so
-    // are its ETag and compressed forms: computed once per page and revision.
+    // current()->page(page): one page of the current revision.
     [[nodiscard]] std::shared_ptr<const prepared_body> page(const core::page_request& page);
     [[nodiscard]] std::shared_ptr<const prepared_body> all();
 

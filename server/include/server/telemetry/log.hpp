@@ -29,13 +29,16 @@ void set_log_instance(unsigned n);
 
 void log_event(std::string_view level, std::string_view event, std::initializer_list<log_field> fields = {});
 
-// One access-log line. `client` is the address client_address() chose (never raw header bytes).
-void log_request(
-    std::string_view method,
-    std::string_view path,
-    unsigned status,
-    std::chrono::microseconds duration,
-    std::string_view client
-);
+// What one access-log line says about a request. `client` is the address client_address() chose (never
+// raw header bytes); `path` carries no query string (it may hold secrets).
+struct access_entry {
+    std::string_view method;
+    std::string_view path;
+    unsigned status = 0;
+    std::chrono::microseconds duration{};
+    std::string_view client;
+};
+
+void log_request(const access_entry& entry);
 
 }  // namespace storefront::server

@@ -6,6 +6,7 @@
 #include <boost/algorithm/string/predicate.hpp>
 
 #include "core/pet_rules.hpp"
+#include "pet_answers.hpp"
 #include "pet_params.hpp"
 #include "server/api/petstore/handlers.hpp"
 #include "server/api/petstore/pet_json.hpp"
@@ -14,15 +15,22 @@
 
 namespace storefront::server {
 
+namespace {
+
+// The finders' answer: every matching pet, and how many there are (X-Total-Count, as the /api/v1 lists).
+response matching_pets(const std::vector<core::pet>& pets) {
+    response r = json_response(http::status::ok, to_json(pets));
+    r.with_header("X-Total-Count", std::to_string(pets.size()));
+    return r;
+}
+
+}  // namespace
+
 // POST /pet {Pet} (bearer write:pets) : stores a new pet (id assigned when absent) and returns it
 handler_result handle_post_pet(request_context& ctx, pet_services& app) {
-    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
-    if (!decoded) {
-        co_return std::move(decoded).error();
-    }
-    auto pet = read_pet(*decoded, false);
+    auto pet = pet_params::read_body(ctx, read_pet, false);
     if (!pet) {
-        co_return pet_validation_failed(pet.error());
+        co_return std::move(pet).error();
     }
     const auto stored = co_await app.storage([&] { return app.pets().add(std::move(*pet)); });
     co_return json_response(http::status::ok, to_json(stored));
@@ -30,13 +38,9 @@ handler_result handle_post_pet(request_context& ctx, pet_services& app) {
 
 // PUT /pet {Pet with id} (bearer write:pets) : replaces an existing pet
 handler_result handle_put_pet(request_context& ctx, pet_services& app) {
-    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
-    if (!decoded) {
-        co_return std::move(decoded).error();
-    }
-    const auto pet = read_pet(*decoded, true);
+    auto pet = pet_params::read_body(ctx, read_pet, true);
     if (!pet) {
-        co_return pet_validation_failed(pet.error());
+        co_return std::move(pet).error();
     }
     const auto stored = co_await app.storage([&] { return app.pets().replace(*pet); });
     if (!stored) {
@@ -45,37 +49,34 @@ handler_result handle_put_pet(request_context& ctx, pet_services& app) {
     co_return json_response(http::status::ok, to_json(*stored));
 }
 
-// GET /pet/findByStatus?status=available,pending (repeatable; default available) : matching pets, id order
+// GET /pet/findByStatus?status=available,pending (repeatable; default available) : matching pets, id order,
+// and their number (X-Total-Count)
 handler_result handle_get_pet_find_by_status(request_context& ctx, pet_services& app) {
     const auto statuses = core::parse_status_filter(ctx.query);
     if (!statuses) {
         co_return pet_validation_failed(statuses.error());
     }
     const auto found = co_await app.storage([&] { return app.pets().find_by_status(*statuses); });
-    co_return json_response(http::status::ok, to_json(found));
+    co_return matching_pets(found);
 }
 
-// GET /pet/findByTags?tags=tag1,tag2 (repeatable) : pets with any of the tags, id order
+// GET /pet/findByTags?tags=tag1,tag2 (repeatable) : pets with any of the tags, id order, and their number
+// (X-Total-Count)
 handler_result handle_get_pet_find_by_tags(request_context& ctx, pet_services& app) {
     const auto tags = core::parse_tag_filter(ctx.query);
     if (!tags) {
         co_return pet_validation_failed(tags.error());
     }
     const auto found = co_await app.storage([&] { return app.pets().find_by_tags(*tags); });
-    co_return json_response(http::status::ok, to_json(found));
+    co_return matching_pets(found);
 }
 
 // GET /pet/{petId} (api_key or bearer read:pets) : one pet
 handler_result handle_get_pet(request_context& ctx, pet_services& app) {
-    auto id = pet_params::path_id(ctx, "petId");
-    if (!id) {
-        co_return std::move(id).error();
-    }
-    const auto pet = co_await app.storage([&] { return app.pets().find(*id); });
-    if (!pet) {
-        co_return pet_error_response(pet.error(), "Pet");
-    }
-    co_return json_response(http::status::ok, to_json(*pet));
+    const auto find = [](pet_services& s, std::int64_t id) { return s.pets().find(id); };
+    return pet_params::answer_for_key(
+        pet_params::path_id(ctx, "petId"), app, "Pet", find, pet_params::json_ok
+    );
 }
 
 // POST /pet/{petId}?name=&status= (bearer write:pets) : sets the name and/or status of a pet

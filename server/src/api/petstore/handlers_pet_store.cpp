@@ -2,6 +2,7 @@
 // An order must name an existing pet.
 
 #include "core/pet_rules.hpp"
+#include "pet_answers.hpp"
 #include "pet_params.hpp"
 #include "server/api/petstore/handlers.hpp"
 #include "server/api/petstore/pet_json.hpp"
@@ -11,7 +12,7 @@
 namespace storefront::server {
 
 // GET /store/inventory (api_key) : order quantities summed by order status
-handler_result handle_get_store_inventory(request_context& ctx, pet_services& app) {
+handler_result handle_get_store_inventory(request_context&, pet_services& app) {
     std::string out;
     json_writer w(out);
     w.begin_object();
@@ -25,13 +26,9 @@ handler_result handle_get_store_inventory(request_context& ctx, pet_services& ap
 
 // POST /store/order {Order} : places an order for an existing pet and returns it
 handler_result handle_post_store_order(request_context& ctx, pet_services& app) {
-    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
-    if (!decoded) {
-        co_return std::move(decoded).error();
-    }
-    auto order = read_order(*decoded);
+    auto order = pet_params::read_body(ctx, read_order);
     if (!order) {
-        co_return pet_validation_failed(order.error());
+        co_return std::move(order).error();
     }
     if (!co_await app.storage([&] { return app.pets().find(order->pet_id); })) {
         co_return pet_error(
@@ -45,28 +42,17 @@ handler_result handle_post_store_order(request_context& ctx, pet_services& app) 
 
 // GET /store/order/{orderId} : one order
 handler_result handle_get_store_order(request_context& ctx, pet_services& app) {
-    auto id = pet_params::path_id(ctx, "orderId");
-    if (!id) {
-        co_return std::move(id).error();
-    }
-    const auto order = co_await app.storage([&] { return app.orders().find(*id); });
-    if (!order) {
-        co_return pet_error_response(order.error(), "Order");
-    }
-    co_return json_response(http::status::ok, to_json(*order));
+    const auto find = [](pet_services& s, std::int64_t id) { return s.orders().find(id); };
+    return pet_params::answer_for_key(
+        pet_params::path_id(ctx, "orderId"), app, "Order", find, pet_params::json_ok
+    );
 }
 
 // DELETE /store/order/{orderId} : removes an order
 handler_result handle_delete_store_order(request_context& ctx, pet_services& app) {
-    auto id = pet_params::path_id(ctx, "orderId");
-    if (!id) {
-        co_return std::move(id).error();
-    }
-    const auto removed = co_await app.storage([&] { return app.orders().remove(*id); });
-    if (!removed) {
-        co_return pet_error_response(removed.error(), "Order");
-    }
-    co_return pet_params::json_string_response("Order deleted");
+    const auto remove = [](pet_services& s, std::int64_t id) { return s.orders().remove(id); };
+    const auto deleted = [] { return pet_params::json_string_response("Order deleted"); };
+    return pet_params::answer_for_key(pet_params::path_id(ctx, "orderId"), app, "Order", remove, deleted);
 }
 
 }  // namespace storefront::server

@@ -9,6 +9,7 @@
 
 #include "core/jwt.hpp"
 #include "core/pet_rules.hpp"
+#include "pet_answers.hpp"
 #include "pet_params.hpp"
 #include "server/api/petstore/handlers.hpp"
 #include "server/api/petstore/pet_json.hpp"
@@ -72,13 +73,9 @@ boost::asio::awaitable<bool> apply_password(
 
 // POST /user {User} : creates (or, as the petstore does, replaces) the user with that username
 handler_result handle_post_pet_user(request_context& ctx, pet_services& app) {
-    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
-    if (!decoded) {
-        co_return std::move(decoded).error();
-    }
-    auto input = read_user(*decoded);
+    auto input = pet_params::read_body(ctx, read_user);
     if (!input) {
-        co_return pet_validation_failed(input.error());
+        co_return std::move(input).error();
     }
     core::pet_user_credentials user{std::move(input->profile), {}};
     const bool hashed = co_await apply_password(app, user, input->password);
@@ -154,15 +151,11 @@ handler_result handle_get_pet_user_logout(request_context&, pet_services&) {
 
 // GET /user/{username} : one user, without password
 handler_result handle_get_pet_user(request_context& ctx, pet_services& app) {
-    auto username = path_username(ctx);
-    if (!username) {
-        co_return std::move(username).error();
-    }
-    const auto user = co_await app.storage([&] { return app.pet_users().find(*username); });
-    if (!user) {
-        co_return pet_error_response(user.error(), "User");
-    }
-    co_return json_response(http::status::ok, to_json(user->profile));
+    const auto find = [](pet_services& s, const std::string& name) { return s.pet_users().find(name); };
+    const auto profile = [](const core::pet_user_credentials& user) {
+        return json_response(http::status::ok, to_json(user.profile));
+    };
+    return pet_params::answer_for_key(path_username(ctx), app, "User", find, profile);
 }
 
 // PUT /user/{username} {User} : replaces the user (a body username renames it; no password keeps the old one)
@@ -171,13 +164,9 @@ handler_result handle_put_pet_user(request_context& ctx, pet_services& app) {
     if (!username) {
         co_return std::move(username).error();
     }
-    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
-    if (!decoded) {
-        co_return std::move(decoded).error();
-    }
-    auto input = read_user(*decoded);
+    auto input = pet_params::read_body(ctx, read_user);
     if (!input) {
-        co_return pet_validation_failed(input.error());
+        co_return std::move(input).error();
     }
     const std::string& current = (*username);
     const auto existing = co_await app.storage([&] { return app.pet_users().find(current); });
@@ -203,15 +192,9 @@ handler_result handle_put_pet_user(request_context& ctx, pet_services& app) {
 
 // DELETE /user/{username} : removes the user
 handler_result handle_delete_pet_user(request_context& ctx, pet_services& app) {
-    auto username = path_username(ctx);
-    if (!username) {
-        co_return std::move(username).error();
-    }
-    const auto removed = co_await app.storage([&] { return app.pet_users().remove(*username); });
-    if (!removed) {
-        co_return pet_error_response(removed.error(), "User");
-    }
-    co_return pet_params::json_string_response("User deleted");
+    const auto remove = [](pet_services& s, const std::string& name) { return s.pet_users().remove(name); };
+    const auto deleted = [] { return pet_params::json_string_response("User deleted"); };
+    return pet_params::answer_for_key(path_username(ctx), app, "User", remove, deleted);
 }
 
 }  // namespace storefront::server

@@ -471,11 +471,33 @@ core::validated<std::vector<pet_user_input>> read_user_list(const pet_document& 
     return core::validated<std::vector<pet_user_input>>(boost::system::in_place_value, std::move(users));
 }
 
-std::string to_json(const core::pet& p) {
+namespace {
+
+// One value written by `write`, or an array of them.
+template <class Item, class Write>
+std::string json_of(const Item& item, Write write) {
     std::string out;
     json_writer w(out);
-    write_pet(w, p);
+    write(w, item);
     return out;
+}
+
+template <class Item, class Write>
+std::string json_array_of(const std::vector<Item>& items, Write write) {
+    std::string out;
+    json_writer w(out);
+    w.begin_array();
+    for (const auto& item : items) {
+        write(w, item);
+    }
+    w.end_array();
+    return out;
+}
+
+}  // namespace
+
+std::string to_json(const core::pet& p) {
+    return json_of(p, write_pet);
 }
 
 std::string to_json(const core::pet_order& o) {
@@ -496,32 +518,15 @@ std::string to_json(const core::pet_order& o) {
 }
 
 std::string to_json(const core::pet_user& u) {
-    std::string out;
-    json_writer w(out);
-    write_user(w, u);
-    return out;
+    return json_of(u, write_user);
 }
 
 std::string to_json(const std::vector<core::pet>& pets) {
-    std::string out;
-    json_writer w(out);
-    w.begin_array();
-    for (const auto& p : pets) {
-        write_pet(w, p);
-    }
-    w.end_array();
-    return out;
+    return json_array_of(pets, write_pet);
 }
 
 std::string to_json(const std::vector<core::pet_user>& users) {
-    std::string out;
-    json_writer w(out);
-    w.begin_array();
-    for (const auto& u : users) {
-        write_user(w, u);
-    }
-    w.end_array();
-    return out;
+    return json_array_of(users, write_user);
 }
 
 }  // namespace storefront::server

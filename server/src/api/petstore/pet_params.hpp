@@ -5,10 +5,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <variant>
 
 #include "core/flat_json.hpp"
 #include "core/query.hpp"
+#include "server/api/petstore/pet_json.hpp"
 #include "server/routing/error_responses.hpp"
 #include "server/routing/request_context.hpp"
 
@@ -37,6 +40,22 @@ namespace storefront::server::pet_params {
         return std::optional<std::string>();
     }
     return std::optional<std::string>(std::string(*core::single_value(ctx.query, name)));
+}
+
+// The request body (JSON or a form) read by `read(document, args...)` (read_pet,
+// read_order, read_user): the value, or the 415/400 answer in the petstore's error shape.
+template <class Read, class... Args>
+[[nodiscard]] auto read_body(const request_context& ctx, Read read, Args... args)
+    -> or_response<typename std::invoke_result_t<Read&, const pet_document&, Args...>::value_type> {
+    auto decoded = decode_pet_document(ctx.request[http::field::content_type], ctx.request.body());
+    if (!decoded) {
+        return std::move(decoded).error();
+    }
+    auto value = read(*decoded, args...);
+    if (!value) {
+        return pet_validation_failed(value.error());
+    }
+    return std::move(*value);
 }
 
 // 200 with a bare JSON string body, as the petstore answers deletes, login and logout.

@@ -145,7 +145,7 @@ handler_result handle_get_auth_profile(request_context& ctx, store_services& app
     if (!user) {
         co_return error_response(core::errc::invalid_token);  // the user is gone
     }
-    co_return json_response(http::status::ok, to_json(*user, app.public_url()));
+    co_return json_response(http::status::ok, to_json(*user, app.public_url(), {}, app.password_mask()));
 }
 
 }  // namespace storefront::server

@@ -21,23 +21,17 @@ namespace {
 
 using namespace store_params;
 
-response category_not_found(std::int64_t id) {
-    return error_response(core::errc::not_found, "Category " + std::to_string(id) + " not found");
-}
-
-response category_slug_not_found(std::string_view slug) {
-    return error_response(
-        core::errc::not_found, "Category with slug \"" + std::string(slug) + "\" not found"
-    );
-}
-
 // The answer to a refused category write, with the text that names what went wrong.
 handler_result category_write_error(
-    boost::system::error_code ec, std::int64_t id, std::string_view name, store_services& app
+    const request_context& ctx,
+    boost::system::error_code ec,
+    std::int64_t id,
+    std::string_view name,
+    store_services& app
 ) {
     switch (static_cast<core::errc>(ec.value())) {
         case core::errc::not_found:
-            co_return category_not_found(id);
+            co_return entity_missing(ctx, app, "Category", id);
         case core::errc::seed_read_only:
             co_return error_response(ec, core::seed_category_message);
         case core::errc::conflict:
@@ -63,18 +57,19 @@ handler_result category_write_error(
 // The products of one category: the product list with the category's filter, 404 for an unknown category.
 struct category_products : store_lists::product_list {
     std::int64_t category_id = 0;
+    const request_context* ctx = nullptr;  // for the not-found answer
 
     boost::asio::awaitable<or_response<store_lists::counted_page>> plain(
         store_services& app, const store_lists::list_request& request
     ) {
         if (!co_await app.storage([&] { return app.catalogue().find_category(category_id); })) {
-            co_return category_not_found(category_id);
+            co_return entity_missing(*ctx, app, "Category", category_id);
         }
         co_return co_await product_list::plain(app, request);
     }
     boost::asio::awaitable<or_response<std::vector<core::product>>> everything(store_services& app) {
         if (!co_await app.storage([&] { return app.catalogue().find_category(category_id); })) {
-            co_return category_not_found(category_id);
+            co_return entity_missing(*ctx, app, "Category", category_id);
         }
         co_return co_await product_list::everything(app);
     }
@@ -92,7 +87,8 @@ handler_result handle_get_categories(request_context& ctx, store_services& app) 
 // GET /categories/{id}?select= : one category
 handler_result handle_get_category(request_context& ctx, store_services& app) {
     const auto find = [](store_services& s, std::int64_t id) { return s.catalogue().find_category(id); };
-    return store_lists::serve_item(ctx, app, path_id, find, category_not_found);
+    const auto missing = [&ctx, &app](std::int64_t id) { return entity_missing(ctx, app, "Category", id); };
+    return store_lists::serve_item(ctx, app, path_id, find, missing);
 }
 
 // GET /categories/slug/{slug}?select= : one category by its slug
@@ -100,7 +96,10 @@ handler_result handle_get_category_by_slug(request_context& ctx, store_services&
     const auto find = [](store_services& s, const std::string& slug) {
         return s.catalogue().find_category_by_slug(slug);
     };
-    return store_lists::serve_item(ctx, app, path_slug_key, find, category_slug_not_found);
+    const auto missing = [&ctx, &app](const std::string& slug) {
+        return entity_missing(ctx, app, "Category", slug);
+    };
+    return store_lists::serve_item(ctx, app, path_slug_key, find, missing);
 }
 
 // GET /categories/{id}/products?offset=&limit=&sortBy=&order=&q=&select= : one page of the category's
@@ -110,7 +109,7 @@ handler_result handle_get_category_products(request_context& ctx, store_services
     if (!id) {
         co_return id.error();
     }
-    category_products source{{}, *id};
+    category_products source{{}, *id, &ctx};
     source.filter.category_id = *id;
     co_return co_await store_lists::serve_list(ctx, app, source);
 }
@@ -123,7 +122,7 @@ handler_result handle_post_category(request_context& ctx, store_services& app) {
     }
     const auto created = co_await app.storage([&] { return app.catalogue().create_category(*draft); });
     if (!created) {
-        co_return co_await category_write_error(created.error(), 0, draft->name, app);
+        co_return co_await category_write_error(ctx, created.error(), 0, draft->name, app);
     }
     co_return json_response(http::status::created, to_json(*created, app.public_url()));
 }
@@ -140,7 +139,7 @@ handler_result handle_put_category(request_context& ctx, store_services& app) {
     }
     const auto updated = co_await app.storage([&] { return app.catalogue().update_category(*id, *patch); });
     if (!updated) {
-        co_return co_await category_write_error(updated.error(), *id, patch->name.value_or(""), app);
+        co_return co_await category_write_error(ctx, updated.error(), *id, patch->name.value_or(""), app);
     }
     co_return json_response(http::status::ok, to_json(*updated, app.public_url()));
 }
@@ -153,7 +152,7 @@ handler_result handle_delete_category(request_context& ctx, store_services& app)
     }
     if (const auto removed = co_await app.storage([&] { return app.catalogue().delete_category(*id); });
         !removed) {
-        co_return co_await category_write_error(removed.error(), *id, "", app);
+        co_return co_await category_write_error(ctx, removed.error(), *id, "", app);
     }
     co_return deleted();
 }

@@ -23,19 +23,17 @@ namespace {
 
 using namespace store_params;
 
-response product_not_found(std::int64_t id) {
-    return error_response(core::errc::not_found, "Product " + std::to_string(id) + " not found");
-}
-
-response product_slug_not_found(std::string_view slug) {
-    return error_response(core::errc::not_found, "Product with slug \"" + std::string(slug) + "\" not found");
-}
-
 // The answer to a refused product write, with the text that names what went wrong.
-response product_write_error(boost::system::error_code ec, std::int64_t id, std::int64_t category_id) {
+response product_write_error(
+    const request_context& ctx,
+    const store_services& app,
+    boost::system::error_code ec,
+    std::int64_t id,
+    std::int64_t category_id
+) {
     switch (static_cast<core::errc>(ec.value())) {
         case core::errc::not_found:
-            return product_not_found(id);
+            return entity_missing(ctx, app, "Product", id);
         case core::errc::seed_read_only:
             return error_response(ec, core::seed_product_message);
         case core::errc::invalid_reference:
@@ -82,7 +80,8 @@ handler_result handle_get_products(request_context& ctx, store_services& app) {
 // GET /products/{id}?select= : one product
 handler_result handle_get_product(request_context& ctx, store_services& app) {
     const auto find = [](store_services& s, std::int64_t id) { return s.catalogue().find_product(id); };
-    return store_lists::serve_item(ctx, app, path_id, find, product_not_found);
+    const auto missing = [&ctx, &app](std::int64_t id) { return entity_missing(ctx, app, "Product", id); };
+    return store_lists::serve_item(ctx, app, path_id, find, missing);
 }
 
 // GET /products/slug/{slug}?select= : one product by its slug
@@ -90,7 +89,10 @@ handler_result handle_get_product_by_slug(request_context& ctx, store_services& 
     const auto find = [](store_services& s, const std::string& slug) {
         return s.catalogue().find_product_by_slug(slug);
     };
-    return store_lists::serve_item(ctx, app, path_slug_key, find, product_slug_not_found);
+    const auto missing = [&ctx, &app](const std::string& slug) {
+        return entity_missing(ctx, app, "Product", slug);
+    };
+    return store_lists::serve_item(ctx, app, path_slug_key, find, missing);
 }
 
 // GET /products/{id}/related?offset=&limit=&sortBy=&order=&q=&select= : every other product of its
@@ -103,7 +105,7 @@ handler_result handle_get_related_products(request_context& ctx, store_services&
     related_list source{[&]() -> boost::asio::awaitable<or_response<std::vector<core::product>>> {
         auto related = co_await app.storage([&] { return app.catalogue().related_products(*id); });
         if (!related) {
-            co_return product_not_found(*id);
+            co_return entity_missing(ctx, app, "Product", *id);
         }
         co_return std::move(*related);
     }};
@@ -116,11 +118,11 @@ handler_result handle_get_related_products_by_slug(request_context& ctx, store_s
     related_list source{[&]() -> boost::asio::awaitable<or_response<std::vector<core::product>>> {
         const auto product = co_await app.storage([&] { return app.catalogue().find_product_by_slug(slug); });
         if (!product) {
-            co_return product_slug_not_found(slug);
+            co_return entity_missing(ctx, app, "Product", slug);
         }
         auto related = co_await app.storage([&] { return app.catalogue().related_products(product->id); });
         if (!related) {
-            co_return product_slug_not_found(slug);  // deleted in between
+            co_return entity_missing(ctx, app, "Product", slug);  // deleted in between
         }
         co_return std::move(*related);
     }};
@@ -138,7 +140,7 @@ handler_result handle_post_product(request_context& ctx, store_services& app) {
         if (created.error() == core::errc::conflict) {
             co_return slug_conflict(draft->title);
         }
-        co_return product_write_error(created.error(), 0, draft->category_id);
+        co_return product_write_error(ctx, app, created.error(), 0, draft->category_id);
     }
     co_return json_response(http::status::created, to_json(*created, app.public_url()));
 }
@@ -158,7 +160,7 @@ handler_result handle_put_product(request_context& ctx, store_services& app) {
         if (updated.error() == core::errc::conflict) {
             co_return slug_conflict(patch->title.value_or(""));
         }
-        co_return product_write_error(updated.error(), *id, patch->category_id.value_or(0));
+        co_return product_write_error(ctx, app, updated.error(), *id, patch->category_id.value_or(0));
     }
     co_return json_response(http::status::ok, to_json(*updated, app.public_url()));
 }
@@ -171,7 +173,7 @@ handler_result handle_delete_product(request_context& ctx, store_services& app) 
     }
     if (const auto removed = co_await app.storage([&] { return app.catalogue().delete_product(*id); });
         !removed) {
-        co_return product_write_error(removed.error(), *id, 0);
+        co_return product_write_error(ctx, app, removed.error(), *id, 0);
     }
     co_return deleted();
 }

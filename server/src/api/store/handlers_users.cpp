@@ -20,19 +20,21 @@ namespace {
 
 using namespace store_params;
 
-response user_not_found(std::int64_t id) {
-    return error_response(core::errc::not_found, "User " + std::to_string(id) + " not found");
-}
-
 response email_taken() {
     return error_response(core::errc::conflict, "A user with this email already exists");
 }
 
 // The answer to a refused user write.
-response user_write_error(boost::system::error_code ec, std::int64_t id, std::string_view seed_message) {
+response user_write_error(
+    const request_context& ctx,
+    const store_services& app,
+    boost::system::error_code ec,
+    std::int64_t id,
+    std::string_view seed_message
+) {
     switch (static_cast<core::errc>(ec.value())) {
         case core::errc::not_found:
-            return user_not_found(id);
+            return entity_missing(ctx, app, "User", id);
         case core::errc::seed_user_read_only:
             return error_response(ec, seed_message);
         case core::errc::conflict:
@@ -56,10 +58,11 @@ handler_result handle_get_users(request_context& ctx, store_services& app) {
     co_return co_await store_lists::serve_list(ctx, app, source);
 }
 
-// GET /users/{id}?select= : one user's public profile (never a password)
+// GET /users/{id}?select= : one user's public profile (never the password; a mask under --compat public)
 handler_result handle_get_user(request_context& ctx, store_services& app) {
     const auto find = [](store_services& s, std::int64_t id) { return s.users().find_user(id); };
-    return store_lists::serve_item(ctx, app, path_id, find, user_not_found);
+    const auto missing = [&ctx, &app](std::int64_t id) { return entity_missing(ctx, app, "User", id); };
+    return store_lists::serve_item(ctx, app, path_id, find, missing);
 }
 
 // POST /users {name, email, password, avatar, role?} : 201 the new user, who can log in at once
@@ -85,9 +88,9 @@ handler_result handle_post_user(request_context& ctx, store_services& app) {
         registration->email, registration->name, *hash, registration->avatar, registration->role};
     const auto created = co_await app.storage([&] { return app.users().create_user(draft); });
     if (!created) {
-        co_return user_write_error(created.error(), 0, {});
+        co_return user_write_error(ctx, app, created.error(), 0, {});
     }
-    co_return json_response(http::status::created, to_json(*created, app.public_url()));
+    co_return json_response(http::status::created, store_lists::item_json(*created, app));
 }
 
 // PUT /users/{id} {any subset of name, email, password, avatar, role} : the updated user
@@ -119,9 +122,9 @@ handler_result handle_put_user(request_context& ctx, store_services& app) {
     }
     const auto updated = co_await app.storage([&] { return app.users().update_user(*id, patch); });
     if (!updated) {
-        co_return user_write_error(updated.error(), *id, core::seed_user_update_message);
+        co_return user_write_error(ctx, app, updated.error(), *id, core::seed_user_update_message);
     }
-    co_return json_response(http::status::ok, to_json(*updated, app.public_url()));
+    co_return json_response(http::status::ok, store_lists::item_json(*updated, app));
 }
 
 // DELETE /users/{id} : true
@@ -137,7 +140,7 @@ handler_result handle_delete_user(request_context& ctx, store_services& app) {
         co_return error_response(allowed.error());
     }
     if (const auto removed = co_await app.storage([&] { return app.users().delete_user(*id); }); !removed) {
-        co_return user_write_error(removed.error(), *id, core::seed_user_delete_message);
+        co_return user_write_error(ctx, app, removed.error(), *id, core::seed_user_delete_message);
     }
     co_return deleted();
 }
@@ -163,9 +166,10 @@ handler_result handle_post_users_is_available(request_context& ctx, store_servic
     }
     const bool taken = co_await app.storage([&] { return app.users().email_taken(*email); });
     const bool available = !taken;
-    co_return json_response(
-        http::status::ok, available ? R"({"isAvailable":true})" : R"({"isAvailable":false})"
-    );
+    // The public service answers this POST with Nest's default 201; storefront with 200 unless --compat asks.
+    const auto status =
+        app.compat() == core::compat_mode::public_service ? http::status::created : http::status::ok;
+    co_return json_response(status, available ? R"({"isAvailable":true})" : R"({"isAvailable":false})");
 }
 
 }  // namespace storefront::server

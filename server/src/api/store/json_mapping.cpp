@@ -108,17 +108,39 @@ std::string to_json(const core::product& p, std::string_view public_url, const f
     return out;
 }
 
-std::string to_json(const core::user& u, std::string_view public_url, const field_list& fields) {
+std::string to_json(
+    const core::user& u, std::string_view public_url, const field_list& fields, std::string_view password_mask
+) {
     std::string out;
     json_writer w(out);
     w.begin_object().key("id").value(u.id);
     write_field(w, fields, "email", u.email);
+    if (!password_mask.empty() && fields.empty()) {
+        w.key("password").value(password_mask);  // `select` never names it: not one of json_fields_of(users)
+    }
     write_field(w, fields, "name", u.name);
     write_field(w, fields, "role", u.role);
     write_field(w, fields, "avatar", public_form(u.avatar, public_url));
     write_field(w, fields, "creationAt", iso8601_ms(u.created_at));
     write_field(w, fields, "updatedAt", iso8601_ms(u.updated_at));
     w.end_object();
+    return out;
+}
+
+std::string to_json_array(
+    const std::vector<const core::user*>& items,
+    std::string_view public_url,
+    const field_list& fields,
+    std::string_view password_mask
+) {
+    std::string out = "[";
+    for (const core::user* u : items) {
+        if (out.size() > 1) {
+            out += ',';
+        }
+        out += to_json(*u, public_url, fields, password_mask);
+    }
+    out += ']';
     return out;
 }
 

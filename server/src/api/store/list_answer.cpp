@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include <boost/url/parse.hpp>
 
@@ -23,17 +24,14 @@ namespace storefront::server::store_lists {
 
 namespace {
 
-// Every item: the page a whole list, or the per-request path, asks the store for.
-constexpr core::page_request every_item{0, std::numeric_limits<std::size_t>::max()};
+using core::every_item;  // the page a whole list, or the per-request path, asks the store for
 
 void append_messages(std::vector<std::string>& to, std::vector<std::string> more) {
     to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
 template <class Item>
-counted_page shaped(
-    const std::vector<Item>& items, const list_request& request, std::string_view public_url
-) {
+counted_page shaped(const std::vector<Item>& items, const list_request& request, const store_services& app) {
     const core::list_options& options = request.options;
     std::vector<const Item*> matching;
     matching.reserve(items.size());
@@ -48,8 +46,13 @@ counted_page shaped(
         matching.begin() + static_cast<std::ptrdiff_t>(range.first),
         matching.begin() + static_cast<std::ptrdiff_t>(range.last)
     );
-    return {
-        json_response(http::status::ok, to_json_array(page, public_url, options.select)), matching.size()};
+    std::string json;
+    if constexpr (std::is_same_v<Item, core::user>) {
+        json = to_json_array(page, app.public_url(), options.select, app.password_mask());
+    } else {
+        json = to_json_array(page, app.public_url(), options.select);
+    }
+    return {json_response(http::status::ok, std::move(json)), matching.size()};
 }
 
 // The request's target as Boost.URL reads it; the bytes browsers send raw are escaped first, as dispatch
@@ -81,15 +84,17 @@ std::optional<core::page_request> cached_range(const list_request& request) {
 }  // namespace
 
 or_response<list_request> parse_list_request(
-    const core::query_params& query, core::list_kind kind, bool whole_by_default, core::validation_errors own
+    const core::query_params& query,
+    core::list_kind kind,
+    bool whole_by_default,
+    core::validation_errors own,
+    core::compat_mode compat
 ) {
     list_request request;
     core::validation_errors all;
-    if (whole_by_default && core::count_of(query, "offset") == 0 && core::count_of(query, "limit") == 0) {
-        request.whole = true;
-        request.page = every_item;
-    } else if (auto page = core::parse_page(query)) {
-        request.page = *page;
+    if (auto page = core::parse_list_page(query, whole_by_default, compat)) {
+        request.page = page->page;
+        request.whole = page->whole;
     } else {
         append_messages(all.messages, std::move(page.error().messages));
     }
@@ -118,21 +123,21 @@ response list_response(const request_context& ctx, const list_request& request, 
 }
 
 counted_page shaped_page(
-    const std::vector<core::product>& items, const list_request& request, std::string_view public_url
+    const std::vector<core::product>& items, const list_request& request, const store_services& app
 ) {
-    return shaped(items, request, public_url);
+    return shaped(items, request, app);
 }
 
 counted_page shaped_page(
-    const std::vector<core::category>& items, const list_request& request, std::string_view public_url
+    const std::vector<core::category>& items, const list_request& request, const store_services& app
 ) {
-    return shaped(items, request, public_url);
+    return shaped(items, request, app);
 }
 
 counted_page shaped_page(
-    const std::vector<core::user>& items, const list_request& request, std::string_view public_url
+    const std::vector<core::user>& items, const list_request& request, const store_services& app
 ) {
-    return shaped(items, request, public_url);
+    return shaped(items, request, app);
 }
 
 boost::asio::awaitable<or_response<counted_page>> product_list::plain(

@@ -12,6 +12,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include "core/list_options.hpp"
+#include "core/list_page.hpp"
 #include "core/model.hpp"
 #include "core/pagination.hpp"
 #include "core/query.hpp"
@@ -42,10 +43,15 @@ struct counted_page {
     std::size_t total = 0;
 };
 
-// Reads offset/limit (none given on a whole-by-default list: every item) and sortBy/order/q/select for
-// `kind`. A 400 lists every problem: the page's, then `own` (the list's own filters), then the options'.
+// Reads offset/limit (core::parse_list_page: none given on a whole-by-default list, or under compat public
+// limit=0 or offset without limit: every item) and sortBy/order/q/select for `kind`. A 400 lists every
+// problem: the page's, then `own` (the list's own filters), then the options'.
 [[nodiscard]] or_response<list_request> parse_list_request(
-    const core::query_params& query, core::list_kind kind, bool whole_by_default, core::validation_errors own
+    const core::query_params& query,
+    core::list_kind kind,
+    bool whole_by_default,
+    core::validation_errors own,
+    core::compat_mode compat = core::compat_mode::none
 );
 
 // `page` as answered: its body with X-Total-Count, and for a paged request Link (first, prev, next, last:
@@ -55,16 +61,29 @@ struct counted_page {
 );
 
 // The items (all matching the list's filters, in id order) searched with `q`, sorted, paged and written
-// with the selected fields.
+// with the selected fields (as item_json writes them).
 [[nodiscard]] counted_page shaped_page(
-    const std::vector<core::product>& items, const list_request& request, std::string_view public_url
+    const std::vector<core::product>& items, const list_request& request, const store_services& app
 );
 [[nodiscard]] counted_page shaped_page(
-    const std::vector<core::category>& items, const list_request& request, std::string_view public_url
+    const std::vector<core::category>& items, const list_request& request, const store_services& app
 );
 [[nodiscard]] counted_page shaped_page(
-    const std::vector<core::user>& items, const list_request& request, std::string_view public_url
+    const std::vector<core::user>& items, const list_request& request, const store_services& app
 );
+
+// One item's JSON as this surface writes it: a user with the --compat password mask (when any).
+template <class Item>
+[[nodiscard]] std::string item_json(
+    const Item& item, const store_services& app, const field_list& fields = {}
+) {
+    return to_json(item, app.public_url(), fields);
+}
+[[nodiscard]] inline std::string item_json(
+    const core::user& user, const store_services& app, const field_list& fields = {}
+) {
+    return to_json(user, app.public_url(), fields, app.password_mask());
+}
 
 // A list source names its kind (`kind`, `whole_by_default`) and has
 //   awaitable<or_response<std::vector<Item>>> everything(store_services&)
@@ -81,7 +100,8 @@ template <class Source>
 handler_result serve_list(
     request_context& ctx, store_services& app, Source& source, core::validation_errors own = {}
 ) {
-    auto request = parse_list_request(ctx.query, Source::kind, Source::whole_by_default, std::move(own));
+    auto request =
+        parse_list_request(ctx.query, Source::kind, Source::whole_by_default, std::move(own), app.compat());
     if (!request) {
         co_return std::move(request).error();
     }
@@ -101,7 +121,7 @@ handler_result serve_list(
     if (!items) {
         co_return std::move(items).error();
     }
-    co_return list_response(ctx, *request, shaped_page(*items, *request, app.public_url()));
+    co_return list_response(ctx, *request, shaped_page(*items, *request, app));
 }
 
 // The list kind of an item type, for its `select` fields.
@@ -116,8 +136,8 @@ handler_result serve_list(
 }
 
 // Answers one item: its key read from the path by `parse` (an or_response: path_id's 400), `select`
-// checked (400), `find(app, key)` run through storage() (a core::result), 404 from `not_found(key)` when
-// there is none, else the item with the selected fields.
+// checked (400), `find(app, key)` run through storage() (a core::result), `not_found(key)` (its
+// entity_not_found answer) when there is none, else the item with the selected fields.
 template <class Parse, class Find, class NotFound>
 handler_result serve_item(
     request_context& ctx, store_services& app, Parse parse, Find find, NotFound not_found
@@ -135,7 +155,7 @@ handler_result serve_item(
     if (!item) {
         co_return not_found(*key);
     }
-    co_return json_response(http::status::ok, to_json(*item, app.public_url(), *fields));
+    co_return json_response(http::status::ok, item_json(*item, app, *fields));
 }
 
 // GET /products (its filters) and GET /categories/{id}/products (the category's filter): unfiltered pages

@@ -12,6 +12,7 @@
 
 #include "core/catalogue_rules.hpp"
 #include "core/input.hpp"
+#include "server/api/store/store_services.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
 #include "server/routing/request_context.hpp"
@@ -65,6 +66,37 @@ template <class Rule>
         return validation_failed(value.error());
     }
     return std::move(*value);
+}
+
+// The request's path as the client sent it, without the query.
+[[nodiscard]] inline std::string_view requested_path(const request_context& ctx) {
+    const std::string_view target = ctx.request.target();
+    return target.substr(0, target.find('?'));
+}
+
+// The answer to an {id} of `type` ("Product", "Category", "User") that names nothing: 404 "Product 999 not
+// found", or what --compat asks for (entity_not_found).
+[[nodiscard]] inline response entity_missing(
+    const request_context& ctx, const store_services& app, std::string_view type, std::int64_t id
+) {
+    return entity_not_found(
+        app.compat(),
+        requested_path(ctx),
+        {type, "id", id},
+        std::string(type) + " " + std::to_string(id) + " not found"
+    );
+}
+
+// The same for a {slug}: 404 "Product with slug \"x\" not found".
+[[nodiscard]] inline response entity_missing(
+    const request_context& ctx, const store_services& app, std::string_view type, const std::string& slug
+) {
+    return entity_not_found(
+        app.compat(),
+        requested_path(ctx),
+        {type, "slug", slug},
+        std::string(type) + " with slug \"" + slug + "\" not found"
+    );
 }
 
 // 200 `true`, as the public service answers a delete.

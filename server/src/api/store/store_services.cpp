@@ -9,13 +9,11 @@ boost::asio::awaitable<cached_list_page> store_services::cached_list(
     fragment_list& list, std::optional<core::page_request> page
 ) const {
     const auto read = [&list, page] {
-        // The length comes from the snapshot current() returns; page() looks the snapshot up once more (a
-        // second cache hit in /metrics). A write landing between the two can pair a page of one revision
-        // with the length of the next, as two requests around that write would see them.
+        // Page and length from one snapshot, so they always belong to the same revision.
         const auto snapshot = list.current();
         cached_list_page out;
         out.total = snapshot->items.size();
-        out.json = page ? list.page(*page) : snapshot->all_items;
+        out.json = page ? snapshot->page(*page) : snapshot->all_items;
         return out;
     };
     if (list.stale()) {

@@ -23,9 +23,13 @@ using field_list = std::vector<std::string>;
 [[nodiscard]] std::string to_json(
     const core::product& p, std::string_view public_url, const field_list& fields = {}
 );
-// Never any password.
+// Never the password: with a non-empty `password_mask` (--compat public) and every field wanted, the
+// mask as `"password"` after `email`, where the public service writes its clear-text one.
 [[nodiscard]] std::string to_json(
-    const core::user& u, std::string_view public_url, const field_list& fields = {}
+    const core::user& u,
+    std::string_view public_url,
+    const field_list& fields = {},
+    std::string_view password_mask = {}
 );
 [[nodiscard]] std::string to_json(const core::location& l);
 
@@ -35,6 +39,14 @@ void append_location_fields(std::string& out, const core::location& l);
 
 // A JSON array of locations, written into one buffer.
 [[nodiscard]] std::string to_json_array(const std::vector<core::location>& items);
+
+// A JSON array of users, each as to_json(user, public_url, fields, password_mask) writes it.
+[[nodiscard]] std::string to_json_array(
+    const std::vector<const core::user*>& items,
+    std::string_view public_url,
+    const field_list& fields,
+    std::string_view password_mask
+);
 
 // A JSON array of the given items (values, or pointers to them), with the selected fields.
 template <class T>

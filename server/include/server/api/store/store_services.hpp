@@ -12,6 +12,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include "core/auth_tokens.hpp"
+#include "core/compat.hpp"
 #include "core/pagination.hpp"
 #include "core/write_policy.hpp"
 #include "server/api/store/location_json.hpp"
@@ -52,6 +53,7 @@ class store_services {
         core::write_policy write_policy;
         const std::string& public_url;  // may gain its port once the listener is bound, before serving
         std::size_t upload_limit;
+        core::compat_mode compat = core::compat_mode::none;
     };
     explicit store_services(parts p) : p_(p) {}
 
@@ -70,6 +72,13 @@ class store_services {
     std::string_view public_url() const { return p_.public_url; }
     // Bytes of one uploaded file (limits_config::upload_limit).
     std::size_t upload_limit() const { return p_.upload_limit; }
+    // --compat: which of the public service's quirks the surface reproduces (README, "Compatibility with
+    // the public service"); the error mapping and the page rules take it from here.
+    core::compat_mode compat() const { return p_.compat; }
+    // The `password` user bodies carry: core::masked_password under compat public, else empty (none).
+    std::string_view password_mask() const {
+        return p_.compat == core::compat_mode::public_service ? core::masked_password : std::string_view{};
+    }
 
     // Runs `call` (which uses the stores) where it may block: on the storage pool for SQLite and
     // PostgreSQL, inline for the memory backend. Throws offload_rejected when the pool's queue is full.
