@@ -179,6 +179,7 @@ composition_root::composition_root(const server_config& config)
                .pet_tokens = pet_tokens_,
                .pet_keys = pet_keys_},
           .log_probes = config.access_log_probes,
+          .fault_injection = config.fault_injection,
       } {
     metrics().describe_routes(routes_);
     if (config.rate_limit) {

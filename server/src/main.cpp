@@ -92,6 +92,15 @@ int main(int argc, char* argv[]) {
                 )}
             );
         }
+        if (config.fault_injection) {
+            log_event(
+                "warning",
+                "fault_injection_enabled",
+                {field(
+                    "message", "/api requests may ask for _delay, _status and _fail_rate (--fault-injection)"
+                )}
+            );
+        }
         if (config.reset_data) {
             storefront::storage::reset_to_seed(config.storage);
             log_event(

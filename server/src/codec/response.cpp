@@ -19,6 +19,25 @@ void response::set_etag(std::string_view tag) {
     etag_size_ = tag.size();
 }
 
+std::string_view reason_phrase(http::status status) {
+    const std::string_view beast = http::obsolete_reason(status);
+    if (beast != "<unknown-status>") {
+        return beast;
+    }
+    switch (static_cast<unsigned>(status) / 100) {
+        case 1:
+            return "Informational";
+        case 2:
+            return "Success";
+        case 3:
+            return "Redirection";
+        case 4:
+            return "Client Error";
+        default:
+            return "Server Error";
+    }
+}
+
 response http_error(http::status status, std::string_view message) {
     std::string out;
     json_writer w(out);
@@ -26,7 +45,7 @@ response http_error(http::status status, std::string_view message) {
         .key("message")
         .value(message)
         .key("error")
-        .value(std::string(http::obsolete_reason(status)))
+        .value(reason_phrase(status))
         .key("statusCode")
         .value(static_cast<std::int64_t>(status))
         .end_object();

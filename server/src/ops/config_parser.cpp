@@ -106,6 +106,9 @@ po::options_description describe_options() {
         ("drain-seconds", po::value<long long>()->default_value(5),
             "after SIGTERM/SIGINT: /readyz answers 503 and requests are still served this long (0 = none); "
             "a second signal ends the drain early")
+        ("fault-injection", po::value<bool>()->default_value(false)->implicit_value(true),
+            "let /api requests ask for _delay=MS, _status=CODE and _fail_rate=R (error states on demand; "
+            "for development and tests, never in production)")
         ("instance", po::value<unsigned>(),
             "instance number N (systemd storefront@N): listen on --port + N (and --pet-port + N), log it");
     // clang-format on
@@ -316,6 +319,7 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         c.limits.storage_threads = std::max<std::size_t>(1, vm["storage-threads"].as<std::size_t>());
         c.limits.storage_queue = std::max<std::size_t>(1, vm["storage-queue"].as<std::size_t>());
         c.reset_data = vm.count("reset-data") != 0;
+        c.fault_injection = vm["fault-injection"].as<bool>();
         if (vm.count("location-file")) {
             c.storage.location_file = vm["location-file"].as<std::string>();
         }

@@ -12,6 +12,7 @@
 
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
+#include "server/routing/fault_injection.hpp"
 #include "server/routing/finish_response.hpp"
 #include "server/telemetry/log.hpp"
 #include "storage/storage_error.hpp"
@@ -148,8 +149,16 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
     co_return routed;
 }
 
-// With the body read: the handler, called with its surface's services, and its answer's ETag and coding.
-boost::asio::awaitable<response> run_handler(routed_request& routed, const http_request& request) {
+// With the body read: the fault parameters when enabled (their answer replaces the handler's, which then
+// does not run), the handler, called with its surface's services, and its answer's ETag and coding.
+boost::asio::awaitable<response> run_handler(
+    routed_request& routed, const http_request& request, const routing_services& services
+) {
+    if (services.fault_injection && takes_fault_parameters(routed.path)) {
+        if (auto injected = co_await apply_fault_parameters(routed.match, routed.query)) {
+            co_return std::move(*injected);
+        }
+    }
     request_context ctx{
         request,
         routed.path,
@@ -199,7 +208,7 @@ boost::asio::awaitable<request_outcome> handle_request(
     const route_table* table = routed->match.table;
     out.matched = routed->match.matched;
     out.logged = services.log_probes || table == nullptr || table->logging == request_logging::logged;
-    out.reply = co_await run_handler(*routed, request);
+    out.reply = co_await run_handler(*routed, request, services);
     co_return out;
 }
 
@@ -211,7 +220,7 @@ boost::asio::awaitable<response> dispatch(const http_request& request, const rou
     if (request.body().size() > routed->body_limit) {
         co_return http_error(http::status::payload_too_large, "Request body too large");
     }
-    co_return co_await run_handler(*routed, request);
+    co_return co_await run_handler(*routed, request, services);
 }
 
 }  // namespace storefront::server

@@ -56,7 +56,7 @@ void write_head(std::string& out, const response& r, const head_options& options
     out.append("HTTP/1.1 ");
     append_number(out, code);
     out.push_back(' ');
-    out.append(http::obsolete_reason(r.status));
+    out.append(reason_phrase(r.status));
     out.append("\r\nDate: ");
     out.append(cached_http_date());
     out.append("\r\n");

@@ -74,6 +74,10 @@ using or_response = boost::system::result<T, response>;
     return r;
 }
 
+// The reason phrase of `status`: Beast's, or for a code Beast does not name (418, 425, 430, …) its class's
+// ("Client Error", "Server Error", …) instead of Beast's "<unknown-status>".
+[[nodiscard]] std::string_view reason_phrase(http::status status);
+
 // Any status with the /api/v1 error body {"message":…,"error":<reason phrase>,"statusCode":…}; also what
 // the body decoders and the session answer with for protocol errors.
 [[nodiscard]] response http_error(http::status status, std::string_view message);

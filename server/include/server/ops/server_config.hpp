@@ -72,6 +72,8 @@ struct server_config {
     std::string public_url;  // base of image and file URLs; empty: http://<address>:<port>
     bool secrets_generated = false;
     bool reset_data = false;  // --reset-data: restore the seed data in the storage, then exit
+    // --fault-injection: /api requests may ask for _delay, _status and _fail_rate (routing/fault_injection)
+    bool fault_injection = false;
     core::token_settings tokens;
     storage::storage_config storage;
     limits_config limits;

@@ -21,13 +21,15 @@ struct body_limits {
     std::size_t upload_limit = 0;     // multipart (plus room for the part headers)
 };
 
-// What dispatch works with: the route tables, the body limits, the access rules' credentials, and
-// whether the unlogged tables (health probes) get access log lines all the same.
+// What dispatch works with: the route tables, the body limits, the access rules' credentials, whether
+// the unlogged tables (health probes) get access log lines all the same, and whether /api requests may
+// carry the fault parameters (routing/fault_injection.hpp).
 struct routing_services {
     const router& routes;
     body_limits limits;
     access_services access;
     bool log_probes = false;
+    bool fault_injection = false;
 };
 
 // Reads the current request's body into the request handle_request was given, under `limit` bytes.
