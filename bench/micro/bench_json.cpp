@@ -19,10 +19,11 @@ const storage::catalogue_store& catalogue() {
     return *store;
 }
 
-std::vector<std::string> all_product_fragments() {
-    std::vector<std::string> out;
+server::serialised_items all_product_fragments() {
+    server::serialised_items out;
     for (const auto& p : catalogue().list_products({}, {0, std::numeric_limits<std::size_t>::max() / 2})) {
-        out.push_back(server::to_json(p, "http://127.0.0.1:8080"));
+        out.ids.push_back(p.id);
+        out.json.push_back(server::to_json(p, "http://127.0.0.1:8080"));
     }
     return out;
 }
@@ -42,7 +43,7 @@ BENCHMARK(BM_products_page_from_structs);
 
 // Concatenating prebuilt per-product fragments into a new string (a page-cache miss).
 void BM_products_page_from_fragments(benchmark::State& state) {
-    const auto fragments = all_product_fragments();
+    const auto fragments = all_product_fragments().json;
     std::size_t bytes = 0;
     for (auto _ : state) {
         std::string body = "[";

@@ -22,24 +22,16 @@ namespace storefront::server {
 
 namespace {
 
-template <class T>
-std::vector<std::string> serialise_each(const std::vector<T>& items, std::string_view public_url) {
-    std::vector<std::string> out;
-    out.reserve(items.size());
+// Each item's JSON as the lists and single reads write it (users with the --compat password mask, when
+// any), with its id.
+template <class T, class Write>
+serialised_items serialise_each(const std::vector<T>& items, Write write) {
+    serialised_items out;
+    out.ids.reserve(items.size());
+    out.json.reserve(items.size());
     for (const auto& item : items) {
-        out.push_back(to_json(item, public_url));
-    }
-    return out;
-}
-
-// The user list's entries, with the --compat password mask (empty: no password field).
-std::vector<std::string> serialise_users(
-    const std::vector<core::user>& users, std::string_view public_url, std::string_view password_mask
-) {
-    std::vector<std::string> out;
-    out.reserve(users.size());
-    for (const auto& user : users) {
-        out.push_back(to_json(user, public_url, {}, password_mask));
+        out.ids.push_back(item.id);
+        out.json.push_back(write(item));
     }
     return out;
 }
@@ -100,18 +92,26 @@ composition_root::composition_root(const server_config& config)
       ),
       product_json_(
           [this] { return catalogue_->revision(); },
-          [this] { return serialise_each(catalogue_->list_products({}, everything()), public_url_); }
+          [this] {
+              return serialise_each(catalogue_->list_products({}, everything()), [this](const auto& p) {
+                  return to_json(p, public_url_);
+              });
+          }
       ),
       category_json_(
           [this] { return catalogue_->revision(); },
-          [this] { return serialise_each(catalogue_->list_categories(), public_url_); }
+          [this] {
+              return serialise_each(catalogue_->list_categories(), [this](const auto& c) {
+                  return to_json(c, public_url_);
+              });
+          }
       ),
       user_json_(
           [this] { return users_->revision(); },
           [this] {
-              return serialise_users(
-                  users_->list_users(everything()), public_url_, store_services_.password_mask()
-              );
+              return serialise_each(users_->list_users(everything()), [this](const auto& u) {
+                  return to_json(u, public_url_, {}, store_services_.password_mask());
+              });
           }
       ),
       pets_(storage::make_pet_store(config.storage)),
@@ -140,6 +140,7 @@ composition_root::composition_root(const server_config& config)
           .public_url = public_url_,
           .upload_limit = config.limits.upload_limit,
           .compat = config.compat,
+          .sole_writer = storage::kind_of(config.storage.backend) != storage::backend_kind::postgresql,
       }),
       pet_services_({
           .pets = *pets_,

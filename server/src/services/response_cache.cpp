@@ -4,6 +4,8 @@
 
 #include "server/services/response_cache.hpp"
 
+#include <algorithm>
+
 namespace storefront::server {
 
 response_cache_counts& response_cache_counters() {
@@ -11,9 +13,7 @@ response_cache_counts& response_cache_counters() {
     return counts;
 }
 
-fragment_list::fragment_list(
-    std::function<std::uint64_t()> revision, std::function<std::vector<std::string>()> load
-)
+fragment_list::fragment_list(std::function<std::uint64_t()> revision, std::function<serialised_items()> load)
     : revision_(std::move(revision)), load_(std::move(load)) {}
 
 std::shared_ptr<const fragment_list::snapshot> fragment_list::loaded() const {
@@ -35,6 +35,15 @@ bool fragment_list::stale() const {
     return !snap || snap->revision != revision_();
 }
 
+std::shared_ptr<const fragment_list::snapshot> fragment_list::current_if_loaded() const {
+    auto snap = loaded();
+    if (!snap || snap->revision != revision_()) {
+        return nullptr;
+    }
+    response_cache_counters().hits.fetch_add(1, std::memory_order_relaxed);
+    return snap;
+}
+
 std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
     auto snap = loaded();
     const std::uint64_t revision = revision_();
@@ -50,7 +59,9 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
     auto fresh = std::make_shared<snapshot>();
     response_cache_counters().rebuilds.fetch_add(1, std::memory_order_relaxed);
     fresh->revision = revision;
-    fresh->items = load_();
+    serialised_items loaded = load_();
+    fresh->items = std::move(loaded.json);
+    fresh->ids = std::move(loaded.ids);
     std::string all = "[";
     for (const auto& item : fresh->items) {
         if (all.size() > 1) {
@@ -94,6 +105,14 @@ std::shared_ptr<const prepared_body> fragment_list::snapshot::page(const core::p
     }
     // Aliasing: the bytes keep their cache entry (and nothing else) alive.
     return {cached, &cached->json};
+}
+
+const std::string* fragment_list::snapshot::item(std::int64_t id) const {
+    const auto at = std::lower_bound(ids.begin(), ids.end(), id);
+    if (at == ids.end() || *at != id) {
+        return nullptr;
+    }
+    return &items[static_cast<std::size_t>(at - ids.begin())];
 }
 
 std::shared_ptr<const prepared_body> fragment_list::page(const core::page_request& page) {

@@ -25,6 +25,12 @@ struct response_cache_counts {
 };
 [[nodiscard]] response_cache_counts& response_cache_counters();
 
+// One revision of a list, serialised: each item's JSON and its id, in id order.
+struct serialised_items {
+    std::vector<std::int64_t> ids;
+    std::vector<std::string> json;
+};
+
 class fragment_list {
   public:
     // Recent pages per revision: a direct-mapped cache, so memory stays bounded (at most this many pages,
@@ -41,6 +47,7 @@ class fragment_list {
     struct snapshot {
         std::uint64_t revision = 0;
         std::vector<std::string> items;                  // one JSON value per item, in id order
+        std::vector<std::int64_t> ids;                   // items[i] is the item with ids[i]
         std::shared_ptr<const prepared_body> all_items;  // the whole list as one JSON array
         mutable std::mutex pages_mutex;                  // guards `pages` (held only to copy a pointer)
         mutable std::array<std::shared_ptr<const cached_page>, page_slots> pages;
@@ -48,9 +55,11 @@ class fragment_list {
         // A JSON array of the page's items of this revision, shared with other requests for the same page,
         // and so are its ETag and compressed forms: computed once per page and revision.
         [[nodiscard]] std::shared_ptr<const prepared_body> page(const core::page_request& page) const;
+        // The JSON of the item with `id` in this revision, or nullptr.
+        [[nodiscard]] const std::string* item(std::int64_t id) const;
     };
     // `revision` reports the source's revision; `load` serialises every item of that revision.
-    fragment_list(std::function<std::uint64_t()> revision, std::function<std::vector<std::string>()> load);
+    fragment_list(std::function<std::uint64_t()> revision, std::function<serialised_items()> load);
 
     // True when the next current() rebuilds (the source moved on, or nothing is loaded yet): callers whose
     // source blocks run that call off the I/O threads.
@@ -58,6 +67,8 @@ class fragment_list {
 
     // The current snapshot, rebuilt first if the source moved on.
     [[nodiscard]] std::shared_ptr<const snapshot> current();
+    // The snapshot if it is current, else nullptr (never rebuilds: callable where blocking is not allowed).
+    [[nodiscard]] std::shared_ptr<const snapshot> current_if_loaded() const;
 
     // current()->page(page): one page of the current revision.
     [[nodiscard]] std::shared_ptr<const prepared_body> page(const core::page_request& page);
@@ -68,7 +79,7 @@ class fragment_list {
 
   private:
     std::function<std::uint64_t()> revision_;
-    std::function<std::vector<std::string>()> load_;
+    std::function<serialised_items()> load_;
     [[nodiscard]] std::shared_ptr<const snapshot> loaded() const;
     void publish(std::shared_ptr<const snapshot> fresh);
 

@@ -88,7 +88,7 @@ handler_result handle_get_categories(request_context& ctx, store_services& app) 
 handler_result handle_get_category(request_context& ctx, store_services& app) {
     const auto find = [](store_services& s, std::int64_t id) { return s.catalogue().find_category(id); };
     const auto missing = [&ctx, &app](std::int64_t id) { return entity_missing(ctx, app, "Category", id); };
-    return store_lists::serve_item(ctx, app, path_id, find, missing);
+    return store_lists::serve_item(ctx, app, path_id, find, missing, &app.category_json());
 }
 
 // GET /categories/slug/{slug}?select= : one category by its slug

@@ -81,7 +81,7 @@ handler_result handle_get_products(request_context& ctx, store_services& app) {
 handler_result handle_get_product(request_context& ctx, store_services& app) {
     const auto find = [](store_services& s, std::int64_t id) { return s.catalogue().find_product(id); };
     const auto missing = [&ctx, &app](std::int64_t id) { return entity_missing(ctx, app, "Product", id); };
-    return store_lists::serve_item(ctx, app, path_id, find, missing);
+    return store_lists::serve_item(ctx, app, path_id, find, missing, &app.product_json());
 }
 
 // GET /products/slug/{slug}?select= : one product by its slug

@@ -62,7 +62,7 @@ handler_result handle_get_users(request_context& ctx, store_services& app) {
 handler_result handle_get_user(request_context& ctx, store_services& app) {
     const auto find = [](store_services& s, std::int64_t id) { return s.users().find_user(id); };
     const auto missing = [&ctx, &app](std::int64_t id) { return entity_missing(ctx, app, "User", id); };
-    return store_lists::serve_item(ctx, app, path_id, find, missing);
+    return store_lists::serve_item(ctx, app, path_id, find, missing, &app.user_json());
 }
 
 // POST /users {name, email, password, avatar, role?} : 201 the new user, who can log in at once

@@ -137,10 +137,17 @@ handler_result serve_list(
 
 // Answers one item: its key read from the path by `parse` (an or_response: path_id's 400), `select`
 // checked (400), `find(app, key)` run through storage() (a core::result), `not_found(key)` (its
-// entity_not_found answer) when there is none, else the item with the selected fields.
+// entity_not_found answer) when there is none, else the item with the selected fields. With `cached`, the
+// list that holds the item's default JSON by id, a request without `select` is answered from it when it
+// is current (store_services::cached_item), with no storage call.
 template <class Parse, class Find, class NotFound>
 handler_result serve_item(
-    request_context& ctx, store_services& app, Parse parse, Find find, NotFound not_found
+    request_context& ctx,
+    store_services& app,
+    Parse parse,
+    Find find,
+    NotFound not_found,
+    fragment_list* cached = nullptr
 ) {
     auto key = parse(ctx);
     if (!key) {
@@ -150,6 +157,13 @@ handler_result serve_item(
     const auto fields = core::parse_select(kind_of(static_cast<const item_type*>(nullptr)), ctx.query);
     if (!fields) {
         co_return validation_failed(fields.error());
+    }
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(*key)>, std::int64_t>) {
+        if (cached != nullptr && fields->empty()) {
+            if (auto json = app.cached_item(*cached, *key)) {
+                co_return json_response(http::status::ok, std::move(*json));
+            }
+        }
     }
     const auto item = co_await app.storage([&] { return find(app, *key); });
     if (!item) {

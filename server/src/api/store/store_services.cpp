@@ -22,4 +22,17 @@ boost::asio::awaitable<cached_list_page> store_services::cached_list(
     co_return read();
 }
 
+std::optional<std::string> store_services::cached_item(fragment_list& list, std::int64_t id) const {
+    if (!p_.sole_writer) {
+        return std::nullopt;
+    }
+    // Never rebuilt here: that reads the whole list, on the storage pool, for the next list request.
+    const auto snapshot = list.current_if_loaded();
+    const std::string* json = snapshot ? snapshot->item(id) : nullptr;
+    if (json == nullptr) {
+        return std::nullopt;
+    }
+    return *json;
+}
+
 }  // namespace storefront::server

@@ -54,6 +54,10 @@ class store_services {
         const std::string& public_url;  // may gain its port once the listener is bound, before serving
         std::size_t upload_limit;
         core::compat_mode compat = core::compat_mode::none;
+        // This process is the store's only writer (memory, SQLite), so the cached lists are exactly as fresh
+        // as the store and single items can be read from them. Not with PostgreSQL, where other instances
+        // write and their changes arrive here a moment later.
+        bool sole_writer = false;
     };
     explicit store_services(parts p) : p_(p) {}
 
@@ -94,6 +98,9 @@ class store_services {
     fragment_list& product_json() const { return p_.product_json; }
     fragment_list& category_json() const { return p_.category_json; }
     fragment_list& user_json() const { return p_.user_json; }
+    // The JSON of item `id` from `list`'s cached revision, when this process is the store's sole writer and
+    // the cache is current; nullopt otherwise (then ask the store: the item may not exist, or be newer).
+    [[nodiscard]] std::optional<std::string> cached_item(fragment_list& list, std::int64_t id) const;
 
   private:
     parts p_;

@@ -1,0 +1,142 @@
+// End to end over HTTP: single products, categories and users by id come from the cached lists when this
+// process is the store's only writer (memory, SQLite): the same bytes as the list element and as the store's
+// answer, never stale after a write, a delete or a create, and counted as cache hits in /metrics. On
+// PostgreSQL (server_tests_pg) other instances write too, so every item read asks the database.
+
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "common/pg_server.hpp"
+#include "common/temp_dir.hpp"
+#include "http_client.hpp"
+#include "test_server.hpp"
+
+namespace json = boost::json;
+using namespace storefront;
+using namespace storefront::test;
+
+namespace {
+
+// The storage specs this run covers: memory and SQLite, or PostgreSQL under server_tests_pg.
+struct backend {
+    std::string name;
+    std::string storage;
+    bool sole_writer = true;
+};
+
+std::vector<backend> backends(const temp_dir& dir) {
+    if (std::getenv("TEST_PG_DSN")) {
+        return {{"postgresql", create_test_database(), false}};
+    }
+    return {{"memory", "memory", true}, {"sqlite", "sqlite:" + (dir.path() / "items.db").string(), true}};
+}
+
+server::server_config item_config(const std::string& storage) {
+    auto c = test_config();
+    c.storage.backend = storage;
+    c.storage.generated_locations = 1000;
+    return c;
+}
+
+double cache_hits(std::uint16_t port) {
+    std::istringstream lines(get(port, "/metrics").body);
+    std::string line;
+    while (std::getline(lines, line)) {
+        if (line.rfind("storefront_response_cache_hits_total ", 0) == 0) {
+            return std::stod(line.substr(line.find(' ') + 1));
+        }
+    }
+    BOOST_FAIL("no storefront_response_cache_hits_total in /metrics");
+    return 0;
+}
+
+// The element with `id` of a whole list, as the list wrote it.
+std::string element_of(std::uint16_t port, const std::string& list, std::int64_t id) {
+    const json::value all = get(port, list).json();
+    for (const auto& item : all.as_array()) {
+        if (item.at("id").as_int64() == id) {
+            return json::serialize(item);
+        }
+    }
+    return {};
+}
+
+http_reply send_json(
+    std::uint16_t port, const std::string& method, const std::string& target, const std::string& body
+) {
+    return send_request(
+        port, {.method = method, .target = target, .body = body, .content_type = "application/json"}
+    );
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(item_cache_e2e)
+
+BOOST_AUTO_TEST_CASE(items_by_id_match_the_lists_and_follow_every_write) {
+    temp_dir dir;
+    for (const auto& b : backends(dir)) {
+        BOOST_TEST_CONTEXT(b.name) {
+            running_server server(item_config(b.storage));
+            const auto port = server.port();
+            // Each list loaded once, so its cached revision is current.
+            const std::string products = "/api/v1/products?offset=0&limit=100";
+            for (const std::string list :
+                 {products, std::string("/api/v1/categories"), std::string("/api/v1/users")}) {
+                BOOST_TEST_REQUIRE(get(port, list).status == 200u);
+            }
+            // The same bytes as the list element (JSON re-serialised the same way on both sides).
+            for (const auto& [item, list] :
+                 {std::pair{"/api/v1/products/7", products},
+                  std::pair{"/api/v1/categories/2", std::string("/api/v1/categories")},
+                  std::pair{"/api/v1/users/1", std::string("/api/v1/users")}}) {
+                BOOST_TEST_CONTEXT(item) {
+                    const auto reply = get(port, item);
+                    BOOST_TEST_REQUIRE(reply.status == 200u);
+                    const auto id = reply.json().at("id").as_int64();
+                    BOOST_TEST(json::serialize(reply.json()) == element_of(port, list, id));
+                }
+            }
+            // Served from the cache on the sole writer's backends, from the store on PostgreSQL.
+            const double before = cache_hits(port);
+            BOOST_TEST_REQUIRE(get(port, "/api/v1/products/7").status == 200u);
+            const double after = cache_hits(port);
+            BOOST_TEST((after - before >= 1.0) == b.sole_writer, "cache hits " << before << " -> " << after);
+
+            // A create, an update and a delete show at once, whether the list was reloaded since or not.
+            const auto created = send_json(
+                port,
+                "POST",
+                "/api/v1/products",
+                R"({"title":"Cached Item","price":12,"description":"d","categoryId":1,)"
+                R"("images":["https://placehold.co/600x400"]})"
+            );
+            BOOST_TEST_REQUIRE(created.status == 201u, created.body);
+            const auto id = created.json().at("id").as_int64();
+            const std::string target = "/api/v1/products/" + std::to_string(id);
+            BOOST_TEST(get(port, target).json().at("title").as_string() == "Cached Item");
+            BOOST_TEST_REQUIRE(get(port, products).status == 200u);  // the list's new revision is loaded
+            BOOST_TEST(get(port, target).json().at("title").as_string() == "Cached Item");
+            BOOST_TEST_REQUIRE(send_json(port, "PUT", target, R"({"title":"Renamed Item"})").status == 200u);
+            BOOST_TEST(get(port, target).json().at("title").as_string() == "Renamed Item");
+            BOOST_TEST_REQUIRE(get(port, products).status == 200u);
+            BOOST_TEST(get(port, target).json().at("title").as_string() == "Renamed Item");
+            BOOST_TEST(json::serialize(get(port, target).json()) == element_of(port, products, id));
+            BOOST_TEST_REQUIRE(send_request(port, {.method = "DELETE", .target = target}).status == 200u);
+            BOOST_TEST(get(port, target).status == 404u);
+            BOOST_TEST_REQUIRE(get(port, products).status == 200u);
+            BOOST_TEST(get(port, target).status == 404u);
+            // `select` is shaped per request, from the store.
+            BOOST_TEST(
+                get(port, "/api/v1/products/7?select=title").body.find("\"price\"") == std::string::npos
+            );
+        }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
