@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Single-item reads against nginx serving the same bytes: one product, one category, one user by id, on the
-# default backend (SQLite, a fresh file in the temp dir) unless --storage says otherwise. Median of --rounds
+# Single-item reads against nginx serving the same bytes: one product, one category, one user by id, and the
+# product while another client keeps writing, on the default backend (SQLite, a fresh file in the temp dir)
+# unless --storage says otherwise. Median of --rounds
 # (7) alternating rounds with min–max; loopback only; stops everything it started. Prints a markdown table.
 #
 #   bench/run_items.sh [--storage SPEC] [--threads N] [--duration SECONDS] [--connections N] [--rounds N]
@@ -60,6 +61,12 @@ wrk -t1 -c"$connections" -d1s "http://127.0.0.1:$nginx_port/product_7.json" >/de
 bench_pair 'products/7' /api/v1/products/7 product_7.json
 bench_pair 'categories/2' /api/v1/categories/2 category_2.json
 bench_pair 'users/1' /api/v1/users/1 user_1.json
+# The worst case: a client keeps creating and deleting products, so the cached list is rarely current and
+# most reads of products/7 ask the store (nothing here requests the list to reload it).
+start_writer "$server_port"
+bench_pair 'products/7 while a client writes' /api/v1/products/7 product_7.json
+stop_writer
+writes=$(wc -l <"$work/writes")
 
 {
 echo
@@ -69,4 +76,6 @@ echo "storefront $("$server_bin" --version 2>/dev/null | sed 's/^storefront //')
     "$(nproc) cores; uptime: $(uptime)"
 echo
 pair_table "$work/items.dat" "${labels[@]}"
+echo
+echo "The writer made $writes create+delete pairs during its row."
 }

@@ -253,11 +253,13 @@ stop_writer() {
 
 # --- report ------------------------------------------------------------------------------------------
 field() { sed -n "s/.* $2=\([0-9]*\).*/\1/p" <<<" $1"; }
+# Every round of NAME exactly (not of another name that starts with it: "products/7 while a client writes").
+rounds_of() { awk -v p="$1 requests=" 'index($0, p) == 1' "$work/results"; }
 # The median round of NAME by FIELD per second (default: all answers): single rounds swing by ±30 % on this
 # machine, so neither the best nor one round says much; the middle of 7 or more alternating rounds does.
 row_of() {
     local counter=${2:-requests}
-    grep -F "$1 " "$work/results" | awk -v k="$counter=" '{
+    rounds_of "$1" | awk -v k="$counter=" '{
         c = 0; d = 1
         for (i = 1; i <= NF; i++) {
             if (index($i, k) == 1) { c = substr($i, length(k) + 1) }
@@ -268,7 +270,7 @@ row_of() {
 }
 # "min–max" requests/s over NAME's rounds, to show how far the rounds spread around the median.
 rps_range() {
-    grep -F "$1 " "$work/results" | awk '{
+    rounds_of "$1" | awk '{
         r = 0; d = 1
         for (i = 1; i <= NF; i++) {
             if ($i ~ /^requests=/) { r = substr($i, 10) }
