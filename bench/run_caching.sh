@@ -15,38 +15,9 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-threads=${THREADS:-1}
-duration=${DURATION:-3}
-connections=${CONNECTIONS:-64}
-rounds=${ROUNDS:-7}
-server_bin=""
-build_dir=${BUILD_DIR:-$repo/build-bench}
-do_build=1
-do_install=1
-
-while [[ $# -gt 0 ]]; do
-    case $1 in
-        --threads) threads=$2; shift 2 ;;
-        --duration) duration=$2; shift 2 ;;
-        --connections) connections=$2; shift 2 ;;
-        --rounds) rounds=$2; shift 2 ;;
-        --server-bin) server_bin=$2; do_build=0; shift 2 ;;
-        --build-dir) build_dir=$2; shift 2 ;;
-        --no-build) do_build=0; shift ;;
-        --no-install) do_install=0; shift ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-        *) echo "unknown argument: $1" >&2; exit 2 ;;
-    esac
-done
-wrk_threads=$(( threads < 2 ? 1 : 2 ))
-log_tag=run_caching
 # shellcheck source=bench/lib/common.sh
 source "$repo/bench/lib/common.sh"
-
-[[ $do_install == 0 ]] || install_tools "${common_tools[@]}"
-[[ $do_build == 0 ]] || build_release "$build_dir" 0 storefront
-server_bin=${server_bin:-$build_dir/server/storefront}
-[[ -x $server_bin ]] || { echo "no $server_bin (build first or drop --no-build)" >&2; exit 1; }
+small_bench_setup run_caching '2,15p' - "$@"
 
 make_work storefront-caching
 start_server --storage memory

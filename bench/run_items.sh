@@ -1,48 +1,17 @@
 #!/usr/bin/env bash
 # Single-item reads against nginx serving the same bytes: one product, one category, one user by id, and the
 # product while another client keeps writing, on the default backend (SQLite, a fresh file in the temp dir)
-# unless --storage says otherwise. Median of --rounds
-# (7) alternating rounds with min–max; loopback only; stops everything it started. Prints a markdown table.
+# unless --storage says otherwise. Median of --rounds (7) alternating rounds with min–max; loopback only;
+# stops everything it started. Prints a markdown table.
 #
 #   bench/run_items.sh [--storage SPEC] [--threads N] [--duration SECONDS] [--connections N] [--rounds N]
 #                      [--build-dir DIR] [--server-bin PATH] [--no-build] [--no-install]
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-threads=${THREADS:-1}
-duration=${DURATION:-3}
-connections=${CONNECTIONS:-64}
-rounds=${ROUNDS:-7}
-storage=""
-server_bin=""
-build_dir=${BUILD_DIR:-$repo/build-bench}
-do_build=1
-do_install=1
-
-while [[ $# -gt 0 ]]; do
-    case $1 in
-        --storage) storage=$2; shift 2 ;;
-        --threads) threads=$2; shift 2 ;;
-        --duration) duration=$2; shift 2 ;;
-        --connections) connections=$2; shift 2 ;;
-        --rounds) rounds=$2; shift 2 ;;
-        --server-bin) server_bin=$2; do_build=0; shift 2 ;;
-        --build-dir) build_dir=$2; shift 2 ;;
-        --no-build) do_build=0; shift ;;
-        --no-install) do_install=0; shift ;;
-        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
-        *) echo "unknown argument: $1" >&2; exit 2 ;;
-    esac
-done
-wrk_threads=$(( threads < 2 ? 1 : 2 ))
-log_tag=run_items
 # shellcheck source=bench/lib/common.sh
 source "$repo/bench/lib/common.sh"
-
-[[ $do_install == 0 ]] || install_tools "${common_tools[@]}"
-[[ $do_build == 0 ]] || build_release "$build_dir" 0 storefront
-server_bin=${server_bin:-$build_dir/server/storefront}
-[[ -x $server_bin ]] || { echo "no $server_bin (build first or drop --no-build)" >&2; exit 1; }
+small_bench_setup run_items '2,8p' storage "$@"
 
 make_work storefront-items
 storage=${storage:-sqlite:$work/items.db}

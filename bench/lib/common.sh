@@ -42,6 +42,46 @@ build_release() {
     cmake --build "$dir" -j2 --target "$@" >&2
 }
 
+# --- the single-purpose scripts (run_caching.sh, run_items.sh) -------------------------------------
+# small_bench_setup LOG_TAG HELP_LINES storage|- ARGS...: their shared flags (--threads, --duration,
+# --connections, --rounds, --server-bin, --build-dir, --no-build, --no-install, and --storage when the second
+# argument is "storage"), the tools, the Release build of storefront, and server_bin. Sets every variable the
+# helpers here read, and `storage` (empty unless given).
+small_bench_setup() {
+    log_tag=$1
+    local help_lines=$2 takes_storage=$3
+    shift 3
+    threads=${THREADS:-1}
+    duration=${DURATION:-3}
+    connections=${CONNECTIONS:-64}
+    rounds=${ROUNDS:-7}
+    server_bin=""
+    build_dir=${BUILD_DIR:-$repo/build-bench}
+    storage=""
+    local do_build=1 do_install=1
+    while [[ $# -gt 0 ]]; do
+        case $1 in
+            --threads) threads=$2; shift 2 ;;
+            --duration) duration=$2; shift 2 ;;
+            --connections) connections=$2; shift 2 ;;
+            --rounds) rounds=$2; shift 2 ;;
+            --server-bin) server_bin=$2; do_build=0; shift 2 ;;
+            --build-dir) build_dir=$2; shift 2 ;;
+            --no-build) do_build=0; shift ;;
+            --no-install) do_install=0; shift ;;
+            --storage) [[ $takes_storage == storage ]] || { echo "unknown argument: $1" >&2; exit 2; }
+                storage=$2; shift 2 ;;
+            -h|--help) sed -n "$help_lines" "$0"; exit 0 ;;
+            *) echo "unknown argument: $1" >&2; exit 2 ;;
+        esac
+    done
+    wrk_threads=$(( threads < 2 ? 1 : 2 ))
+    [[ $do_install == 0 ]] || install_tools "${common_tools[@]}"
+    [[ $do_build == 0 ]] || build_release "$build_dir" 0 storefront
+    server_bin=${server_bin:-$build_dir/server/storefront}
+    [[ -x $server_bin ]] || { echo "no $server_bin (build first or drop --no-build)" >&2; exit 1; }
+}
+
 # --- temp dir and clean-up of everything started here ------------------------------------------------
 server_pid=""
 nginx_pid=""
