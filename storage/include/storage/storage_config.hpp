@@ -14,6 +14,9 @@ namespace storefront::storage {
 struct storage_config {
     // "memory", "sqlite:PATH" or a libpq connection string ("postgresql://…", "postgres://…").
     std::string backend = "memory";
+    // PostgreSQL: the schema every table lives in (empty: the connection's own search_path, the shared
+    // view); each sandbox with data gets one (sandbox_store::config_for).
+    std::string schema;
     std::size_t pool_size = 4;  // read connections of SQLite, connections of PostgreSQL (--storage-pool)
     // How long a durable backend waits for a lock before the call throws storage_unavailable.
     std::chrono::milliseconds busy_timeout{5000};
