@@ -2,7 +2,7 @@
 # Checks the include layers: core includes nothing of storage/ or server/ (nor Asio, Beast, JSON, URL),
 # storage includes core only, and inside server/ every include points to a lower folder of this order:
 #
-#   root (main.cpp, composition_root)  >  transport  >  api/store, api/petstore, api/docs, ops
+#   root (main.cpp, composition_root)  >  transport, sandboxes  >  api/store, api/petstore, api/docs, ops
 #   >  routing  >  services  >  telemetry  >  codec
 #
 # Folders of one rank (the surfaces) do not include each other; an include cycle among server folders
@@ -61,7 +61,7 @@ edges="$(
 )"
 
 declare -A rank=(
-    [root]=8 [transport]=7
+    [root]=8 [transport]=7 [sandboxes]=7
     [api/store]=6 [api/petstore]=6 [api/docs]=6 [ops]=6
     [routing]=5 [services]=4 [telemetry]=3 [codec]=2
 )

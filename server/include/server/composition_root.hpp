@@ -19,6 +19,8 @@
 #include "server/routing/dispatch.hpp"
 #include "server/routing/rate_limit.hpp"
 #include "server/routing/router.hpp"
+#include "server/sandboxes/sandbox_worlds.hpp"
+#include "server/sandboxes/store_world.hpp"
 #include "server/services/blocking_offload.hpp"
 #include "server/services/password_worker.hpp"
 #include "server/services/pet_credentials.hpp"
@@ -53,6 +55,8 @@ class composition_root {
     password_worker& passwords() { return passwords_; }
     [[nodiscard]] const blocking_offload& storage_calls() const { return storage_calls_; }
     storage::location_store& locations() { return *locations_; }
+    // The sandboxes (nullptr with --sandboxes off), for tests that run a purge pass.
+    sandbox_worlds* sandboxes() { return sandboxes_.get(); }
 
   private:
     // Called by a listener once bound, before any request is served: a default public URL of a server
@@ -63,30 +67,22 @@ class composition_root {
     std::string address_;
     std::string public_url_;
     bool public_url_needs_port_;
-    std::unique_ptr<storage::catalogue_store> catalogue_;
-    std::unique_ptr<storage::user_store> users_;
     std::unique_ptr<storage::location_store> locations_;
     location_json location_objects_;  // after locations_, which it is built from
-    std::unique_ptr<storage::file_store> files_;
-    std::unique_ptr<storage::session_store> sessions_;
     placeholder_images images_;
-    core::auth_tokens tokens_;
+    core::token_settings token_settings_;
+    core::pet_token_settings pet_token_settings_;
     password_worker passwords_;
     blocking_offload storage_calls_;
-    fragment_list product_json_;
-    fragment_list category_json_;
-    fragment_list user_json_;
-    std::unique_ptr<storage::pet_store> pets_;
-    std::unique_ptr<storage::order_store> orders_;
-    std::unique_ptr<storage::pet_user_store> pet_users_;
-    std::unique_ptr<storage::pet_image_store> pet_images_;
-    core::pet_tokens pet_tokens_;
     pet_credentials pet_keys_;
+    world_commons commons_;
+    // --sandboxes on|required: the sandboxes' views (none when off).
+    std::unique_ptr<sandbox_worlds> sandboxes_;
+    // The shared view: its stores and cached lists, its tokens and its surfaces' services.
+    std::shared_ptr<store_set> shared_stores_;
+    store_world shared_;
     serving_state state_;
     storage_readiness readiness_;
-    // Each surface's services, then the router that mounts the tables with them.
-    store_services store_services_;
-    pet_services pet_services_;
     ops_services ops_services_;
     router routes_;
     routing_services routing_;

@@ -103,6 +103,13 @@ po::options_description describe_options() {
             "address (or per client a --trusted-proxies proxy names); over it, 429 with Retry-After")
         ("rate-burst", po::value<std::string>(),
             "requests a client may send at once before --rate-limit applies (the bucket's size; default: N)")
+        ("sandboxes", po::value<std::string>()->default_value("on"),
+            "private sandboxes per client under /sandbox/{id} or X-Sandbox: off, on, or required (the shared "
+            "data is read-only: the setting for a public instance)")
+        ("sandbox-max", po::value<std::size_t>()->default_value(10000), "sandboxes holding data at once (507 beyond)")
+        ("sandbox-rows", po::value<std::size_t>()->default_value(1000), "rows a sandbox may add per kind (507 beyond)")
+        ("sandbox-ttl", po::value<std::string>()->default_value("7d"),
+            "how long an unused sandbox keeps its data: N with s, m, h or d (e.g. 7d, 90m)")
         ("drain-seconds", po::value<long long>()->default_value(5),
             "after SIGTERM/SIGINT: /readyz answers 503 and requests are still served this long (0 = none); "
             "a second signal ends the drain early")
@@ -221,6 +228,51 @@ void parse_rate_limit_options(const po::variables_map& vm, server_config& c) {
     c.rate_limit = limit;
 }
 
+// N s|m|h|d (a bare N is seconds), from 1 second to 10 years; nullopt otherwise.
+std::optional<std::chrono::seconds> parse_duration(const std::string& text) {
+    std::size_t digits = 0;
+    while (digits < text.size() && digits < 12 && std::isdigit(static_cast<unsigned char>(text[digits]))) {
+        ++digits;
+    }
+    if (digits == 0 || text.size() - digits > 1) {
+        return std::nullopt;
+    }
+    const long long n = std::stoll(text.substr(0, digits));
+    const char unit = digits < text.size() ? text[digits] : 's';
+    const long long scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : unit == 'd' ? 86400 : 0;
+    const long long seconds = n * scale;
+    if (scale == 0 || seconds < 1 || seconds > 10LL * 366 * 86400) {
+        return std::nullopt;
+    }
+    return std::chrono::seconds(seconds);
+}
+
+// --sandboxes, --sandbox-max, --sandbox-rows, --sandbox-ttl.
+void parse_sandbox_options(const po::variables_map& vm, server_config& c) {
+    const std::string& mode = vm["sandboxes"].as<std::string>();
+    const auto parsed = core::parse_sandbox_mode(mode);
+    if (!parsed) {
+        throw po::error("--sandboxes must be off, on or required, not '" + mode + "'");
+    }
+    c.sandboxes.mode = *parsed;
+    c.sandboxes.max_live = vm["sandbox-max"].as<std::size_t>();
+    c.sandboxes.max_rows = vm["sandbox-rows"].as<std::size_t>();
+    if (c.sandboxes.max_live < 1 || c.sandboxes.max_live > 1'000'000) {
+        throw po::error("--sandbox-max must be between 1 and 1000000");
+    }
+    if (c.sandboxes.max_rows > 1'000'000) {
+        throw po::error("--sandbox-rows must be at most 1000000");
+    }
+    const std::string& ttl = vm["sandbox-ttl"].as<std::string>();
+    const auto lifetime = parse_duration(ttl);
+    if (!lifetime) {
+        throw po::error(
+            "--sandbox-ttl must be a duration from 1s to 10 years, as N with s, m, h or d, not '" + ttl + "'"
+        );
+    }
+    c.sandboxes.ttl = *lifetime;
+}
+
 // --instance N shifts the listening ports by N, so one environment file (STOREFRONT_PORT=8080) serves
 // storefront@1 on 8081, @2 on 8082, … Port 0 (any free port) stays 0.
 void apply_instance(const po::variables_map& vm, server_config& c) {
@@ -293,6 +345,7 @@ parsed_config parse_config(int argc, const char* const argv[]) {
             throw po::error(std::string("--trusted-proxies: ") + e.what());
         }
         parse_rate_limit_options(vm, c);
+        parse_sandbox_options(vm, c);
         const long long drain = vm["drain-seconds"].as<long long>();
         if (drain < 0 || drain > 3600) {
             throw po::error("--drain-seconds must be between 0 and 3600");

@@ -231,6 +231,18 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         rate_limited_.load(relaxed)
     );
     scalar(
+        "storefront_sandboxes_live",
+        "gauge",
+        "Sandboxes holding data of their own (as of the last purge pass).",
+        sandboxes_live_.load(relaxed)
+    );
+    scalar(
+        "storefront_sandbox_quota_refusals_total",
+        "counter",
+        "Requests answered 507 because a sandbox quota was reached (--sandbox-max, --sandbox-rows).",
+        sandbox_quota_refusals_.load(relaxed)
+    );
+    scalar(
         "storefront_password_queue_depth",
         "gauge",
         "Argon2id jobs queued or running on the password worker.",

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <boost/url/parse.hpp>
@@ -14,6 +15,7 @@
 #include "server/routing/error_responses.hpp"
 #include "server/routing/fault_injection.hpp"
 #include "server/routing/finish_response.hpp"
+#include "server/routing/sandbox_target.hpp"
 #include "server/telemetry/log.hpp"
 #include "storage/storage_error.hpp"
 
@@ -31,6 +33,8 @@ struct routed_request {
     core::query_params query;
     core::actor actor;
     std::size_t body_limit = 0;  // the route's body policy's limit
+    // The sandbox the request runs in (kept alive until it is answered); nullptr: the shared view.
+    std::shared_ptr<const sandbox_view> sandbox;
 };
 
 // Request headers a preflight allows: bodies, both auth schemes, conditional GETs and sandboxes.
@@ -96,6 +100,85 @@ boost::asio::awaitable<or_response<core::actor>> guarded_access(
     }
 }
 
+constexpr std::string_view shared_view_read_only =
+    "The shared data is read-only on this server: write in a sandbox of your own, with the base URL "
+    "/sandbox/{id}/api/v1 (or /sandbox/{id}/api/v3) or the header X-Sandbox: {id}, where {id} is 4 to 64 "
+    "letters, digits, '_' or '-' of your choosing (POST /api/v1/sandboxes makes a random one)";
+
+// The X-Sandbox header of `head` as sandbox_of takes it.
+or_response<sandbox_target> sandbox_of_head(
+    const http::request_header<>& head, std::string_view path, core::sandbox_mode mode
+) {
+    const auto header = head.find("X-Sandbox");
+    const bool has_header = header != head.end();
+    return sandbox_of(
+        head.method_string(),
+        path,
+        has_header ? std::string_view(header->value()) : std::string_view{},
+        has_header,
+        mode
+    );
+}
+
+// With sandboxes off: the answer to a request that names one anyway (404 for the prefix, 400 for the
+// header), or nullopt.
+std::optional<response> refuse_sandbox(const http::request_header<>& head, std::string_view path) {
+    auto named = sandbox_of_head(head, path, core::sandbox_mode::off);
+    if (!named) {
+        return std::move(named).error();
+    }
+    return std::nullopt;
+}
+
+// The sandbox `head` names and the path the routes match, or the answer: a bad id, or the request on
+// `/sandbox/{id}` itself (DELETE resets the sandbox; OPTIONS is its preflight).
+boost::asio::awaitable<or_response<sandbox_target>> name_sandbox(
+    const http::request_header<>& head, std::string_view path, sandbox_gateway& sandboxes
+) {
+    auto named = sandbox_of_head(head, path, sandboxes.mode());
+    if (!named || !named->whole_sandbox) {
+        co_return named;
+    }
+    constexpr std::string_view allow = "DELETE, OPTIONS";
+    switch (head.method()) {
+        case http::verb::delete_:
+            co_return co_await sandboxes.reset(named->id);
+        case http::verb::options:
+            co_return preflight(allow);
+        default:
+            co_return method_not_allowed(head.method_string(), path, allow);
+    }
+}
+
+// The view of sandbox `id` for a request matched to `match` (whose services it replaces with the
+// sandbox's), or the answer: 404 for a table sandboxes do not serve, 507/503 from the gateway.
+boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> enter_sandbox(
+    const http::request_header<>& head,
+    route_match& match,
+    std::string_view id,
+    bool for_write,
+    sandbox_gateway& sandboxes
+) {
+    or_response<std::shared_ptr<const sandbox_view>> view = nullptr;
+    try {
+        view = co_await sandboxes.open(id, for_write);
+    } catch (const storage::storage_unavailable& e) {
+        co_return storage_trouble(match, core::errc::storage_unavailable, e.what());
+    } catch (const offload_rejected& e) {
+        co_return storage_trouble(match, core::errc::busy, e.what());
+    }
+    if (!view) {
+        co_return view;
+    }
+    const auto services = (*view)->services_for(match.table);
+    if (!services) {
+        const std::string_view target = head.target();
+        co_return route_not_found(head.method_string(), target.substr(0, target.find('?')));
+    }
+    match.services = *services;
+    co_return view;
+}
+
 // On the head alone: the routed request, or the answer to send instead (400 malformed target, 404, 405
 // with Allow, the OPTIONS preflight, 401/403 from the access rule, 413 for a declared body over the
 // route's limit).
@@ -119,6 +202,17 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
     if (routed.path.size() > 1 && routed.path.back() == '/') {
         routed.path.remove_suffix(1);  // "/api/v1/products/" is "/api/v1/products"
     }
+    std::string_view sandbox_id;
+    if (services.sandboxes != nullptr) {
+        auto named = co_await name_sandbox(head, routed.path, *services.sandboxes);
+        if (!named) {
+            co_return std::move(named).error();
+        }
+        sandbox_id = named->id;
+        routed.path = named->path;
+    } else if (auto refused = refuse_sandbox(head, routed.path)) {
+        co_return std::move(*refused);
+    }
     routed.match = services.routes.match(head.method(), routed.path);
     switch (routed.match.outcome) {
         case route_match::kind::not_found:
@@ -134,11 +228,33 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
             break;
     }
     const route& r = *routed.match.matched;
-    auto caller = co_await guarded_access(routed.match, head, services.access);
+    const bool writes = writes_data(head.method(), r.operation);
+    const access_services* access = &services.access;
+    if (!sandbox_id.empty()) {
+        auto view = co_await enter_sandbox(head, routed.match, sandbox_id, false, *services.sandboxes);
+        if (!view) {
+            co_return std::move(view).error();
+        }
+        routed.sandbox = std::move(*view);
+        access = &routed.sandbox->access();
+    } else if (writes && services.sandboxes != nullptr &&
+               services.sandboxes->mode() == core::sandbox_mode::required && routed.match.table != nullptr &&
+               routed.match.table->prefix.starts_with("/api")) {
+        co_return http_error(http::status::forbidden, shared_view_read_only);
+    }
+    auto caller = co_await guarded_access(routed.match, head, *access);
     if (!caller) {
         co_return std::move(caller).error();
     }
     routed.actor = std::move(*caller);
+    if (writes && routed.sandbox) {
+        // A sandbox gets stores of its own at its first write (only once the caller was admitted).
+        auto own = co_await enter_sandbox(head, routed.match, sandbox_id, true, *services.sandboxes);
+        if (!own) {
+            co_return std::move(own).error();
+        }
+        routed.sandbox = std::move(*own);
+    }
     routed.body_limit = limit_of(r.body, services.limits);
     if (declared_length(head) > routed.body_limit) {
         co_return http_error(http::status::payload_too_large, "Request body too large");

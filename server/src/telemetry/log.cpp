@@ -69,15 +69,18 @@ void set_log_instance(unsigned n) {
 }
 
 void log_request(const access_entry& entry) {
-    log_event(
-        "info",
-        "request",
-        {field("method", entry.method),
-         field("path", entry.path),
-         field("status", static_cast<long long>(entry.status)),
-         field("duration_us", static_cast<long long>(entry.duration.count())),
-         field("client", entry.client)}
-    );
+    const auto method = field("method", entry.method);
+    const auto path = field("path", entry.path);
+    const auto status = field("status", static_cast<long long>(entry.status));
+    const auto duration = field("duration_us", static_cast<long long>(entry.duration.count()));
+    const auto client = field("client", entry.client);
+    if (entry.sandbox.empty()) {
+        log_event("info", "request", {method, path, status, duration, client});
+    } else {
+        log_event(
+            "info", "request", {method, path, status, duration, client, field("sandbox", entry.sandbox)}
+        );
+    }
 }
 
 }  // namespace storefront::server

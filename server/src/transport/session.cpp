@@ -20,6 +20,7 @@
 #include "server/ops/metrics.hpp"
 #include "server/routing/dispatch.hpp"
 #include "server/routing/error_responses.hpp"
+#include "server/routing/sandbox_target.hpp"
 #include "server/telemetry/log.hpp"
 #include "server/transport/framing_policy.hpp"
 #include "server/transport/wire.hpp"
@@ -282,6 +283,7 @@ class connection final : body_source {
                     std::chrono::steady_clock::now() - started
                 ),
                 .client = client_known_ ? client_ : client_of(request.base()),
+                .sandbox = sandbox_named(request.base()),
             });
         }
         co_return written&& keep_alive;
@@ -329,7 +331,8 @@ class connection final : body_source {
                 {.method = "-",
                  .path = "-",
                  .status = static_cast<unsigned>(reply.status),
-                 .client = peer_text_}
+                 .client = peer_text_,
+                 .sandbox = {}}
             );
         }
         if (written) {

@@ -42,6 +42,11 @@ class service_metrics {
     // series stay bounded however many clients there are.
     void rate_limited() noexcept { rate_limited_.fetch_add(1, std::memory_order_relaxed); }
 
+    // Sandboxes holding data (set by each purge pass), and requests refused 507 by a sandbox quota
+    // (--sandbox-max, --sandbox-rows). No sandbox label: ids are unbounded.
+    void sandboxes_live(std::size_t n) noexcept { sandboxes_live_.store(n, std::memory_order_relaxed); }
+    void sandbox_quota_refused() noexcept { sandbox_quota_refusals_.fetch_add(1, std::memory_order_relaxed); }
+
     void connection_opened() noexcept { open_connections_.fetch_add(1, std::memory_order_relaxed); }
     void connection_closed() noexcept { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
 
@@ -84,6 +89,8 @@ class service_metrics {
     counter bytes_out_{0};
     std::atomic<std::int64_t> open_connections_{0};
     counter rate_limited_{0};
+    counter sandboxes_live_{0};
+    counter sandbox_quota_refusals_{0};
 
     std::once_flag described_;
 

@@ -11,6 +11,7 @@
 #include "core/auth_tokens.hpp"
 #include "core/compat.hpp"
 #include "core/pet_auth.hpp"
+#include "core/sandbox.hpp"
 #include "core/token_bucket.hpp"
 #include "core/write_policy.hpp"
 #include "server/ops/client_address.hpp"
@@ -54,6 +55,14 @@ struct pet_config {
     bool secret_generated = false;                // tokens.secret was generated at start
 };
 
+// Sandboxes (issue 20): private writable copies of the store per client.
+struct sandbox_config {
+    core::sandbox_mode mode = core::sandbox_mode::on;       // --sandboxes off|on|required
+    std::size_t max_live = 10'000;                          // --sandbox-max: sandboxes holding data
+    std::size_t max_rows = 1'000;                           // --sandbox-rows: rows one may add per kind
+    std::chrono::seconds ttl = std::chrono::hours(24 * 7);  // --sandbox-ttl: idle lifetime
+};
+
 struct server_config {
     std::string address = "127.0.0.1";
     std::uint16_t port = 8080;       // 0 = any free port (logged at start)
@@ -74,6 +83,7 @@ struct server_config {
     bool reset_data = false;  // --reset-data: restore the seed data in the storage, then exit
     // --fault-injection: /api requests may ask for _delay, _status and _fail_rate (routing/fault_injection)
     bool fault_injection = false;
+    sandbox_config sandboxes;
     core::token_settings tokens;
     storage::storage_config storage;
     limits_config limits;

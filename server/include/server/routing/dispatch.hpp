@@ -11,6 +11,7 @@
 #include "server/routing/access.hpp"
 #include "server/routing/request_context.hpp"
 #include "server/routing/router.hpp"
+#include "server/routing/sandbox_gateway.hpp"
 
 namespace storefront::server {
 
@@ -30,6 +31,8 @@ struct routing_services {
     access_services access;
     bool log_probes = false;
     bool fault_injection = false;
+    // The sandboxes (--sandboxes on or required); nullptr: off (the prefix and header are refused).
+    sandbox_gateway* sandboxes = nullptr;
 };
 
 // Reads the current request's body into the request handle_request was given, under `limit` bytes.

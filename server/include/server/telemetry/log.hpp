@@ -37,6 +37,7 @@ struct access_entry {
     unsigned status = 0;
     std::chrono::microseconds duration{};
     std::string_view client;
+    std::string_view sandbox;  // the sandbox the request named (prefix or X-Sandbox), when any
 };
 
 void log_request(const access_entry& entry);

@@ -137,7 +137,7 @@ handler_result handle_post_file_upload(request_context& ctx, store_services& app
         .key("filename")
         .value(f.name)
         .key("location")
-        .value(std::string(app.public_url()) + "/api/v1/files/" + f.name)
+        .value(std::string(app.public_url()) + std::string(app.files_path()) + "/api/v1/files/" + f.name)
         .end_object();
     co_return json_response(http::status::created, std::move(out));
 }

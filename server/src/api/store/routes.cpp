@@ -39,6 +39,7 @@ constexpr std::array routes{
     route{verb::post,   "/api/v1/files/upload",                  &on<&handle_post_file_upload>,             catalogue_write, multipart,    "uploadFile"},
     route{verb::get,    "/api/v1/files/{filename}",              &on<&handle_get_file>,                     open,            none,         "getFile"},
     route{verb::get,    "/api/v1/images/{kind}/{file}",          &on<&handle_get_image>,                    open,            none,         "getImage"},
+    route{verb::post,   "/api/v1/sandboxes",                     &on<&handle_post_sandbox>,                 open,            none,         "createSandbox"},
     route{verb::post,   "/api/v1/auth/login",                    &on<&handle_post_auth_login>,              open,            json_or_form, "login"},
     route{verb::post,   "/api/v1/auth/refresh-token",            &on<&handle_post_auth_refresh_token>,      open,            json_or_form, "refreshToken"},
     route{verb::get,    "/api/v1/auth/profile",                  &on<&handle_get_auth_profile>,             bearer,          none,         "getProfile"},

@@ -49,4 +49,7 @@ handler_result handle_get_auth_profile(request_context& ctx, store_services& app
 handler_result handle_post_auth_logout(request_context& ctx, store_services& app);
 handler_result handle_get_locations(request_context& ctx, store_services& app);
 
+// Sandboxes (handlers_sandboxes.cpp)
+handler_result handle_post_sandbox(request_context& ctx, store_services& app);
+
 }  // namespace storefront::server

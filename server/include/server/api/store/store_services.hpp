@@ -16,6 +16,7 @@
 #include "core/pagination.hpp"
 #include "core/write_policy.hpp"
 #include "server/api/store/location_json.hpp"
+#include "server/routing/sandbox_gateway.hpp"
 #include "server/services/blocking_offload.hpp"
 #include "server/services/password_worker.hpp"
 #include "server/services/placeholder_images.hpp"
@@ -52,12 +53,16 @@ class store_services {
         fragment_list& user_json;
         core::write_policy write_policy;
         const std::string& public_url;  // may gain its port once the listener is bound, before serving
+        // Where this view's uploads are served under public_url: "" (shared view) or "/sandbox/{id}".
+        std::string_view files_path;
         std::size_t upload_limit;
         core::compat_mode compat = core::compat_mode::none;
         // This process is the store's only writer (memory, SQLite), so the cached lists are exactly as fresh
         // as the store and single items can be read from them. Not with PostgreSQL, where other instances
         // write and their changes arrive here a moment later.
         bool sole_writer = false;
+        // POST /sandboxes mints ids here: the shared view's, with --sandboxes on or required (else nullptr).
+        sandbox_gateway* sandboxes = nullptr;
     };
     explicit store_services(parts p) : p_(p) {}
 
@@ -74,6 +79,8 @@ class store_services {
     core::write_policy write_policy() const { return p_.write_policy; }
     // Where clients reach this service ("http://127.0.0.1:8080", no trailing slash): the base of image URLs.
     std::string_view public_url() const { return p_.public_url; }
+    // The path prefix of this view's uploaded files ("" for the shared view, "/sandbox/{id}" in a sandbox).
+    std::string_view files_path() const { return p_.files_path; }
     // Bytes of one uploaded file (limits_config::upload_limit).
     std::size_t upload_limit() const { return p_.upload_limit; }
     // --compat: which of the public service's quirks the surface reproduces (README, "Compatibility with
@@ -95,6 +102,7 @@ class store_services {
     [[nodiscard]] boost::asio::awaitable<cached_list_page> cached_list(
         fragment_list& list, std::optional<core::page_request> page
     ) const;
+    sandbox_gateway* sandboxes() const { return p_.sandboxes; }
     fragment_list& product_json() const { return p_.product_json; }
     fragment_list& category_json() const { return p_.category_json; }
     fragment_list& user_json() const { return p_.user_json; }

@@ -1,0 +1,94 @@
+#pragma once
+// The sandboxes of one process (issue 20): the view each sandbox id gets, a sandbox's own stores made at
+// its first write (registered in the storage's sandbox_store, so every instance finds them), a bounded
+// cache of open sandboxes (least recently used closed first when the data survives closing), DELETE's
+// reset, POST /sandboxes, and a background thread that records uses and purges sandboxes idle past the TTL.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "core/auth_tokens.hpp"
+#include "core/pet_auth.hpp"
+#include "core/sandbox.hpp"
+#include "server/ops/server_config.hpp"
+#include "server/routing/sandbox_gateway.hpp"
+#include "server/sandboxes/store_world.hpp"
+#include "storage/sandbox_store.hpp"
+
+namespace storefront::server {
+
+// The route tables a sandbox serves, to tell which services a matched table's handlers take.
+struct sandbox_tables {
+    const route_table* store;
+    const route_table* pets;
+    const route_table* docs;
+};
+
+class sandbox_worlds final : public sandbox_gateway {
+  public:
+    // Opens the registry of `shared`'s backend (throws like the storage factory) and starts the purge
+    // thread. `commons` and the token settings must outlive this object.
+    sandbox_worlds(
+        const sandbox_config& config,
+        const storage::storage_config& shared,
+        const world_commons& commons,
+        const core::token_settings& tokens,
+        const core::pet_token_settings& pet_tokens,
+        sandbox_tables tables
+    );
+    ~sandbox_worlds() override;
+    sandbox_worlds(const sandbox_worlds&) = delete;
+    sandbox_worlds& operator=(const sandbox_worlds&) = delete;
+
+    [[nodiscard]] core::sandbox_mode mode() const override { return config_.mode; }
+    [[nodiscard]] boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> open(
+        std::string_view id, bool for_write
+    ) override;
+    [[nodiscard]] boost::asio::awaitable<response> reset(std::string_view id) override;
+    [[nodiscard]] boost::asio::awaitable<response> create() override;
+
+    // Forgets the cached lists of the seed and of open sandboxes (the public URL in image links changed).
+    void forget_cached_lists();
+
+    // One purge pass now: records uses, removes sandboxes idle past the TTL, updates the gauges.
+    void purge_now();
+
+  private:
+    struct entry;
+    class view;
+    using view_ptr = std::shared_ptr<const sandbox_view>;
+
+    [[nodiscard]] std::optional<view_ptr> cached(const std::string& id, bool for_write);
+    [[nodiscard]] or_response<view_ptr> load(const std::string& id, bool for_write);
+    [[nodiscard]] std::shared_ptr<const view> make_view(
+        const std::string& id, std::shared_ptr<store_set> stores
+    ) const;
+    void remove(const std::string& id);
+    void evict_beyond_capacity();
+    void purge_loop(std::stop_token stop);
+
+    const sandbox_config config_;
+    const world_commons& commons_;
+    const core::token_settings& tokens_;
+    const core::pet_token_settings& pet_tokens_;
+    const sandbox_tables tables_;
+    std::unique_ptr<storage::sandbox_store> registry_;
+    std::shared_ptr<store_set> pristine_;  // the seed, read by every sandbox that never wrote
+    const std::size_t open_capacity_;      // sandboxes with data kept open (durable backends)
+
+    std::mutex build_mutex_;  // one load, reset or purge at a time (held on the storage pool only)
+    std::mutex map_mutex_;    // guards entries_ (held briefly, on I/O threads too)
+    std::map<std::string, entry, std::less<>> entries_;
+
+    std::mutex purge_mutex_;
+    std::condition_variable_any purge_wakeup_;
+    std::jthread purge_thread_;
+};
+
+}  // namespace storefront::server

@@ -1,0 +1,139 @@
+// store_set: a view's stores from the factory and its cached lists; store_world: its tokens and services.
+
+#include "server/sandboxes/store_world.hpp"
+
+#include <limits>
+#include <utility>
+
+#include "server/api/store/json_mapping.hpp"
+#include "storage/factory.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+// Each item's JSON as the lists and single reads write it, with its id.
+template <class T, class Write>
+serialised_items serialise_each(const std::vector<T>& items, Write write) {
+    serialised_items out;
+    out.ids.reserve(items.size());
+    out.json.reserve(items.size());
+    for (const auto& item : items) {
+        out.ids.push_back(item.id);
+        out.json.push_back(write(item));
+    }
+    return out;
+}
+
+core::page_request everything() {
+    return {0, std::numeric_limits<std::size_t>::max() / 2};
+}
+
+// The `password` user bodies carry under --compat public (a fixed mask), else none.
+std::string_view password_mask_of(core::compat_mode compat) {
+    return compat == core::compat_mode::public_service ? core::masked_password : std::string_view{};
+}
+
+}  // namespace
+
+store_set::store_set(const storage::storage_config& config, const world_commons& commons)
+    : catalogue(storage::make_catalogue_store(config)),
+      users(storage::make_user_store(config)),
+      files(storage::make_file_store(config, commons.upload_budget)),
+      sessions(storage::make_session_store(config)),
+      pets(storage::make_pet_store(config)),
+      orders(storage::make_order_store(config)),
+      pet_users(storage::make_pet_user_store(config)),
+      pet_images(storage::make_pet_image_store(config, commons.image_budget)),
+      product_json(
+          [this] { return catalogue->revision(); },
+          [this, &commons] {
+              return serialise_each(catalogue->list_products({}, everything()), [&](const auto& p) {
+                  return to_json(p, commons.public_url);
+              });
+          }
+      ),
+      category_json(
+          [this] { return catalogue->revision(); },
+          [this, &commons] {
+              return serialise_each(catalogue->list_categories(), [&](const auto& c) {
+                  return to_json(c, commons.public_url);
+              });
+          }
+      ),
+      user_json(
+          [this] { return users->revision(); },
+          [this, &commons] {
+              return serialise_each(users->list_users(everything()), [&](const auto& u) {
+                  return to_json(u, commons.public_url, {}, password_mask_of(commons.compat));
+              });
+          }
+      ),
+      sole_writer(storage::kind_of(config.backend) != storage::backend_kind::postgresql) {}
+
+void store_set::warm() {
+    (void)product_json.current();
+    (void)category_json.current();
+    (void)user_json.current();
+}
+
+void store_set::forget_cached_lists() {
+    product_json.reset();
+    category_json.reset();
+    user_json.reset();
+}
+
+store_world::store_world(
+    std::shared_ptr<store_set> stores,
+    const world_commons& commons,
+    const core::token_settings& tokens,
+    const core::pet_token_settings& pet_tokens,
+    std::string files_path,
+    sandbox_gateway* sandboxes
+)
+    : stores_(std::move(stores)),
+      files_path_(std::move(files_path)),
+      tokens_(tokens),
+      pet_tokens_(pet_tokens),
+      store_({
+          .catalogue = *stores_->catalogue,
+          .users = *stores_->users,
+          .locations = commons.locations,
+          .location_objects = commons.location_objects,
+          .files = *stores_->files,
+          .sessions = *stores_->sessions,
+          .images = commons.images,
+          .tokens = tokens_,
+          .passwords = commons.passwords,
+          .storage = commons.storage,
+          .product_json = stores_->product_json,
+          .category_json = stores_->category_json,
+          .user_json = stores_->user_json,
+          .write_policy = commons.write_policy,
+          .public_url = commons.public_url,
+          .files_path = files_path_,
+          .upload_limit = commons.upload_limit,
+          .compat = commons.compat,
+          .sole_writer = stores_->sole_writer,
+          .sandboxes = sandboxes,
+      }),
+      pets_({
+          .pets = *stores_->pets,
+          .orders = *stores_->orders,
+          .pet_users = *stores_->pet_users,
+          .pet_images = *stores_->pet_images,
+          .pet_tokens = pet_tokens_,
+          .pet_keys = commons.pet_keys,
+          .passwords = commons.passwords,
+          .storage = commons.storage,
+      }),
+      access_{
+          .tokens = tokens_,
+          .users = *stores_->users,
+          .storage = commons.storage,
+          .write_policy = commons.write_policy,
+          .pet_tokens = pet_tokens_,
+          .pet_keys = commons.pet_keys,
+      } {}
+
+}  // namespace storefront::server
