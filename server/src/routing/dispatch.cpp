@@ -179,6 +179,19 @@ boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> enter_s
     co_return view;
 }
 
+// The gateway's row quota for a write in `view`, with a storage failure answered as such.
+boost::asio::awaitable<std::optional<response>> sandbox_quota(
+    const route_match& match, const sandbox_view& view, sandbox_gateway& sandboxes
+) {
+    try {
+        co_return co_await sandboxes.admit_write(view, match.matched->operation);
+    } catch (const storage::storage_unavailable& e) {
+        co_return storage_trouble(match, core::errc::storage_unavailable, e.what());
+    } catch (const offload_rejected& e) {
+        co_return storage_trouble(match, core::errc::busy, e.what());
+    }
+}
+
 // On the head alone: the routed request, or the answer to send instead (400 malformed target, 404, 405
 // with Allow, the OPTIONS preflight, 401/403 from the access rule, 413 for a declared body over the
 // route's limit).
@@ -254,6 +267,9 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
             co_return std::move(own).error();
         }
         routed.sandbox = std::move(*own);
+        if (auto full = co_await sandbox_quota(routed.match, *routed.sandbox, *services.sandboxes)) {
+            co_return std::move(*full);
+        }
     }
     routed.body_limit = limit_of(r.body, services.limits);
     if (declared_length(head) > routed.body_limit) {

@@ -40,9 +40,31 @@ std::string iso_utc(system_clock::time_point t) {
     return text;
 }
 
+const std::vector<core::pet_status> all_pet_statuses{
+    core::pet_status::available, core::pet_status::pending, core::pet_status::sold};
+
 response quota_full(std::string_view message) {
     metrics().sandbox_quota_refused();
     return http_error(http::status::insufficient_storage, message);
+}
+
+// How many rows of the kind that `operation` adds `stores` hold (blocking: lists through the cache);
+// nullopt when the operation adds none of the counted kinds.
+std::optional<std::size_t> rows_added_by(std::string_view operation, store_set& stores, const row_counts& seed) {
+    const auto beyond = [](std::size_t now, std::size_t seeded) { return now > seeded ? now - seeded : 0; };
+    if (operation == "createProduct") {
+        return beyond(stores.product_json.current()->ids.size(), seed.products);
+    }
+    if (operation == "createCategory") {
+        return beyond(stores.category_json.current()->ids.size(), seed.categories);
+    }
+    if (operation == "createUser" || operation == "createUsersWithListInput") {
+        return beyond(stores.user_json.current()->ids.size(), seed.users);
+    }
+    if (operation == "addPet") {
+        return beyond(stores.pets->find_by_status(all_pet_statuses).size(), seed.pets);
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -66,6 +88,7 @@ class sandbox_worlds::view final : public sandbox_view {
         return std::nullopt;
     }
     const access_services& access() const override { return world_->access(); }
+    store_set& stores() const { return world_->stores(); }
 
   private:
     std::shared_ptr<store_world> world_;
@@ -97,6 +120,12 @@ sandbox_worlds::sandbox_worlds(
       pristine_(std::make_shared<store_set>(storage::storage_config{}, commons)),
       open_capacity_(open_capacity_of(shared, registry_->durable())) {
     pristine_->warm();
+    seed_rows_ = {
+        .products = pristine_->product_json.current()->ids.size(),
+        .categories = pristine_->category_json.current()->ids.size(),
+        .users = pristine_->user_json.current()->ids.size(),
+        .pets = pristine_->pets->find_by_status(all_pet_statuses).size(),
+    };
     purge_thread_ = std::jthread([this](std::stop_token stop) { purge_loop(std::move(stop)); });
 }
 
@@ -241,6 +270,20 @@ void sandbox_worlds::remove(const std::string& id) {
     if (!removed) {
         throw storage::storage_unavailable("cannot remove sandbox: " + removed.error().message());
     }
+}
+
+boost::asio::awaitable<std::optional<response>> sandbox_worlds::admit_write(
+    const sandbox_view& entered, std::string_view operation
+) {
+    store_set& stores = static_cast<const view&>(entered).stores();
+    const auto added = co_await commons_.storage.run([&] { return rows_added_by(operation, stores, seed_rows_); });
+    if (added && *added >= config_.max_rows) {
+        co_return quota_full(
+            "This sandbox has added as many rows of this kind as it may (--sandbox-rows " +
+            std::to_string(config_.max_rows) + "); delete some, or reset it with DELETE /sandbox/{id}"
+        );
+    }
+    co_return std::nullopt;
 }
 
 boost::asio::awaitable<response> sandbox_worlds::reset(std::string_view id) {

@@ -40,6 +40,12 @@ class sandbox_gateway {
         std::string_view id, bool for_write
     ) = 0;
 
+    // Before a request to the route named `operation` runs in `view` (opened for writing): 507 when it
+    // would add a row of a kind the sandbox has added --sandbox-rows of already; nullopt to go on.
+    [[nodiscard]] virtual boost::asio::awaitable<std::optional<response>> admit_write(
+        const sandbox_view& view, std::string_view operation
+    ) = 0;
+
     // DELETE /sandbox/{id}: 204 once its changes are gone (the next request reads the seed again).
     [[nodiscard]] virtual boost::asio::awaitable<response> reset(std::string_view id) = 0;
 

@@ -30,6 +30,14 @@ struct sandbox_tables {
     const route_table* docs;
 };
 
+// Rows of the kinds --sandbox-rows limits (the ones a store counts cheaply).
+struct row_counts {
+    std::size_t products = 0;
+    std::size_t categories = 0;
+    std::size_t users = 0;
+    std::size_t pets = 0;
+};
+
 class sandbox_worlds final : public sandbox_gateway {
   public:
     // Opens the registry of `shared`'s backend (throws like the storage factory) and starts the purge
@@ -49,6 +57,9 @@ class sandbox_worlds final : public sandbox_gateway {
     [[nodiscard]] core::sandbox_mode mode() const override { return config_.mode; }
     [[nodiscard]] boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> open(
         std::string_view id, bool for_write
+    ) override;
+    [[nodiscard]] boost::asio::awaitable<std::optional<response>> admit_write(
+        const sandbox_view& view, std::string_view operation
     ) override;
     [[nodiscard]] boost::asio::awaitable<response> reset(std::string_view id) override;
     [[nodiscard]] boost::asio::awaitable<response> create() override;
@@ -80,6 +91,7 @@ class sandbox_worlds final : public sandbox_gateway {
     const sandbox_tables tables_;
     std::unique_ptr<storage::sandbox_store> registry_;
     std::shared_ptr<store_set> pristine_;  // the seed, read by every sandbox that never wrote
+    row_counts seed_rows_;                 // what the seed holds of each kind the row quota counts
     const std::size_t open_capacity_;      // sandboxes with data kept open (durable backends)
 
     std::mutex build_mutex_;  // one load, reset or purge at a time (held on the storage pool only)
