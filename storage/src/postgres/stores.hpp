@@ -16,6 +16,7 @@
 #include "storage/catalogue_store.hpp"
 #include "storage/file_store.hpp"
 #include "storage/pet_store.hpp"
+#include "storage/sandbox_store.hpp"
 #include "storage/session_store.hpp"
 #include "storage/user_store.hpp"
 
@@ -55,5 +56,9 @@ namespace storefront::storage {
 [[nodiscard]] std::unique_ptr<pet_image_store> make_pg_pet_image_store(
     const pg_target& target, std::size_t pool_size, std::size_t max_bytes
 );
+
+// The registry of sandboxes of the database `base.backend`: a table in the shared view, one schema per
+// sandbox; config_for answers `base` with that schema.
+[[nodiscard]] std::unique_ptr<sandbox_store> make_pg_sandbox_store(storage_config base);
 
 }  // namespace storefront::storage
