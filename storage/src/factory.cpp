@@ -71,9 +71,10 @@ void require_known_backend(const storage_config& config) {
     }
 }
 
-// The store of `config`'s backend: `sqlite(database)` for "sqlite:PATH", `postgres(dsn, pool size)` for a
-// PostgreSQL connection string (when this build has that backend), else `memory()` once the backend is known
-// to be "memory". The durable makers are generic lambdas, so a backend left out of the build is never named.
+// The store of `config`'s backend: `sqlite(database)` for "sqlite:PATH", `postgres(target, pool size)` for a
+// PostgreSQL connection string (the target: that DSN and config.schema) when this build has that backend,
+// else `memory()` once the backend is known to be "memory". The durable makers are generic lambdas, so a
+// backend left out of the build is never named.
 template <class Memory, class Sqlite, class Postgres>
 auto make_store(
     const storage_config& config,
@@ -88,7 +89,7 @@ auto make_store(
 #endif
 #ifdef STOREFRONT_WITH_POSTGRES
     if (is_postgres(config)) {
-        return postgres(config.backend, config.pool_size);
+        return postgres(pg_target{config.backend, config.schema}, config.pool_size);
     }
 #endif
     require_known_backend(config);
@@ -106,8 +107,8 @@ std::unique_ptr<catalogue_store> make_catalogue_store(const storage_config& conf
                 std::move(db), detail::seed_categories(), detail::seed_products()
             );
         },
-        [](const auto& dsn, auto pool) {
-            return make_pg_catalogue_store(dsn, pool, detail::seed_categories(), detail::seed_products());
+        [](const auto& target, auto pool) {
+            return make_pg_catalogue_store(target, pool, detail::seed_categories(), detail::seed_products());
         }
     );
 }
@@ -117,8 +118,8 @@ std::unique_ptr<user_store> make_user_store(const storage_config& config) {
         config,
         [] { return make_memory_user_store(detail::seed_user_credentials()); },
         [](auto db) { return make_sqlite_user_store(std::move(db), detail::seed_user_credentials); },
-        [](const auto& dsn, auto pool) {
-            return make_pg_user_store(dsn, pool, detail::seed_user_credentials);
+        [](const auto& target, auto pool) {
+            return make_pg_user_store(target, pool, detail::seed_user_credentials);
         }
     );
 }
@@ -128,7 +129,7 @@ std::unique_ptr<file_store> make_file_store(const storage_config& config, std::s
         config,
         [&] { return make_memory_file_store(max_bytes); },
         [&](auto db) { return make_sqlite_file_store(std::move(db), max_bytes); },
-        [&](const auto& dsn, auto pool) { return make_pg_file_store(dsn, pool, max_bytes); }
+        [&](const auto& target, auto pool) { return make_pg_file_store(target, pool, max_bytes); }
     );
 }
 
@@ -137,7 +138,7 @@ std::unique_ptr<session_store> make_session_store(const storage_config& config) 
         config,
         [] { return make_memory_session_store(); },
         [](auto db) { return make_sqlite_session_store(std::move(db)); },
-        [](const auto& dsn, auto pool) { return make_pg_session_store(dsn, pool); }
+        [](const auto& target, auto pool) { return make_pg_session_store(target, pool); }
     );
 }
 
@@ -158,7 +159,7 @@ std::unique_ptr<pet_store> make_pet_store(const storage_config& config) {
         config,
         [] { return make_memory_pet_store(detail::seed_pets()); },
         [](auto db) { return make_sqlite_pet_store(std::move(db), detail::seed_pets()); },
-        [](const auto& dsn, auto pool) { return make_pg_pet_store(dsn, pool, detail::seed_pets()); }
+        [](const auto& target, auto pool) { return make_pg_pet_store(target, pool, detail::seed_pets()); }
     );
 }
 
@@ -167,7 +168,7 @@ std::unique_ptr<order_store> make_order_store(const storage_config& config) {
         config,
         [] { return make_memory_order_store(detail::seed_orders()); },
         [](auto db) { return make_sqlite_order_store(std::move(db), detail::seed_orders()); },
-        [](const auto& dsn, auto pool) { return make_pg_order_store(dsn, pool, detail::seed_orders()); }
+        [](const auto& target, auto pool) { return make_pg_order_store(target, pool, detail::seed_orders()); }
     );
 }
 
@@ -176,7 +177,9 @@ std::unique_ptr<pet_user_store> make_pet_user_store(const storage_config& config
         config,
         [] { return make_memory_pet_user_store(detail::seed_pet_users()); },
         [](auto db) { return make_sqlite_pet_user_store(std::move(db), detail::seed_pet_users); },
-        [](const auto& dsn, auto pool) { return make_pg_pet_user_store(dsn, pool, detail::seed_pet_users); }
+        [](const auto& target, auto pool) {
+            return make_pg_pet_user_store(target, pool, detail::seed_pet_users);
+        }
     );
 }
 
@@ -185,7 +188,7 @@ std::unique_ptr<pet_image_store> make_pet_image_store(const storage_config& conf
         config,
         [&] { return make_memory_pet_image_store(max_bytes); },
         [&](auto db) { return make_sqlite_pet_image_store(std::move(db), max_bytes); },
-        [&](const auto& dsn, auto pool) { return make_pg_pet_image_store(dsn, pool, max_bytes); }
+        [&](const auto& target, auto pool) { return make_pg_pet_image_store(target, pool, max_bytes); }
     );
 }
 

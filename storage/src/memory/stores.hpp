@@ -12,6 +12,7 @@
 #include "storage/file_store.hpp"
 #include "storage/location_store.hpp"
 #include "storage/pet_store.hpp"
+#include "storage/sandbox_store.hpp"
 #include "storage/session_store.hpp"
 #include "storage/user_store.hpp"
 
@@ -39,5 +40,9 @@ namespace storefront::storage {
 );
 // Images within `max_bytes` in total.
 [[nodiscard]] std::unique_ptr<pet_image_store> make_memory_pet_image_store(std::size_t max_bytes);
+
+// The registry of sandboxes in this process; config_for answers `base` (the caller keeps each sandbox's
+// memory stores alive).
+[[nodiscard]] std::unique_ptr<sandbox_store> make_memory_sandbox_store(storage_config base);
 
 }  // namespace storefront::storage

@@ -11,11 +11,13 @@
 namespace storefront::storage::detail {
 
 pg_aggregate::pg_aggregate(
-    const std::string& dsn, std::size_t pool_size, std::string name, seed_writer seed, bool listen
+    const pg_target& target, std::size_t pool_size, std::string name, seed_writer seed, bool listen
 )
-    : pool_(shared_pg_pool(dsn, pool_size)),
+    : pool_(shared_pg_pool(target, pool_size)),
       name_(std::move(name)),
-      channel_("storefront_" + name_),
+      // A channel per schema: a sandbox's writes must not refresh the caches of the shared view or of
+      // other sandboxes (the advisory lock on the channel's name is then per schema too).
+      channel_(pg_channel(target.schema, name_)),
       seed_(std::move(seed)) {
     if (listen) {
         subscription_ = pool_->listener().subscribe(channel_, revision_);

@@ -1,7 +1,8 @@
 #pragma once
-// What every pg_* store shares: the process's pool for its DSN, the schema and the aggregate's seed made
-// ready before the first statement (retried on a later call while the database is unreachable), the
-// aggregate's NOTIFY channel, and the in-process revision that own commits and the listener bump.
+// What every pg_* store shares: the process's pool for its target (DSN and schema), the schema and the
+// aggregate's seed made ready before the first statement (retried on a later call while the database is
+// unreachable), the aggregate's NOTIFY channel, and the in-process revision that own commits and the listener
+// bump.
 
 #include <atomic>
 #include <cstddef>
@@ -40,10 +41,10 @@ class pg_aggregate {
   public:
     using seed_writer = std::function<void(pg_connection&)>;
 
-    // `name` is the aggregate ("catalogue"); its channel is "storefront_<name>". `seed` (may be empty) writes
-    // the seed once. With `listen`, revision() also moves when another instance writes.
+    // `name` is the aggregate ("catalogue"); its channel is pg_channel(target.schema, name). `seed` (may be
+    // empty) writes the seed once. With `listen`, revision() also moves when another instance writes.
     pg_aggregate(
-        const std::string& dsn, std::size_t pool_size, std::string name, seed_writer seed, bool listen
+        const pg_target& target, std::size_t pool_size, std::string name, seed_writer seed, bool listen
     );
     ~pg_aggregate();
     pg_aggregate(const pg_aggregate&) = delete;

@@ -111,15 +111,16 @@ std::int64_t next_id(pg_connection& db, std::string_view table) {
 
 class pg_catalogue_store final : public catalogue_store {
   public:
-    // Uses the process's pool for `dsn`; an empty database gets `categories` and `products` (the seed) once.
+    // Uses the process's pool for `target`; an empty database gets `categories` and `products` (the seed)
+    // once.
     pg_catalogue_store(
-        const std::string& dsn,
+        const pg_target& target,
         std::size_t pool_size,
         std::vector<core::category> categories,
         std::vector<core::product> products
     )
         : aggregate_(
-              dsn,
+              target,
               pool_size,
               "catalogue",
               [categories = std::move(categories), products = std::move(products)](pg_connection& conn) {
@@ -311,12 +312,14 @@ class pg_catalogue_store final : public catalogue_store {
 }  // namespace
 
 std::unique_ptr<catalogue_store> make_pg_catalogue_store(
-    const std::string& dsn,
+    const pg_target& target,
     std::size_t pool_size,
     std::vector<core::category> categories,
     std::vector<core::product> products
 ) {
-    return std::make_unique<pg_catalogue_store>(dsn, pool_size, std::move(categories), std::move(products));
+    return std::make_unique<pg_catalogue_store>(
+        target, pool_size, std::move(categories), std::move(products)
+    );
 }
 
 namespace detail {

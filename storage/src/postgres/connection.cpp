@@ -18,10 +18,12 @@ using clock = std::chrono::steady_clock;
 
 // SQLSTATEs that mean "the database cannot serve this now" rather than a bug: connection exceptions
 // (08), operator intervention (57: shutdown, statement_timeout's query_canceled), insufficient resources
-// (53), and serialisation failures or deadlocks (40) that a client retries.
+// (53), and serialisation failures or deadlocks (40) that a client retries. An undefined table (42P01) or
+// schema (3F000) means a sandbox's schema was dropped by another instance while its stores were in use:
+// the caller answers 503 and builds them again, rather than a 500 for a bug.
 bool is_unavailable_state(std::string_view state) {
     return state.starts_with("08") || state.starts_with("57") || state.starts_with("53") ||
-           state.starts_with("40");
+           state.starts_with("40") || state == "42P01" || state == "3F000";
 }
 
 std::string field(const PGresult* r, int code) {
@@ -207,7 +209,8 @@ std::string pg_rows::bytes(int row, int column) const {
     return out;
 }
 
-pg_connection::pg_connection(const std::string& dsn, const pg_limits& limits) : limits_(limits) {
+pg_connection::pg_connection(const std::string& dsn, const pg_limits& limits, const std::string& schema)
+    : limits_(limits) {
     const auto seconds = std::chrono::ceil<std::chrono::seconds>(limits.connect_timeout).count();
     const std::string timeout = std::to_string(std::max<long long>(2, seconds));  // libpq's minimum is 2
     // Our bounds come before the DSN's own fields (which may override them); keepalives notice a peer
@@ -254,6 +257,11 @@ pg_connection::pg_connection(const std::string& dsn, const pg_limits& limits) : 
                 .add(std::to_string(limits.statement_timeout.count()))
                 .add(std::to_string(limits.statement_timeout.count() * 4))
         );
+        if (!schema.empty()) {
+            // Only the sandbox's schema: tables are created and found there, never in the shared view.
+            (void
+            )exec("SELECT set_config('search_path', $1, false)", pg_params().add(quote_identifier(schema)));
+        }
     } catch (...) {
         PQfinish(conn_);
         conn_ = nullptr;
@@ -265,6 +273,16 @@ pg_connection::~pg_connection() {
     if (conn_) {
         PQfinish(conn_);
     }
+}
+
+std::string pg_connection::quote_identifier(std::string_view name) const {
+    char* quoted = PQescapeIdentifier(conn_, name.data(), name.size());
+    if (!quoted) {
+        throw pg_error("cannot quote an identifier", "");
+    }
+    std::string out(quoted);
+    PQfreemem(quoted);
+    return out;
 }
 
 bool pg_connection::healthy() const {

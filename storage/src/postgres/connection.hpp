@@ -97,8 +97,9 @@ class pg_connection {
     using transaction = scoped_transaction<pg_connection>;
 
     // Connects to `dsn` (a libpq URL or key=value string); throws storage_unavailable when it cannot. The
-    // DSN (which may hold a password) never appears in an exception message.
-    pg_connection(const std::string& dsn, const pg_limits& limits);
+    // DSN (which may hold a password) never appears in an exception message. A non-empty `schema` becomes
+    // the session's search_path (it need not exist yet: the migration creates it).
+    pg_connection(const std::string& dsn, const pg_limits& limits, const std::string& schema = {});
     ~pg_connection();
     pg_connection(const pg_connection&) = delete;
     pg_connection& operator=(const pg_connection&) = delete;
@@ -108,6 +109,9 @@ class pg_connection {
     // Like exec, but a UNIQUE or FOREIGN KEY violation is returned instead of thrown (the transaction
     // is then aborted: the caller returns and lets the transaction roll back).
     pg_violation exec_or_violation(std::string_view sql, const pg_params& params, pg_rows* rows = nullptr);
+
+    // `name` quoted as an SQL identifier (libpq's escaping), for statements that cannot take a parameter.
+    [[nodiscard]] std::string quote_identifier(std::string_view name) const;
 
     // False once a statement failed on the connection level; the pool then drops the connection.
     [[nodiscard]] bool healthy() const;

@@ -19,8 +19,8 @@ using detail::pg_params;
 
 class pg_file_store final : public file_store {
   public:
-    pg_file_store(const std::string& dsn, std::size_t pool_size, std::size_t max_bytes)
-        : aggregate_(dsn, pool_size, "files", {}, false), max_bytes_(max_bytes) {}
+    pg_file_store(const pg_target& target, std::size_t pool_size, std::size_t max_bytes)
+        : aggregate_(target, pool_size, "files", {}, false), max_bytes_(max_bytes) {}
 
     core::result<std::shared_ptr<const stored_file>> add(
         std::string extension, std::string original_name, std::string media_type, std::string bytes
@@ -73,9 +73,9 @@ class pg_file_store final : public file_store {
 }  // namespace
 
 std::unique_ptr<file_store> make_pg_file_store(
-    const std::string& dsn, std::size_t pool_size, std::size_t max_bytes
+    const pg_target& target, std::size_t pool_size, std::size_t max_bytes
 ) {
-    return std::make_unique<pg_file_store>(dsn, pool_size, max_bytes);
+    return std::make_unique<pg_file_store>(target, pool_size, max_bytes);
 }
 
 }  // namespace storefront::storage

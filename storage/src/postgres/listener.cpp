@@ -17,7 +17,10 @@ constexpr std::chrono::milliseconds max_backoff{2000};
 
 }  // namespace
 
-pg_listener::pg_listener(std::string dsn, pg_limits limits) : dsn_(std::move(dsn)), limits_(limits) {
+pg_listener::pg_listener(
+    std::string dsn, std::string schema, pg_limits limits, std::vector<std::string> channels
+)
+    : dsn_(std::move(dsn)), schema_(std::move(schema)), limits_(limits), channels_(std::move(channels)) {
     thread_ = std::thread([this] { run(); });
 }
 
@@ -69,9 +72,9 @@ void pg_listener::run() {
         }
         if (!conn) {
             try {
-                auto fresh = std::make_unique<pg_connection>(dsn_, limits_);
-                for (const char* channel : channels) {
-                    (void)fresh->exec(std::string("LISTEN ") + channel);
+                auto fresh = std::make_unique<pg_connection>(dsn_, limits_, schema_);
+                for (const auto& channel : channels_) {
+                    (void)fresh->exec("LISTEN " + fresh->quote_identifier(channel));
                 }
                 conn = std::move(fresh);
                 backoff = std::chrono::milliseconds{0};

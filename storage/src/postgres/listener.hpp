@@ -1,5 +1,5 @@
 #pragma once
-// LISTEN on one dedicated connection: a thread waits for NOTIFY on the storefront_* channels and bumps the
+// LISTEN on one dedicated connection per pool: a thread waits for NOTIFY on the pool's channels and bumps the
 // revision counters subscribed to each channel, so in-process caches of every instance notice writes made
 // by the others. A lost connection is re-established with back-off; since notifications may have been
 // missed meanwhile, every counter is bumped when it drops and again when listening resumes.
@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "postgres/connection.hpp"
 
@@ -19,7 +20,8 @@ namespace storefront::storage::detail {
 
 class pg_listener {
   public:
-    pg_listener(std::string dsn, pg_limits limits);
+    // Listens on `channels` over a connection to `dsn` (with `schema` as its search_path, like the pool's).
+    pg_listener(std::string dsn, std::string schema, pg_limits limits, std::vector<std::string> channels);
     // Stops the thread (within the poll interval, or a connect attempt's timeout when one is under way).
     ~pg_listener();
     pg_listener(const pg_listener&) = delete;
@@ -43,7 +45,9 @@ class pg_listener {
     void pause(std::chrono::milliseconds how_long);
 
     std::string dsn_;
+    std::string schema_;
     pg_limits limits_;
+    std::vector<std::string> channels_;
     std::mutex mutex_;
     std::condition_variable wake_;
     std::map<std::uint64_t, subscriber> subscribers_;
@@ -53,14 +57,7 @@ class pg_listener {
     std::thread thread_;
 };
 
-// Channel names, one per aggregate; writes send pg_notify on theirs.
-inline constexpr const char* channels[] = {
-    "storefront_catalogue",
-    "storefront_users",
-    "storefront_files",
-    "storefront_pets",
-    "storefront_orders",
-    "storefront_pet_users",
-    "storefront_pet_images"};
+// The channel of the registry of sandboxes (sandbox_store): one NOTIFY per create or remove.
+inline constexpr const char* sandbox_registry_channel = "storefront_sandboxes";
 
 }  // namespace storefront::storage::detail

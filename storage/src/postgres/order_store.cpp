@@ -35,9 +35,9 @@ pg_params order_params(const core::pet_order& o) {
 
 class pg_order_store final : public order_store {
   public:
-    pg_order_store(const std::string& dsn, std::size_t pool_size, std::vector<core::pet_order> seed)
+    pg_order_store(const pg_target& target, std::size_t pool_size, std::vector<core::pet_order> seed)
         : aggregate_(
-              dsn,
+              target,
               pool_size,
               "orders",
               [seed = std::move(seed)](pg_connection& conn) { detail::write_rows(conn, seed); },
@@ -103,9 +103,9 @@ class pg_order_store final : public order_store {
 }  // namespace
 
 std::unique_ptr<order_store> make_pg_order_store(
-    const std::string& dsn, std::size_t pool_size, std::vector<core::pet_order> seed
+    const pg_target& target, std::size_t pool_size, std::vector<core::pet_order> seed
 ) {
-    return std::make_unique<pg_order_store>(dsn, pool_size, std::move(seed));
+    return std::make_unique<pg_order_store>(target, pool_size, std::move(seed));
 }
 
 namespace detail {

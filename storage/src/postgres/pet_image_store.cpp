@@ -18,8 +18,8 @@ namespace {
 
 class pg_pet_image_store final : public pet_image_store {
   public:
-    pg_pet_image_store(const std::string& dsn, std::size_t pool_size, std::size_t max_bytes)
-        : aggregate_(dsn, pool_size, "pet_images", {}, false), max_bytes_(max_bytes) {}
+    pg_pet_image_store(const pg_target& target, std::size_t pool_size, std::size_t max_bytes)
+        : aggregate_(target, pool_size, "pet_images", {}, false), max_bytes_(max_bytes) {}
 
     core::result<std::int64_t> add(std::int64_t pet_id, core::pet_image image) override {
         return aggregate_.write([&](pg_connection& db) -> core::result<std::int64_t> {
@@ -65,9 +65,9 @@ class pg_pet_image_store final : public pet_image_store {
 }  // namespace
 
 std::unique_ptr<pet_image_store> make_pg_pet_image_store(
-    const std::string& dsn, std::size_t pool_size, std::size_t max_bytes
+    const pg_target& target, std::size_t pool_size, std::size_t max_bytes
 ) {
-    return std::make_unique<pg_pet_image_store>(dsn, pool_size, max_bytes);
+    return std::make_unique<pg_pet_image_store>(target, pool_size, max_bytes);
 }
 
 }  // namespace storefront::storage

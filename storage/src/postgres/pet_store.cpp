@@ -93,9 +93,9 @@ core::result<core::pet> one_pet(const pg_rows& r) {
 
 class pg_pet_store final : public pet_store {
   public:
-    pg_pet_store(const std::string& dsn, std::size_t pool_size, std::vector<core::pet> seed)
+    pg_pet_store(const pg_target& target, std::size_t pool_size, std::vector<core::pet> seed)
         : aggregate_(
-              dsn,
+              target,
               pool_size,
               "pets",
               [seed = std::move(seed)](pg_connection& conn) { detail::write_rows(conn, seed); },
@@ -191,9 +191,9 @@ class pg_pet_store final : public pet_store {
 }  // namespace
 
 std::unique_ptr<pet_store> make_pg_pet_store(
-    const std::string& dsn, std::size_t pool_size, std::vector<core::pet> seed
+    const pg_target& target, std::size_t pool_size, std::vector<core::pet> seed
 ) {
-    return std::make_unique<pg_pet_store>(dsn, pool_size, std::move(seed));
+    return std::make_unique<pg_pet_store>(target, pool_size, std::move(seed));
 }
 
 namespace detail {

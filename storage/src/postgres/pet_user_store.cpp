@@ -40,12 +40,12 @@ class pg_pet_user_store final : public pet_user_store {
   public:
     // `seed` is called only when the database has not been seeded yet (it hashes a password).
     pg_pet_user_store(
-        const std::string& dsn,
+        const pg_target& target,
         std::size_t pool_size,
         std::function<std::vector<core::pet_user_credentials>()> seed
     )
         : aggregate_(
-              dsn,
+              target,
               pool_size,
               "pet_users",
               [seed = std::move(seed)](pg_connection& conn) { detail::write_rows(conn, seed()); },
@@ -129,11 +129,11 @@ class pg_pet_user_store final : public pet_user_store {
 }  // namespace
 
 std::unique_ptr<pet_user_store> make_pg_pet_user_store(
-    const std::string& dsn,
+    const pg_target& target,
     std::size_t pool_size,
     std::function<std::vector<core::pet_user_credentials>()> seed
 ) {
-    return std::make_unique<pg_pet_user_store>(dsn, pool_size, std::move(seed));
+    return std::make_unique<pg_pet_user_store>(target, pool_size, std::move(seed));
 }
 
 namespace detail {

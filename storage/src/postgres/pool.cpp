@@ -1,9 +1,12 @@
-// pg_pool: borrowing with a deadline, reconnect back-off, the process-wide registry of pools by DSN.
+// pg_pool: borrowing with a deadline, reconnect back-off, the process-wide registry of pools by DSN and
+// schema.
 
 #include "postgres/pool.hpp"
 
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "postgres/schema.hpp"
 #include "storage/storage_error.hpp"
@@ -17,8 +20,8 @@ constexpr std::chrono::milliseconds max_backoff{2000};
 
 }  // namespace
 
-pg_pool::pg_pool(std::string dsn, std::size_t size, pg_limits limits)
-    : dsn_(std::move(dsn)), size_(std::max<std::size_t>(1, size)), limits_(limits) {}
+pg_pool::pg_pool(pg_target target, std::size_t size, pg_limits limits)
+    : target_(std::move(target)), size_(std::max<std::size_t>(1, size)), limits_(limits) {}
 
 pg_pool::lease::~lease() {
     if (conn_) {
@@ -46,7 +49,7 @@ pg_pool::lease pg_pool::borrow() {
             ++open_;
             lock.unlock();
             try {
-                auto conn = std::make_unique<pg_connection>(dsn_, limits_);
+                auto conn = std::make_unique<pg_connection>(target_.dsn, limits_, target_.schema);
                 lock.lock();
                 backoff_ = std::chrono::milliseconds{0};
                 return lease(*this, std::move(conn));
@@ -86,7 +89,7 @@ void pg_pool::ensure_schema(pg_connection& conn) {
             return;
         }
     }
-    migrate_schema(conn);
+    migrate_schema(conn, target_.schema);
     std::lock_guard lock(mutex_);
     schema_ready_ = true;
 }
@@ -94,21 +97,31 @@ void pg_pool::ensure_schema(pg_connection& conn) {
 pg_listener& pg_pool::listener() {
     std::lock_guard lock(mutex_);
     if (!listener_) {
-        listener_ = std::make_unique<pg_listener>(dsn_, limits_);
+        // The channels of this target's aggregates; the shared view's listener also hears the registry of
+        // sandboxes, whose rows live in the shared view.
+        std::vector<std::string> channels;
+        for (const char* name : notified_aggregates) {
+            channels.push_back(pg_channel(target_.schema, name));
+        }
+        if (target_.schema.empty()) {
+            channels.emplace_back(sandbox_registry_channel);
+        }
+        listener_ = std::make_unique<pg_listener>(target_.dsn, target_.schema, limits_, std::move(channels));
     }
     return *listener_;
 }
 
-std::shared_ptr<pg_pool> shared_pg_pool(const std::string& dsn, std::size_t size) {
+std::shared_ptr<pg_pool> shared_pg_pool(const pg_target& target, std::size_t size) {
     static std::mutex mutex;
-    static std::map<std::string, std::weak_ptr<pg_pool>> pools;
+    static std::map<std::pair<std::string, std::string>, std::weak_ptr<pg_pool>> pools;
     std::lock_guard lock(mutex);
-    if (auto pool = pools[dsn].lock()) {
+    const auto key = std::make_pair(target.dsn, target.schema);
+    if (auto pool = pools[key].lock()) {
         return pool;
     }
     std::erase_if(pools, [](const auto& entry) { return entry.second.expired(); });
-    auto pool = std::make_shared<pg_pool>(dsn, size);
-    pools[dsn] = pool;
+    auto pool = std::make_shared<pg_pool>(target, size);
+    pools[key] = pool;
     return pool;
 }
 

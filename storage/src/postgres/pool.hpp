@@ -1,9 +1,10 @@
 #pragma once
-// The connections of one process to one PostgreSQL database, shared by every pg_* store built for the same
-// connection string (shared_pg_pool): at most `size` connections, borrowed for one port call each with a
+// The connections of one process to one PostgreSQL database and schema, shared by every pg_* store built for
+// the same target (shared_pg_pool): at most `size` connections, borrowed for one port call each with a
 // bounded wait, a broken connection dropped on return, and new connections opened on demand with back-off
 // while the server is unreachable (a borrow then fails at once with storage_unavailable). The pool also
-// owns the process's one LISTEN connection (pg_listener) and runs the schema migration once.
+// owns the target's one LISTEN connection (pg_listener) and runs the schema migration once. Every
+// connection of a target with a schema runs with that schema as its search_path.
 
 #include <chrono>
 #include <condition_variable>
@@ -15,12 +16,13 @@
 
 #include "postgres/connection.hpp"
 #include "postgres/listener.hpp"
+#include "postgres/target.hpp"
 
 namespace storefront::storage::detail {
 
 class pg_pool {
   public:
-    pg_pool(std::string dsn, std::size_t size, pg_limits limits = {});
+    pg_pool(pg_target target, std::size_t size, pg_limits limits = {});
     pg_pool(const pg_pool&) = delete;
     pg_pool& operator=(const pg_pool&) = delete;
 
@@ -42,7 +44,8 @@ class pg_pool {
     // server cannot be reached.
     [[nodiscard]] lease borrow();
 
-    // The schema of every aggregate exists and is current (idempotent; once per pool when it succeeds).
+    // The target's schema and the tables of every aggregate in it exist and are current (idempotent; once
+    // per pool when it succeeds).
     void ensure_schema(pg_connection& conn);
 
     [[nodiscard]] pg_listener& listener();
@@ -50,7 +53,7 @@ class pg_pool {
   private:
     void give_back(std::unique_ptr<pg_connection> conn);
 
-    const std::string dsn_;
+    const pg_target target_;
     const std::size_t size_;
     const pg_limits limits_;
     const std::chrono::milliseconds borrow_timeout_{5000};
@@ -65,7 +68,8 @@ class pg_pool {
     std::unique_ptr<pg_listener> listener_;
 };
 
-// The pool for `dsn` shared by the stores of this process (created on first use, gone with its last store).
-[[nodiscard]] std::shared_ptr<pg_pool> shared_pg_pool(const std::string& dsn, std::size_t size);
+// The pool for `target` shared by the stores of this process (created on first use, gone with its last
+// store).
+[[nodiscard]] std::shared_ptr<pg_pool> shared_pg_pool(const pg_target& target, std::size_t size);
 
 }  // namespace storefront::storage::detail

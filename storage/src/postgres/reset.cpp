@@ -3,8 +3,8 @@
 #include "postgres/reset.hpp"
 
 #include "common/write_row.hpp"
-#include "postgres/listener.hpp"
 #include "postgres/schema.hpp"
+#include "postgres/target.hpp"
 #include "seed/catalogue.hpp"
 #include "seed/pets.hpp"
 #include "seed/users.hpp"
@@ -34,8 +34,8 @@ void pg_reset_to_seed(const std::string& dsn) {
     write_rows(conn, pets);
     write_rows(conn, orders);
     write_rows(conn, pet_users);
-    for (const char* channel : channels) {
-        (void)conn.exec("SELECT pg_notify($1, 'reset')", pg_params().add(channel));
+    for (const char* aggregate : notified_aggregates) {
+        (void)conn.exec("SELECT pg_notify($1, 'reset')", pg_params().add(pg_channel("", aggregate)));
     }
     tx.commit();
 }

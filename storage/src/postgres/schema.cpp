@@ -60,9 +60,13 @@ const std::vector<std::vector<std::string_view>> migrations = {
 
 }  // namespace
 
-void migrate_schema(pg_connection& conn) {
+void migrate_schema(pg_connection& conn, const std::string& schema) {
     pg_transaction tx(conn);
     (void)conn.exec("SELECT pg_advisory_xact_lock($1)", pg_params().add(migration_lock));
+    if (!schema.empty()) {
+        // Under the lock: two instances running CREATE SCHEMA IF NOT EXISTS at once could still collide.
+        (void)conn.exec("CREATE SCHEMA IF NOT EXISTS " + conn.quote_identifier(schema));
+    }
     (void)conn.exec("CREATE TABLE IF NOT EXISTS storefront_meta (key text PRIMARY KEY, value bigint NOT NULL)"
     );
     const auto current = conn.exec("SELECT value FROM storefront_meta WHERE key = 'schema_version'");

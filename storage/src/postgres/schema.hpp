@@ -4,14 +4,16 @@
 // storefront_meta, so instances starting at once neither collide nor migrate twice. Seed data is written
 // once per aggregate, guarded by a marker row (not by "the table is empty": deleted rows stay deleted).
 
+#include <string>
 #include <string_view>
 
 #include "postgres/connection.hpp"
 
 namespace storefront::storage::detail {
 
-// Brings the schema to the current version; throws storage_unavailable or pg_error.
-void migrate_schema(pg_connection& conn);
+// Brings the schema to the current version; throws storage_unavailable or pg_error. A non-empty `schema`
+// (the connection's search_path) is created first, so the tables land in it.
+void migrate_schema(pg_connection& conn, const std::string& schema = {});
 
 // Sets the seed marker of `aggregate` inside the caller's transaction (common/seed_once.hpp); true when this
 // call set it, false when it was set already (a concurrent caller waits for the first one to commit).

@@ -17,8 +17,8 @@ namespace {
 
 class pg_session_store final : public session_store {
   public:
-    pg_session_store(const std::string& dsn, std::size_t pool_size)
-        : aggregate_(dsn, pool_size, "sessions", {}, false) {}
+    pg_session_store(const pg_target& target, std::size_t pool_size)
+        : aggregate_(target, pool_size, "sessions", {}, false) {}
 
     core::result<void> start(
         std::string_view id, std::int64_t user_id, std::int64_t expires_at, std::int64_t now
@@ -74,8 +74,8 @@ class pg_session_store final : public session_store {
 
 }  // namespace
 
-std::unique_ptr<session_store> make_pg_session_store(const std::string& dsn, std::size_t pool_size) {
-    return std::make_unique<pg_session_store>(dsn, pool_size);
+std::unique_ptr<session_store> make_pg_session_store(const pg_target& target, std::size_t pool_size) {
+    return std::make_unique<pg_session_store>(target, pool_size);
 }
 
 }  // namespace storefront::storage

@@ -64,12 +64,12 @@ class pg_user_store final : public user_store {
   public:
     // An empty database gets the seed users from `seed` once (called only then: hashing is slow).
     pg_user_store(
-        const std::string& dsn,
+        const pg_target& target,
         std::size_t pool_size,
         std::function<std::vector<core::user_credentials>()> seed
     )
         : aggregate_(
-              dsn,
+              target,
               pool_size,
               "users",
               [seed = std::move(seed)](pg_connection& conn) { detail::write_user_seed(conn, seed()); },
@@ -175,9 +175,9 @@ class pg_user_store final : public user_store {
 }  // namespace
 
 std::unique_ptr<user_store> make_pg_user_store(
-    const std::string& dsn, std::size_t pool_size, std::function<std::vector<core::user_credentials>()> seed
+    const pg_target& target, std::size_t pool_size, std::function<std::vector<core::user_credentials>()> seed
 ) {
-    return std::make_unique<pg_user_store>(dsn, pool_size, std::move(seed));
+    return std::make_unique<pg_user_store>(target, pool_size, std::move(seed));
 }
 
 namespace detail {

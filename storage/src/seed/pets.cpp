@@ -63,8 +63,10 @@ std::vector<core::pet_order> seed_orders() {
     };
 }
 
+// The hash is computed once per process (a thread-safe static): every sandbox's pet user store is seeded
+// from it, and Argon2id is deliberately slow.
 std::vector<core::pet_user_credentials> seed_pet_users() {
-    const std::string hash = core::hash_password(seed_pet_user_password);
+    static const std::string hash = core::hash_password(seed_pet_user_password);
     std::vector<core::pet_user_credentials> out;
     for (std::int64_t id = 1; id <= 10; ++id) {
         const std::string n = std::to_string(id);

@@ -13,7 +13,8 @@ inline constexpr std::string_view seed_pet_user_password = "XXXXXXXXXXX";
 
 [[nodiscard]] std::vector<core::pet> seed_pets();
 [[nodiscard]] std::vector<core::pet_order> seed_orders();
-// Users 1..10; one Argon2id hash of seed_pet_user_password is computed and shared (they share the password).
+// Users 1..10; one Argon2id hash of seed_pet_user_password is computed once per process and shared (they
+// share the password).
 [[nodiscard]] std::vector<core::pet_user_credentials> seed_pet_users();
 
 }  // namespace storefront::storage::detail

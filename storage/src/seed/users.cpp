@@ -30,20 +30,24 @@ constexpr std::array<seed_user, 3> user_table{{
 
 }  // namespace
 
+// Hashed once per process (a thread-safe static): every sandbox's user store is seeded from the same list,
+// and Argon2id is deliberately slow. Each caller gets its own copy.
 std::vector<core::user_credentials> seed_user_credentials() {
-    return records_from(user_table, [](const seed_user& row) {
-        core::user_credentials c;
-        c.profile.id = row.id;
-        c.profile.email = std::string(row.email);
-        c.profile.name = std::string(row.name);
-        c.profile.role = std::string(row.role);
-        c.profile.avatar = "/api/v1/images/avatars/" + std::to_string(row.id) + ".png";
-        c.profile.created_at = seed_epoch_ms + (row.id - 1) * 1000;
-        c.profile.updated_at = c.profile.created_at;
-        c.profile.seed = true;
-        c.password_hash = core::hash_password(row.password);
-        return c;
-    });
+    static const std::vector<core::user_credentials> hashed =
+        records_from(user_table, [](const seed_user& row) {
+            core::user_credentials c;
+            c.profile.id = row.id;
+            c.profile.email = std::string(row.email);
+            c.profile.name = std::string(row.name);
+            c.profile.role = std::string(row.role);
+            c.profile.avatar = "/api/v1/images/avatars/" + std::to_string(row.id) + ".png";
+            c.profile.created_at = seed_epoch_ms + (row.id - 1) * 1000;
+            c.profile.updated_at = c.profile.created_at;
+            c.profile.seed = true;
+            c.password_hash = core::hash_password(row.password);
+            return c;
+        });
+    return hashed;
 }
 
 }  // namespace storefront::storage::detail

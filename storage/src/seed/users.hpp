@@ -7,7 +7,8 @@
 
 namespace storefront::storage::detail {
 
-// Users 1..3 with Argon2id hashes of the documented demo passwords (slow: three hash computations).
+// Users 1..3 with Argon2id hashes of the documented demo passwords (three hash computations, once per
+// process; later calls return copies).
 [[nodiscard]] std::vector<core::user_credentials> seed_user_credentials();
 
 }  // namespace storefront::storage::detail

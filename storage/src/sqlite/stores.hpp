@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/model.hpp"
@@ -13,6 +14,7 @@
 #include "storage/catalogue_store.hpp"
 #include "storage/file_store.hpp"
 #include "storage/pet_store.hpp"
+#include "storage/sandbox_store.hpp"
 #include "storage/session_store.hpp"
 #include "storage/user_store.hpp"
 
@@ -55,5 +57,9 @@ class sqlite_database;
 [[nodiscard]] std::unique_ptr<pet_image_store> make_sqlite_pet_image_store(
     std::shared_ptr<detail::sqlite_database> db, std::size_t max_bytes
 );
+
+// The registry of sandboxes of the database file `path`: the directory `<path>.sandboxes/`, one file per
+// sandbox; config_for answers `base` with that file as its backend.
+[[nodiscard]] std::unique_ptr<sandbox_store> make_sqlite_sandbox_store(std::string path, storage_config base);
 
 }  // namespace storefront::storage
