@@ -3,7 +3,11 @@
 // row. Creates and removes are serialised across instances by an advisory lock and announced by NOTIFY.
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +16,7 @@
 
 #include "postgres/pool.hpp"
 #include "postgres/stores.hpp"
+#include "storage/storage_error.hpp"
 
 namespace storefront::storage {
 
@@ -46,7 +51,7 @@ clock::time_point time_of_micros(std::int64_t micros) {
 }
 
 // "sb_" and the first 16 bytes of SHA-256(id) in hex: a valid unquoted identifier of fixed length, whatever
-// the id's case (ids differ by case; lower-case identifiers do not).
+// the id's case (ids "Ab" and "ab" are two sandboxes; identifiers fold case unless quoted).
 std::string schema_of(std::string_view id) {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
@@ -66,6 +71,18 @@ sandbox_record record_at(const pg_rows& r, std::string_view id) {
     return sandbox_record{std::string(id), r.int64(0, 0), time_of_micros(r.int64(0, 1))};
 }
 
+// The registry row of `id`; nullopt when there is none.
+std::optional<sandbox_record> select_record(pg_connection& db, std::string_view id) {
+    const auto r = db.exec(
+        "SELECT generation, " + std::string(time_to_micros) + " FROM storefront_sandboxes WHERE id = $1",
+        pg_params().add(id)
+    );
+    if (r.empty()) {
+        return std::nullopt;
+    }
+    return record_at(r, id);
+}
+
 class pg_sandbox_store final : public sandbox_store {
   public:
     explicit pg_sandbox_store(storage_config base)
@@ -81,14 +98,7 @@ class pg_sandbox_store final : public sandbox_store {
 
     core::result<std::optional<sandbox_record>> find(std::string_view id) override {
         auto db = connection();
-        const auto r = db->exec(
-            "SELECT generation, " + std::string(time_to_micros) + " FROM storefront_sandboxes WHERE id = $1",
-            pg_params().add(id)
-        );
-        if (r.empty()) {
-            return std::optional<sandbox_record>();
-        }
-        return std::optional<sandbox_record>(record_at(r, id));
+        return select_record(*db, id);
     }
 
     core::result<sandbox_record> create(std::string_view id, std::size_t max_live, clock::time_point now)
@@ -96,12 +106,8 @@ class pg_sandbox_store final : public sandbox_store {
         auto db = connection();
         pg_transaction tx(*db);
         lock(*db);
-        const auto existing = db->exec(
-            "SELECT generation, " + std::string(time_to_micros) + " FROM storefront_sandboxes WHERE id = $1",
-            pg_params().add(id)
-        );
-        if (!existing.empty()) {
-            return record_at(existing, id);
+        if (auto existing = select_record(*db, id)) {
+            return *std::move(existing);
         }
         const auto live = db->exec("SELECT count(*) FROM storefront_sandboxes").int64(0, 0);
         if (static_cast<std::size_t>(live) >= max_live) {
@@ -112,6 +118,13 @@ class pg_sandbox_store final : public sandbox_store {
                 ") ON CONFLICT (id) DO NOTHING RETURNING generation, " + std::string(time_to_micros),
             pg_params().add(id).add(micros_of(now))
         );
+        if (created.empty()) {
+            // A writer that skipped the lock inserted it meanwhile: that row is the answer.
+            if (auto other = select_record(*db, id)) {
+                return *std::move(other);
+            }
+            throw storage_unavailable("sandbox registry: a row changed while it was being created");
+        }
         notify(*db, id);
         tx.commit();
         revision_.fetch_add(1, std::memory_order_acq_rel);
