@@ -5,6 +5,7 @@
 
 #include "storage/factory.hpp"
 
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -96,31 +97,48 @@ auto make_store(
     return memory();
 }
 
+// The seed rows as `config` keeps them: flagged read-only, or (a sandbox's copy) as any other row.
+template <class Row>
+std::vector<Row> seed_as_configured(std::vector<Row> rows, bool read_only) {
+    if (!read_only) {
+        for (auto& row : rows) {
+            if constexpr (requires { row.profile.seed; }) {
+                row.profile.seed = false;
+            } else {
+                row.seed = false;
+            }
+        }
+    }
+    return rows;
+}
+
 }  // namespace
 
 std::unique_ptr<catalogue_store> make_catalogue_store(const storage_config& config) {
+    const auto categories = [&] {
+        return seed_as_configured(detail::seed_categories(), config.seed_read_only);
+    };
+    const auto products = [&] { return seed_as_configured(detail::seed_products(), config.seed_read_only); };
     return make_store(
         config,
-        [] { return make_memory_catalogue_store(detail::seed_categories(), detail::seed_products()); },
-        [](auto db) {
-            return make_sqlite_catalogue_store(
-                std::move(db), detail::seed_categories(), detail::seed_products()
-            );
-        },
-        [](const auto& target, auto pool) {
-            return make_pg_catalogue_store(target, pool, detail::seed_categories(), detail::seed_products());
+        [&] { return make_memory_catalogue_store(categories(), products()); },
+        [&](auto db) { return make_sqlite_catalogue_store(std::move(db), categories(), products()); },
+        [&](const auto& target, auto pool) {
+            return make_pg_catalogue_store(target, pool, categories(), products());
         }
     );
 }
 
 std::unique_ptr<user_store> make_user_store(const storage_config& config) {
+    // Kept by the durable stores and called when they first reach an unseeded database: owns its flag.
+    const std::function<std::vector<core::user_credentials>()> users = [read_only = config.seed_read_only] {
+        return seed_as_configured(detail::seed_user_credentials(), read_only);
+    };
     return make_store(
         config,
-        [] { return make_memory_user_store(detail::seed_user_credentials()); },
-        [](auto db) { return make_sqlite_user_store(std::move(db), detail::seed_user_credentials); },
-        [](const auto& target, auto pool) {
-            return make_pg_user_store(target, pool, detail::seed_user_credentials);
-        }
+        [&] { return make_memory_user_store(users()); },
+        [&](auto db) { return make_sqlite_user_store(std::move(db), users); },
+        [&](const auto& target, auto pool) { return make_pg_user_store(target, pool, users); }
     );
 }
 

@@ -147,6 +147,12 @@ std::shared_ptr<const sandbox_worlds::view> sandbox_worlds::make_view(
     return std::make_shared<const view>(std::move(world), tables_);
 }
 
+storage::storage_config sandbox_worlds::own_config(const std::string& id) const {
+    auto config = registry_->config_for(id);
+    config.seed_read_only = false;  // copy-on-write: the sandbox's copy of the seed is its own
+    return config;
+}
+
 std::optional<sandbox_worlds::view_ptr> sandbox_worlds::cached(const std::string& id, bool for_write) {
     const std::uint64_t revision = registry_->revision();
     std::lock_guard lock(map_mutex_);
@@ -204,7 +210,7 @@ or_response<sandbox_worlds::view_ptr> sandbox_worlds::load(const std::string& id
         }
     }
     if (!world) {
-        world = record ? make_view(id, std::make_shared<store_set>(registry_->config_for(id), commons_))
+        world = record ? make_view(id, std::make_shared<store_set>(own_config(id), commons_))
                        : make_view(id, pristine_);
     }
     {
@@ -368,7 +374,12 @@ void sandbox_worlds::purge_loop(std::stop_token stop) {
         std::chrono::minutes(1)
     );
     std::unique_lock lock(purge_mutex_);
-    while (!purge_wakeup_.wait_for(lock, stop, interval, [] { return false; })) {
+    while (true) {
+        // Returns at the interval, or at once when a stop is requested (the predicate never holds).
+        (void)purge_wakeup_.wait_for(lock, stop, interval, [] { return false; });
+        if (stop.stop_requested()) {
+            return;
+        }
         lock.unlock();
         try {
             purge_now();

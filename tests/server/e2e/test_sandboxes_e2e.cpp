@@ -60,8 +60,13 @@ http_reply call(
     return send_request(port, spec);
 }
 
-const std::string product_body =
-    R"({"title":"Sandbox Lamp","price":12,"description":"d","categoryId":1,"images":["https://placehold.co/600x400"]})";
+// A new product's JSON; titles differ, since a title gives the product its unique slug.
+std::string product_named(const std::string& title) {
+    return R"({"title":")" + title +
+           R"(","price":12,"description":"d","categoryId":1,"images":["https://placehold.co/600x400"]})";
+}
+
+const std::string product_body = product_named("Sandbox Lamp");
 
 std::string bearer_login(
     std::uint16_t port, const std::string& base, const std::string& email, const std::string& password
@@ -87,6 +92,15 @@ std::string pet_bearer(std::uint16_t port, const std::string& base) {
     const auto reply = send_request(port, spec);
     BOOST_TEST_REQUIRE(reply.status == 200u, reply.body);
     return "Bearer " + std::string(reply.json().at("access_token").as_string());
+}
+
+// storefront_sandbox_quota_refusals_total of /metrics (process-wide: tests compare before and after).
+double quota_refusals(std::uint16_t port) {
+    const std::string body = get(port, "/metrics").body;
+    const std::string name = "\nstorefront_sandbox_quota_refusals_total ";
+    const auto at = body.find(name);
+    BOOST_TEST_REQUIRE(at != std::string::npos);
+    return std::stod(body.substr(at + name.size()));
 }
 
 bool is_json_error(const http_reply& reply) {
@@ -155,8 +169,8 @@ BOOST_AUTO_TEST_CASE(writes_stay_in_their_sandbox_and_new_ids_are_deterministic)
                     port,
                     "POST",
                     base + "/api/v1/users",
-                    R"({"name":"Sam","email":"sam@)" + sandbox +
-                        R"(.test","password":"secret123","avatar":"https://placehold.co/600x400"})"
+                    R"({"name":"Sam","email":"sam)" + std::to_string(sandbox.size()) +
+                        R"(@mail.com","password":"secret123","avatar":"https://placehold.co/600x400"})"
                 );
                 BOOST_TEST_REQUIRE(user.status == 201u, user.body);
                 BOOST_TEST(user.json().at("id").as_int64() == 4);
@@ -170,6 +184,15 @@ BOOST_AUTO_TEST_CASE(writes_stay_in_their_sandbox_and_new_ids_are_deterministic)
                 BOOST_TEST_REQUIRE(pet.status == 200u, pet.body);
                 const auto pet_id = pet.json().at("id").as_int64();
                 BOOST_TEST((first_pet == 0 || pet_id == first_pet));
+                BOOST_TEST(
+                    call(
+                        port,
+                        "GET",
+                        base + "/api/v3/pet/" + std::to_string(pet_id),
+                        "",
+                        {{"api_key", "special-key"}}
+                    ).status == 200u
+                );
                 first_pet = pet_id;
             }
             // Visible in its sandbox only: not in the shared view (whose own 52 is another product), not in
@@ -181,7 +204,11 @@ BOOST_AUTO_TEST_CASE(writes_stay_in_their_sandbox_and_new_ids_are_deterministic)
             BOOST_TEST(get(port, "/sandbox/gamma/api/v1/products/52").status == 404u);
             BOOST_TEST(get(port, "/sandbox/gamma/api/v1/categories/6").status == 404u);
             BOOST_TEST(get(port, "/api/v1/users/4").status == 404u);
-            BOOST_TEST(get(port, "/api/v3/pet/" + std::to_string(first_pet)).status == 404u);
+            BOOST_TEST(
+                call(
+                    port, "GET", "/api/v3/pet/" + std::to_string(first_pet), "", {{"api_key", "special-key"}}
+                ).status == 404u
+            );
 
             // Copy-on-write of seed rows: changed and deleted in one sandbox only.
             const auto renamed =
@@ -278,13 +305,13 @@ BOOST_AUTO_TEST_CASE(users_and_tokens_belong_to_their_sandbox) {
 BOOST_AUTO_TEST_CASE(bad_ids_and_prefixes_are_400s) {
     running_server server(sandbox_config("memory"));
     const auto port = server.port();
-    for (const std::string target :
-         {"/sandbox/abc/api/v1/products",
-          "/sandbox/a%20bc/api/v1/products",
-          "/sandbox/" + std::string(65, 'x') + "/api/v1/products",
-          "/sandbox/ab.cd/api/v1/products",
-          "/sandbox//api/v1/products",
-          "/sandbox/%C3%A9tude/api/v1/products"}) {
+    for (const std::string& target : std::vector<std::string>{
+             "/sandbox/abc/api/v1/products",
+             "/sandbox/a%20bc/api/v1/products",
+             "/sandbox/" + std::string(65, 'x') + "/api/v1/products",
+             "/sandbox/ab.cd/api/v1/products",
+             "/sandbox//api/v1/products",
+             "/sandbox/%C3%A9tude/api/v1/products"}) {
         BOOST_TEST_CONTEXT(target) {
             const auto reply = get(port, target);
             BOOST_TEST(reply.status == 400u);
@@ -292,7 +319,8 @@ BOOST_AUTO_TEST_CASE(bad_ids_and_prefixes_are_400s) {
             BOOST_TEST(reply.body.find("[A-Za-z0-9_-]{4,64}") != std::string::npos);
         }
     }
-    for (const std::string header : {"abc", "has space", std::string(65, 'y'), "semi;colon"}) {
+    for (const std::string& header :
+         std::vector<std::string>{"abc", "has space", std::string(65, 'y'), "semi;colon"}) {
         const auto reply = call(port, "GET", "/api/v1/products", "", {{"X-Sandbox", header}});
         BOOST_TEST(reply.status == 400u);
         BOOST_TEST(is_json_error(reply));
@@ -317,7 +345,8 @@ BOOST_AUTO_TEST_CASE(post_sandboxes_gives_a_random_id_and_its_bases) {
     const auto port = server.port();
     const auto made = call(port, "POST", "/api/v1/sandboxes");
     BOOST_TEST_REQUIRE(made.status == 201u, made.body);
-    const auto& body = made.json().as_object();
+    const auto document = made.json();
+    const auto& body = document.as_object();
     const std::string id(body.at("id").as_string());
     BOOST_TEST(core::valid_sandbox_id(id));
     BOOST_TEST(id.size() >= 22u);  // 128 random bits in base64url
@@ -338,19 +367,27 @@ BOOST_AUTO_TEST_CASE(full_quotas_answer_507_and_keep_what_is_stored) {
             config.sandboxes.max_rows = 2;
             running_server server(config);
             const auto port = server.port();
+            const double refusals_before = quota_refusals(port);
             BOOST_TEST_REQUIRE(
-                call(port, "POST", "/sandbox/one1/api/v1/products", product_body).status == 201u
+                call(port, "POST", "/sandbox/one1/api/v1/products", product_named("Quota Lamp 1")).status ==
+                201u
             );
             BOOST_TEST_REQUIRE(
-                call(port, "POST", "/sandbox/two2/api/v1/products", product_body).status == 201u
+                call(port, "POST", "/sandbox/two2/api/v1/products", product_named("Quota Lamp 2")).status ==
+                201u
             );
-            const auto third = call(port, "POST", "/sandbox/three/api/v1/products", product_body);
+            const auto third =
+                call(port, "POST", "/sandbox/three/api/v1/products", product_named("Quota Lamp 3"));
             BOOST_TEST(third.status == 507u);
             BOOST_TEST(is_json_error(third));
             BOOST_TEST(get(port, "/sandbox/three/api/v1/products/1").status == 200u);  // still reads the seed
             // Rows: two more than the seed, then 507; what is stored stays.
-            BOOST_TEST(call(port, "POST", "/sandbox/one1/api/v1/products", product_body).status == 201u);
-            const auto over = call(port, "POST", "/sandbox/one1/api/v1/products", product_body);
+            BOOST_TEST(
+                call(port, "POST", "/sandbox/one1/api/v1/products", product_named("Quota Lamp 4")).status ==
+                201u
+            );
+            const auto over =
+                call(port, "POST", "/sandbox/one1/api/v1/products", product_named("Quota Lamp 5"));
             BOOST_TEST(over.status == 507u);
             BOOST_TEST(is_json_error(over));
             BOOST_TEST(get(port, "/sandbox/one1/api/v1/products/53").status == 200u);
@@ -358,12 +395,17 @@ BOOST_AUTO_TEST_CASE(full_quotas_answer_507_and_keep_what_is_stored) {
                 call(port, "PUT", "/sandbox/one1/api/v1/products/52", R"({"title":"Still Mine"})").status ==
                 200u
             );
-            BOOST_TEST(call(port, "POST", "/sandbox/two2/api/v1/products", product_body).status == 201u);
+            BOOST_TEST(
+                call(port, "POST", "/sandbox/two2/api/v1/products", product_named("Quota Lamp 6")).status ==
+                201u
+            );
             // A reset frees a place.
             BOOST_TEST(call(port, "DELETE", "/sandbox/two2").status == 204u);
-            BOOST_TEST(call(port, "POST", "/sandbox/three/api/v1/products", product_body).status == 201u);
-            const auto metrics = get(port, "/metrics").body;
-            BOOST_TEST(metrics.find("storefront_sandbox_quota_refusals_total 2") != std::string::npos);
+            BOOST_TEST(
+                call(port, "POST", "/sandbox/three/api/v1/products", product_named("Quota Lamp 7")).status ==
+                201u
+            );
+            BOOST_TEST(quota_refusals(port) - refusals_before == 2.0);
         }
     }
 }
@@ -380,12 +422,9 @@ BOOST_AUTO_TEST_CASE(idle_sandboxes_expire) {
                 call(port, "POST", "/sandbox/short/api/v1/products", product_body).status == 201u
             );
             BOOST_TEST(get(port, "/sandbox/short/api/v1/products/52").status == 200u);
-            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-            unsigned status = 200;
-            while (status == 200u && std::chrono::steady_clock::now() < deadline) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(500));
-                status = get(port, "/sandbox/short/api/v1/products/52").status;
-            }
+            // Unused for three TTLs (a use would keep it alive): purged by the background pass.
+            std::this_thread::sleep_for(std::chrono::seconds(3));
+            const auto status = get(port, "/sandbox/short/api/v1/products/52").status;
             BOOST_TEST(status == 404u);  // purged: the seed again
         }
     }

@@ -80,6 +80,7 @@ class sandbox_worlds final : public sandbox_gateway {
     [[nodiscard]] std::shared_ptr<const view> make_view(
         const std::string& id, std::shared_ptr<store_set> stores
     ) const;
+    [[nodiscard]] storage::storage_config own_config(const std::string& id) const;
     void remove(const std::string& id);
     void evict_beyond_capacity();
     void purge_loop(std::stop_token stop);
