@@ -2,6 +2,21 @@
 // an inline script, so the page's Content-Security-Policy can forbid inline scripts.
 'use strict';
 
+// On /sandbox/{id}/docs, "Try it out" runs in that sandbox: requests to this origin's /api/v1 and /api/v3
+// get the sandbox's path prefix (the documents themselves are the same everywhere).
+const sandbox = (window.location.pathname.match(/^\/sandbox\/([A-Za-z0-9_-]{4,64})\/docs/) || [])[1];
+
+function inSandbox(request) {
+  if (sandbox) {
+    const url = new URL(request.url, window.location.origin);
+    if (url.origin === window.location.origin && /^\/api\/v[13]\//.test(url.pathname)) {
+      url.pathname = '/sandbox/' + sandbox + url.pathname;
+      request.url = url.toString();
+    }
+  }
+  return request;
+}
+
 window.addEventListener('load', () => {
   // /docs?urls.primaryName=pet%20store%20(%2Fapi%2Fv3) (Swagger UI's own parameter) opens the second one.
   window.ui = SwaggerUIBundle({
@@ -19,5 +34,6 @@ window.addEventListener('load', () => {
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     plugins: [SwaggerUIBundle.plugins.DownloadUrl],
     layout: 'StandaloneLayout',
+    requestInterceptor: inSandbox,
   });
 });

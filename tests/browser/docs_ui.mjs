@@ -1,6 +1,6 @@
 // Headless Debian Chromium (driven by playwright-core) opens storefront's /docs: both documents' operations
 // are listed, a login through "Try it out" gives a token that "Authorize" takes, a GET /auth/profile through
-// "Try it out" then answers 200 with john@mail.com; no request leaves 127.0.0.1, no CSP violation is
+// "Try it out" then answers 200 with john@mail.com; on /sandbox/{id}/docs "Try it out" calls that sandbox; no request leaves 127.0.0.1, no CSP violation is
 // reported, and the screenshot is not blank. Fails (never skips) when chromium or node modules are missing.
 //
 //   node tests/browser/docs_ui.mjs PATH/TO/storefront SCREENSHOT.png
@@ -54,6 +54,8 @@ try {
     foreign.push(url);
     return route.abort();
   });
+  const requested = [];
+  page.on('request', (request) => requested.push(request.url()));
   const cspViolations = [];
   page.on('console', (msg) => {
     if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text() + ' at ' + JSON.stringify(msg.location()));
@@ -118,6 +120,20 @@ try {
   const v3Shown = await page.locator('.opblock').count();
   check(v3Shown === operationCount(documents.v3), `/api/v3 operations listed: ${v3Shown} of ${operationCount(documents.v3)}`);
 
+  // /sandbox/{id}/docs: Try it out runs in that sandbox (its requests carry the sandbox's prefix).
+  await page.goto(server.url + '/sandbox/browser-docs/docs', { waitUntil: 'load' });
+  await page.waitForSelector('#operations-auth-login', { timeout: 30000 });
+  const sandboxLogin = page.locator('#operations-auth-login');
+  await sandboxLogin.locator('.opblock-summary').click();
+  await sandboxLogin.locator('button.try-out__btn').click();
+  await sandboxLogin.locator('button.execute').click();
+  const sandboxStatus = sandboxLogin.locator('.live-responses-table tbody .response-col_status').first();
+  await sandboxStatus.waitFor({ timeout: 20000 });
+  const sandboxCode = (await sandboxStatus.innerText()).trim();
+  check(sandboxCode === '201', `login in a sandbox's /docs answered ${sandboxCode}, expected 201`);
+  check(requested.includes(server.url + '/sandbox/browser-docs/api/v1/auth/login'),
+    'Try it out on /sandbox/browser-docs/docs called /sandbox/browser-docs/api/v1/auth/login');
+
   // Not blank: decode the screenshot in a blank page and count distinct colours and dark pixels.
   const blank = await context.newPage();
   const stats = await blank.evaluate(async (b64) => {
@@ -153,4 +169,4 @@ try {
 if (failures.length) {
   process.exit(1);
 }
-console.log('ok: /docs lists both documents, login + profile through Try it out, no other host, no CSP violation');
+console.log('ok: /docs lists both documents, login + profile through Try it out, a sandbox\'s /docs calls the sandbox, no other host, no CSP violation');

@@ -9,6 +9,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "core/sandbox.hpp"
 #include "http_client.hpp"
 #include "server/routing/router.hpp"
 #include "test_server.hpp"
@@ -211,8 +212,12 @@ BOOST_AUTO_TEST_CASE(servers_are_relative_so_try_it_out_reaches_this_instance) {
     for (const auto& s : surfaces) {
         BOOST_TEST_CONTEXT(s.document) {
             const auto doc = fetch_document(s);
-            BOOST_TEST(doc.at("servers").as_array().size() == 1u);
+            // This instance's shared data, then a sandbox of the reader's choosing on this instance.
+            BOOST_TEST(doc.at("servers").as_array().size() == 2u);
             BOOST_TEST(doc.at("servers").at(0).at("url").as_string() == s.prefix);
+            BOOST_TEST(doc.at("servers").at(1).at("url").as_string() == "/sandbox/{sandbox}" + s.prefix);
+            const auto& variable = doc.at("servers").at(1).at("variables").at("sandbox");
+            BOOST_TEST(core::valid_sandbox_id(std::string(variable.at("default").as_string())));
         }
     }
 }
