@@ -233,4 +233,46 @@ BOOST_AUTO_TEST_CASE(a_stopped_database_gives_quick_503s_and_storefront_recovers
     BOOST_TEST(get(server.port, "/api/v1/products?title=While%20Down").body == "[]");
 }
 
+BOOST_AUTO_TEST_CASE(two_instances_see_the_same_sandbox) {
+    if (!cluster_available()) {
+        return;
+    }
+    const std::string dsn = create_test_database();
+    instance a(dsn);
+    instance b(dsn);
+    const std::string item = "/sandbox/two-doors/api/v1/products/52";
+    // b reads first: the sandbox has no data yet, so b serves it the seed (and remembers that).
+    BOOST_TEST_REQUIRE(get(b.port, item).status == 404u);
+    const auto made = post_json(a.port, "/sandbox/two-doors/api/v1/products", product_body("Door Lamp"));
+    BOOST_TEST_REQUIRE(made.status == 201u, made.body);
+    BOOST_TEST(made.json().at("id").as_int64() == 52);
+    // b learns of the new sandbox (a notification) and reads its row; the shared view stays without it.
+    const auto eventually = [](const auto& probe, unsigned want) {
+        const auto deadline = steady::now() + std::chrono::seconds(5);
+        unsigned status = probe();
+        while (status != want && steady::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            status = probe();
+        }
+        return status;
+    };
+    BOOST_TEST(eventually([&] { return get(b.port, item).status; }, 200u) == 200u);
+    BOOST_TEST(get(b.port, item).json().at("title").as_string() == "Door Lamp");
+    BOOST_TEST(get(b.port, "/api/v1/products/52").status == 404u);
+    // A token from a's sandbox works on b in that sandbox, and nowhere else.
+    const auto login = post_json(
+        a.port, "/sandbox/two-doors/api/v1/auth/login", R"({"email":"john@mail.com","password":"changeme"})"
+    );
+    BOOST_TEST_REQUIRE(login.status == 201u);
+    const std::string bearer = "Bearer " + field(login, "access_token");
+    const auto profile = [&](const std::string& target) {
+        return send_request(b.port, {.target = target, .headers = {{"Authorization", bearer}}}).status;
+    };
+    BOOST_TEST(profile("/sandbox/two-doors/api/v1/auth/profile") == 200u);
+    BOOST_TEST(profile("/api/v1/auth/profile") == 401u);
+    // A reset on b: a sees the seed again.
+    BOOST_TEST(send_request(b.port, {.method = "DELETE", .target = "/sandbox/two-doors"}).status == 204u);
+    BOOST_TEST(eventually([&] { return get(a.port, item).status; }, 404u) == 404u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
