@@ -5,7 +5,9 @@
 // sandboxes expire; --sandboxes required and off; uploads stay in their sandbox; data survives a restart.
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <gd.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -13,6 +15,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "common/child_process.hpp"
 #include "common/pg_server.hpp"
 #include "common/temp_dir.hpp"
 #include "core/sandbox.hpp"
@@ -472,6 +475,63 @@ BOOST_AUTO_TEST_CASE(sandbox_data_survives_a_restart_on_sqlite) {
     running_server server(sandbox_config(storage));
     BOOST_TEST(get(server.port(), "/sandbox/keeper/api/v1/products/52").status == 200u);
     BOOST_TEST(get(server.port(), "/api/v1/products/52").status == 404u);
+}
+
+BOOST_AUTO_TEST_CASE(uploads_belong_to_their_sandbox) {
+    running_server server(sandbox_config("memory"));
+    const auto port = server.port();
+    const std::string boundary = "sandbox-boundary";
+    // A 2x2 PNG (uploads are sniffed: images only).
+    gdImagePtr im = gdImageCreate(2, 2);
+    gdImageColorAllocate(im, 1, 2, 3);
+    int size = 0;
+    void* data = gdImagePngPtr(im, &size);
+    const std::string png(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    gdFree(data);
+    gdImageDestroy(im);
+    const std::string body = "--" + boundary +
+                             "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"dot.png\"\r\n"
+                             "Content-Type: image/png\r\n\r\n" +
+                             png + "\r\n--" + boundary + "--\r\n";
+    const auto uploaded = send_request(
+        port,
+        {.method = "POST",
+         .target = "/sandbox/files-a/api/v1/files/upload",
+         .body = body,
+         .content_type = "multipart/form-data; boundary=" + boundary}
+    );
+    BOOST_TEST_REQUIRE(uploaded.status == 201u, uploaded.body);
+    const std::string location(uploaded.json().at("location").as_string());
+    const auto path_at = location.find("/sandbox/files-a/api/v1/files/");
+    BOOST_TEST_REQUIRE(path_at != std::string::npos, location);
+    const std::string path = location.substr(path_at);
+    BOOST_TEST(get(port, path).body == png);
+    const std::string name = path.substr(path.rfind('/') + 1);
+    BOOST_TEST(get(port, "/api/v1/files/" + name).status == 404u);
+    BOOST_TEST(get(port, "/sandbox/files-b/api/v1/files/" + name).status == 404u);
+}
+
+BOOST_AUTO_TEST_CASE(the_binary_takes_the_sandbox_flags_and_refuses_bad_ones) {
+    child_process off(instance_args("memory"), {"STOREFRONT_SANDBOXES=off"});
+    const std::uint16_t port = off.wait_listening(std::chrono::seconds(20));
+    BOOST_TEST(get(port, "/sandbox/abcd/api/v1/products").status == 404u);
+    off.signal(SIGTERM);
+    BOOST_TEST(off.wait_exit(std::chrono::seconds(15)).value_or(-1) == 0);
+
+    const std::vector<std::pair<std::vector<std::string>, std::string>> rows = {
+        {{"--sandboxes", "maybe"}, "--sandboxes must be off, on or required"},
+        {{"--sandbox-ttl", "7w"}, "--sandbox-ttl must be a duration"},
+        {{"--sandbox-ttl", "0s"}, "--sandbox-ttl must be a duration"},
+        {{"--sandbox-max", "0"}, "--sandbox-max must be between 1 and"},
+    };
+    for (const auto& [args, message] : rows) {
+        BOOST_TEST_CONTEXT(message) {
+            child_process p(args, {});
+            BOOST_TEST(p.wait_exit(std::chrono::seconds(5)).value_or(-1) == 2);
+            p.wait_for_line("storefront:", std::chrono::seconds(1));
+            BOOST_TEST(p.output().find(message) != std::string::npos, p.output());
+        }
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
