@@ -236,6 +236,20 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         "Sandboxes holding data of their own (as of the last purge pass).",
         sandboxes_live_.load(relaxed)
     );
+    out +=
+        "# HELP storefront_sandbox_rows Rows the sandboxes open on this instance have added beyond the seed "
+        "(products, categories, users, pets), recomputed by each purge pass.\n";
+    out += "# TYPE storefront_sandbox_rows histogram\n";
+    std::uint64_t sandboxes = 0;
+    for (std::size_t b = 0; b < std::size(sandbox_row_bounds); ++b) {
+        sandboxes += sandbox_rows_buckets_[b].load(relaxed);
+        out += "storefront_sandbox_rows_bucket{le=\"" + std::to_string(sandbox_row_bounds[b]) + "\"} " +
+               std::to_string(sandboxes) + "\n";
+    }
+    sandboxes += sandbox_rows_buckets_[std::size(sandbox_row_bounds)].load(relaxed);
+    out += "storefront_sandbox_rows_bucket{le=\"+Inf\"} " + std::to_string(sandboxes) + "\n";
+    out += "storefront_sandbox_rows_sum " + std::to_string(sandbox_rows_sum_.load(relaxed)) + "\n";
+    out += "storefront_sandbox_rows_count " + std::to_string(sandboxes) + "\n";
     scalar(
         "storefront_sandbox_quota_refusals_total",
         "counter",
@@ -281,6 +295,23 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
     out += "# HELP storefront_build_info The running build.\n# TYPE storefront_build_info gauge\n";
     out += "storefront_build_info{version=\"" STOREFRONT_VERSION "\",compiler=\"" __VERSION__ "\"} 1\n";
     return out;
+}
+
+void service_metrics::sandbox_rows(const std::vector<std::size_t>& per_sandbox) noexcept {
+    std::uint64_t counts[std::size(sandbox_row_bounds) + 1] = {};
+    std::uint64_t sum = 0;
+    for (const std::size_t rows : per_sandbox) {
+        std::size_t b = 0;
+        while (b < std::size(sandbox_row_bounds) && rows > sandbox_row_bounds[b]) {
+            ++b;
+        }
+        ++counts[b];
+        sum += rows;
+    }
+    for (std::size_t b = 0; b <= std::size(sandbox_row_bounds); ++b) {
+        sandbox_rows_buckets_[b].store(counts[b], std::memory_order_relaxed);
+    }
+    sandbox_rows_sum_.store(sum, std::memory_order_relaxed);
 }
 
 service_metrics& metrics() {

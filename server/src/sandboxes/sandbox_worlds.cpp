@@ -50,7 +50,9 @@ response quota_full(std::string_view message) {
 
 // How many rows of the kind that `operation` adds `stores` hold (blocking: lists through the cache);
 // nullopt when the operation adds none of the counted kinds.
-std::optional<std::size_t> rows_added_by(std::string_view operation, store_set& stores, const row_counts& seed) {
+std::optional<std::size_t> rows_added_by(
+    std::string_view operation, store_set& stores, const row_counts& seed
+) {
     const auto beyond = [](std::size_t now, std::size_t seeded) { return now > seeded ? now - seeded : 0; };
     if (operation == "createProduct") {
         return beyond(stores.product_json.current()->ids.size(), seed.products);
@@ -65,6 +67,15 @@ std::optional<std::size_t> rows_added_by(std::string_view operation, store_set& 
         return beyond(stores.pets->find_by_status(all_pet_statuses).size(), seed.pets);
     }
     return std::nullopt;
+}
+
+// Every counted row `stores` added beyond the seed (blocking).
+std::size_t rows_added(store_set& stores, const row_counts& seed) {
+    std::size_t total = 0;
+    for (const auto* operation : {"createProduct", "createCategory", "createUser", "addPet"}) {
+        total += rows_added_by(operation, stores, seed).value_or(0);
+    }
+    return total;
 }
 
 }  // namespace
@@ -282,7 +293,8 @@ boost::asio::awaitable<std::optional<response>> sandbox_worlds::admit_write(
     const sandbox_view& entered, std::string_view operation
 ) {
     store_set& stores = static_cast<const view&>(entered).stores();
-    const auto added = co_await commons_.storage.run([&] { return rows_added_by(operation, stores, seed_rows_); });
+    const auto added =
+        co_await commons_.storage.run([&] { return rows_added_by(operation, stores, seed_rows_); });
     if (added && *added >= config_.max_rows) {
         co_return quota_full(
             "This sandbox has added as many rows of this kind as it may (--sandbox-rows " +
@@ -340,11 +352,15 @@ void sandbox_worlds::purge_now() {
     std::lock_guard build(build_mutex_);
     // Uses recorded since the last pass reach the registry (the TTL counts from the last use).
     std::vector<std::pair<std::string, system_clock::time_point>> used;
+    std::vector<std::shared_ptr<const view>> open_with_data;
     {
         std::lock_guard lock(map_mutex_);
         const auto steady_now = std::chrono::steady_clock::now();
         const auto system_now = system_clock::now();
         for (auto& [id, e] : entries_) {
+            if (e.generation >= 0) {
+                open_with_data.push_back(e.world);
+            }
             if (e.used_since_touch) {
                 used.emplace_back(id, system_now - (steady_now - e.last_used));
                 e.used_since_touch = false;
@@ -361,6 +377,12 @@ void sandbox_worlds::purge_now() {
             log_event("info", "sandbox_expired", {field("sandbox", id)});
         }
     }
+    std::vector<std::size_t> rows;
+    rows.reserve(open_with_data.size());
+    for (const auto& world : open_with_data) {
+        rows.push_back(rows_added(world->stores(), seed_rows_));
+    }
+    metrics().sandbox_rows(rows);
     if (auto live = registry_->count()) {
         metrics().sandboxes_live(*live);
     }

@@ -409,6 +409,13 @@ BOOST_AUTO_TEST_CASE(full_quotas_answer_507_and_keep_what_is_stored) {
                 201u
             );
             BOOST_TEST(quota_refusals(port) - refusals_before == 2.0);
+            // A purge pass updates the gauges: one1 (2 products added) and three (1) hold data.
+            server.app().sandboxes()->purge_now();
+            const std::string metrics = get(port, "/metrics").body;
+            BOOST_TEST(metrics.find("\nstorefront_sandboxes_live 2\n") != std::string::npos);
+            BOOST_TEST(metrics.find("\nstorefront_sandbox_rows_sum 3\n") != std::string::npos);
+            BOOST_TEST(metrics.find("\nstorefront_sandbox_rows_count 2\n") != std::string::npos);
+            BOOST_TEST(metrics.find("storefront_sandbox_rows_bucket{le=\"10\"} 2") != std::string::npos);
         }
     }
 }

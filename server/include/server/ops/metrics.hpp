@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/beast/http/verb.hpp>
 
@@ -46,6 +47,11 @@ class service_metrics {
     // (--sandbox-max, --sandbox-rows). No sandbox label: ids are unbounded.
     void sandboxes_live(std::size_t n) noexcept { sandboxes_live_.store(n, std::memory_order_relaxed); }
     void sandbox_quota_refused() noexcept { sandbox_quota_refusals_.fetch_add(1, std::memory_order_relaxed); }
+
+    // The rows each sandbox open on this instance has added beyond the seed, as of the last purge pass
+    // (a histogram recomputed each pass, so its buckets may go down).
+    static constexpr std::size_t sandbox_row_bounds[] = {0, 10, 100, 1000, 10000};
+    void sandbox_rows(const std::vector<std::size_t>& per_sandbox) noexcept;
 
     void connection_opened() noexcept { open_connections_.fetch_add(1, std::memory_order_relaxed); }
     void connection_closed() noexcept { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
@@ -91,6 +97,8 @@ class service_metrics {
     counter rate_limited_{0};
     counter sandboxes_live_{0};
     counter sandbox_quota_refusals_{0};
+    counter sandbox_rows_buckets_[std::size(sandbox_row_bounds) + 1] = {};  // non-cumulative, +Inf last
+    counter sandbox_rows_sum_{0};
 
     std::once_flag described_;
 
