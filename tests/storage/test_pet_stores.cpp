@@ -72,8 +72,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(pet_writes, Backend, pet_backends) {
         return;
     }
     const auto pets = storage::make_pet_store(Backend::config());
+    BOOST_TEST(pets->count() == 10u);
     BOOST_TEST(pets->add(named(0, "new")).id == 11);
     BOOST_TEST(pets->add(named(0, "newer")).id == 12);
+    BOOST_TEST(pets->count() == 12u);
     BOOST_TEST(pets->add(named(3, "replaced")).name == "replaced");  // POST with an existing id replaces
     BOOST_TEST(pets->find(3)->name == "replaced");
     BOOST_TEST(!pets->replace(named(99, "x")));
@@ -87,6 +89,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(pet_writes, Backend, pet_backends) {
     BOOST_TEST(!pets->add_photo_url(99, "/img"));
     BOOST_TEST(pets->remove(12));
     BOOST_TEST(!pets->remove(12));
+    BOOST_TEST(pets->count() == 11u);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(orders_and_inventory, Backend, pet_backends) {
@@ -102,8 +105,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(orders_and_inventory, Backend, pet_backends) {
     o.pet_id = 2;
     o.quantity = 5;
     o.status = core::order_status::delivered;
+    BOOST_TEST(orders->count() == 3u);
     const auto stored = orders->add(o);
     BOOST_TEST(stored.id == 4);
+    BOOST_TEST(orders->count() == 4u);
     BOOST_TEST(orders->find(4)->quantity == 5);
     BOOST_TEST(orders->inventory().at(core::order_status::delivered) == 55);
     BOOST_TEST(orders->remove(1));
@@ -127,7 +132,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(users_by_username, Backend, pet_backends) {
 
     core::pet_user_credentials alice;
     alice.profile.username = "alice";
+    BOOST_TEST(users->count() == 10u);
     BOOST_TEST(users->add(alice).id == 11);
+    BOOST_TEST(users->count() == 11u);
     alice.profile.username = "alice2";
     BOOST_TEST(users->replace("alice", alice)->id == 11);  // renamed, id kept
     BOOST_TEST(!users->find("alice"));

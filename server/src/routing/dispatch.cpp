@@ -161,7 +161,7 @@ boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> enter_s
 ) {
     or_response<std::shared_ptr<const sandbox_view>> view = nullptr;
     try {
-        view = co_await sandboxes.open(id, for_write);
+        view = co_await sandboxes.open(id, for_write, match.table->errors);
     } catch (const storage::storage_unavailable& e) {
         co_return storage_trouble(match, core::errc::storage_unavailable, e.what());
     } catch (const offload_rejected& e) {
@@ -184,7 +184,7 @@ boost::asio::awaitable<std::optional<response>> sandbox_quota(
     const route_match& match, const sandbox_view& view, sandbox_gateway& sandboxes
 ) {
     try {
-        co_return co_await sandboxes.admit_write(view, match.matched->operation);
+        co_return co_await sandboxes.admit_write(view, match.matched->operation, match.table->errors);
     } catch (const storage::storage_unavailable& e) {
         co_return storage_trouble(match, core::errc::storage_unavailable, e.what());
     } catch (const offload_rejected& e) {

@@ -40,40 +40,81 @@ std::string iso_utc(system_clock::time_point t) {
     return text;
 }
 
-const std::vector<core::pet_status> all_pet_statuses{
-    core::pet_status::available, core::pet_status::pending, core::pet_status::sold};
-
-response quota_full(std::string_view message) {
+// 507 in the shape of the request's surface.
+response quota_full(error_style errors, std::string_view message) {
     metrics().sandbox_quota_refused();
-    return http_error(http::status::insufficient_storage, message);
+    return errors == error_style::petstore ? pet_error(http::status::insufficient_storage, message)
+                                           : http_error(http::status::insufficient_storage, message);
 }
 
-// How many rows of the kind that `operation` adds `stores` hold (blocking: lists through the cache);
-// nullopt when the operation adds none of the counted kinds.
-std::optional<std::size_t> rows_added_by(
-    std::string_view operation, store_set& stores, const row_counts& seed
-) {
-    const auto beyond = [](std::size_t now, std::size_t seeded) { return now > seeded ? now - seeded : 0; };
+// A storage failure's answer in the shape of the request's surface.
+response storage_failed(error_style errors, boost::system::error_code code) {
+    return errors == error_style::petstore ? pet_error_response(code) : error_response(code);
+}
+
+// The kinds of rows --sandbox-rows limits, each counted by its store.
+enum class row_kind : std::size_t { product, category, user, pet, order, pet_user };
+constexpr row_kind every_row_kind[] = {
+    row_kind::product,
+    row_kind::category,
+    row_kind::user,
+    row_kind::pet,
+    row_kind::order,
+    row_kind::pet_user};
+
+// The kind of row the route named `operation` of a surface (its error style tells /api/v3 from /api/v1,
+// which both have a createUser) adds; nullopt when it adds none.
+std::optional<row_kind> kind_added_by(std::string_view operation, error_style surface) {
+    const bool pets = surface == error_style::petstore;
     if (operation == "createProduct") {
-        return beyond(stores.product_json.current()->ids.size(), seed.products);
+        return row_kind::product;
     }
     if (operation == "createCategory") {
-        return beyond(stores.category_json.current()->ids.size(), seed.categories);
+        return row_kind::category;
     }
     if (operation == "createUser" || operation == "createUsersWithListInput") {
-        return beyond(stores.user_json.current()->ids.size(), seed.users);
+        return pets ? row_kind::pet_user : row_kind::user;
     }
     if (operation == "addPet") {
-        return beyond(stores.pets->find_by_status(all_pet_statuses).size(), seed.pets);
+        return row_kind::pet;
+    }
+    if (operation == "placeOrder") {
+        return row_kind::order;
     }
     return std::nullopt;
+}
+
+// How many rows of `kind` `stores` hold (blocking; the catalogue and users through their cached lists).
+std::size_t rows_of(row_kind kind, store_set& stores) {
+    switch (kind) {
+        case row_kind::product:
+            return stores.product_json.current()->ids.size();
+        case row_kind::category:
+            return stores.category_json.current()->ids.size();
+        case row_kind::user:
+            return stores.user_json.current()->ids.size();
+        case row_kind::pet:
+            return stores.pets->count();
+        case row_kind::order:
+            return stores.orders->count();
+        case row_kind::pet_user:
+            return stores.pet_users->count();
+    }
+    return 0;
+}
+
+// The rows of `kind` `stores` added beyond the seed's `seed` (deletes of seed rows count as nothing added).
+std::size_t added(row_kind kind, store_set& stores, const row_counts& seed) {
+    const std::size_t now = rows_of(kind, stores);
+    const std::size_t seeded = seed.of[static_cast<std::size_t>(kind)];
+    return now > seeded ? now - seeded : 0;
 }
 
 // Every counted row `stores` added beyond the seed (blocking).
 std::size_t rows_added(store_set& stores, const row_counts& seed) {
     std::size_t total = 0;
-    for (const auto* operation : {"createProduct", "createCategory", "createUser", "addPet"}) {
-        total += rows_added_by(operation, stores, seed).value_or(0);
+    for (const row_kind kind : every_row_kind) {
+        total += added(kind, stores, seed);
     }
     return total;
 }
@@ -131,12 +172,9 @@ sandbox_worlds::sandbox_worlds(
       pristine_(std::make_shared<store_set>(storage::storage_config{}, commons)),
       open_capacity_(open_capacity_of(shared, registry_->durable())) {
     pristine_->warm();
-    seed_rows_ = {
-        .products = pristine_->product_json.current()->ids.size(),
-        .categories = pristine_->category_json.current()->ids.size(),
-        .users = pristine_->user_json.current()->ids.size(),
-        .pets = pristine_->pets->find_by_status(all_pet_statuses).size(),
-    };
+    for (const row_kind kind : every_row_kind) {
+        seed_rows_.of[static_cast<std::size_t>(kind)] = rows_of(kind, *pristine_);
+    }
     purge_thread_ = std::jthread([this](std::stop_token stop) { purge_loop(std::move(stop)); });
 }
 
@@ -181,21 +219,25 @@ std::optional<sandbox_worlds::view_ptr> sandbox_worlds::cached(const std::string
 }
 
 boost::asio::awaitable<or_response<sandbox_worlds::view_ptr>> sandbox_worlds::open(
-    std::string_view id, bool for_write
+    std::string_view id, bool for_write, error_style errors
 ) {
     std::string key(id);
     if (auto hit = cached(key, for_write)) {
         co_return std::move(*hit);
     }
-    co_return co_await commons_.storage.run([this, &key, for_write] { return load(key, for_write); });
+    co_return co_await commons_.storage.run([this, &key, for_write, errors] {
+        return load(key, for_write, errors);
+    });
 }
 
-or_response<sandbox_worlds::view_ptr> sandbox_worlds::load(const std::string& id, bool for_write) {
+or_response<sandbox_worlds::view_ptr> sandbox_worlds::load(
+    const std::string& id, bool for_write, error_style errors
+) {
     std::lock_guard build(build_mutex_);
     const std::uint64_t revision = registry_->revision();  // before the lookup: a later change is seen later
     auto found = registry_->find(id);
     if (!found) {
-        return error_response(found.error());
+        return storage_failed(errors, found.error());
     }
     std::optional<storage::sandbox_record> record = std::move(*found);
     if (!record && for_write) {
@@ -203,11 +245,12 @@ or_response<sandbox_worlds::view_ptr> sandbox_worlds::load(const std::string& id
         if (!created) {
             if (created.error() == core::errc::storage_full) {
                 return quota_full(
+                    errors,
                     "This server holds as many sandboxes as it may (--sandbox-max); reuse one of yours, "
                     "delete one (DELETE /sandbox/{id}) or wait until idle ones expire"
                 );
             }
-            return error_response(created.error());
+            return storage_failed(errors, created.error());
         }
         record = std::move(*created);
     }
@@ -290,15 +333,19 @@ void sandbox_worlds::remove(const std::string& id) {
 }
 
 boost::asio::awaitable<std::optional<response>> sandbox_worlds::admit_write(
-    const sandbox_view& entered, std::string_view operation
+    const sandbox_view& entered, std::string_view operation, error_style errors
 ) {
+    const auto kind = kind_added_by(operation, errors);
+    if (!kind) {
+        co_return std::nullopt;
+    }
     store_set& stores = static_cast<const view&>(entered).stores();
-    const auto added =
-        co_await commons_.storage.run([&] { return rows_added_by(operation, stores, seed_rows_); });
-    if (added && *added >= config_.max_rows) {
+    const std::size_t rows = co_await commons_.storage.run([&] { return added(*kind, stores, seed_rows_); });
+    if (rows >= config_.max_rows) {
         co_return quota_full(
+            errors,
             "This sandbox has added as many rows of this kind as it may (--sandbox-rows " +
-            std::to_string(config_.max_rows) + "); delete some, or reset it with DELETE /sandbox/{id}"
+                std::to_string(config_.max_rows) + "); delete some, or reset it with DELETE /sandbox/{id}"
         );
     }
     co_return std::nullopt;

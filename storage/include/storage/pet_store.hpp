@@ -2,6 +2,7 @@
 // Ports for the pet store surface (/api/v3): pets, orders, pet-store users and uploaded images.
 // Adapters are safe to call from several I/O threads at once.
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -18,6 +19,9 @@ namespace storefront::storage {
 class pet_store {
   public:
     virtual ~pet_store() = default;
+
+    // How many pets the store holds (the sandbox row quota counts them).
+    [[nodiscard]] virtual std::size_t count() const = 0;
 
     // errc::not_found when there is no pet `id`.
     [[nodiscard]] virtual core::result<core::pet> find(std::int64_t id) const = 0;
@@ -53,6 +57,9 @@ class order_store {
   public:
     virtual ~order_store() = default;
 
+    // How many orders the store holds (the sandbox row quota counts them).
+    [[nodiscard]] virtual std::size_t count() const = 0;
+
     // errc::not_found when there is no order `id`.
     [[nodiscard]] virtual core::result<core::pet_order> find(std::int64_t id) const = 0;
 
@@ -69,6 +76,9 @@ class order_store {
 class pet_user_store {
   public:
     virtual ~pet_user_store() = default;
+
+    // How many users the store holds (the sandbox row quota counts them).
+    [[nodiscard]] virtual std::size_t count() const = 0;
 
     // Exact, case-sensitive username; errc::not_found when there is no such user.
     [[nodiscard]] virtual core::result<core::pet_user_credentials> find(std::string_view username) const = 0;

@@ -57,6 +57,11 @@ class memory_order_store final : public order_store {
         return out;
     }
 
+    std::size_t count() const override {
+        std::shared_lock lock(mutex_);
+        return orders_.size();
+    }
+
   private:
     mutable std::shared_mutex mutex_;
     std::map<std::int64_t, core::pet_order> orders_;

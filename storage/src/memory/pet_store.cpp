@@ -99,6 +99,11 @@ class memory_pet_store final : public pet_store {
         return detail::found_any(pets_.erase(id) > 0);
     }
 
+    std::size_t count() const override {
+        std::shared_lock lock(mutex_);
+        return pets_.size();
+    }
+
   private:
     template <class Keep>
     std::vector<core::pet> select(Keep&& keep) const {

@@ -74,6 +74,11 @@ class memory_pet_user_store final : public pet_user_store {
         return {};
     }
 
+    std::size_t count() const override {
+        std::shared_lock lock(mutex_);
+        return users_.size();
+    }
+
   private:
     // Call with the lock held.
     std::int64_t next_id() const {

@@ -61,6 +61,11 @@ void pg_aggregate::lock(pg_connection& conn) const {
     (void)conn.exec("SELECT pg_advisory_xact_lock(hashtext($1))", pg_params().add(channel_));
 }
 
+std::size_t pg_aggregate::count_rows(std::string_view table) {
+    const auto r = connection()->exec("SELECT count(*) FROM " + std::string(table));
+    return static_cast<std::size_t>(r.int64(0, 0));
+}
+
 core::result<void> lock_writable_row(
     pg_connection& db, std::string_view table, std::int64_t id, core::errc seed_error
 ) {

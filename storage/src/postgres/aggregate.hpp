@@ -111,6 +111,9 @@ class pg_aggregate {
         std::string_view table, std::int64_t id, core::errc seed_error
     );
 
+    // The rows of `table` (one query on a borrowed connection).
+    [[nodiscard]] std::size_t count_rows(std::string_view table);
+
     [[nodiscard]] pg_pool& pool() { return *pool_; }
 
   private:

@@ -96,6 +96,8 @@ class pg_order_store final : public order_store {
         return out;
     }
 
+    std::size_t count() const override { return aggregate_.count_rows("orders"); }
+
   private:
     mutable detail::pg_aggregate aggregate_;
 };

@@ -184,6 +184,8 @@ class pg_pet_store final : public pet_store {
         });
     }
 
+    std::size_t count() const override { return aggregate_.count_rows("pets"); }
+
   private:
     mutable detail::pg_aggregate aggregate_;
 };

@@ -122,6 +122,8 @@ class pg_pet_user_store final : public pet_user_store {
         });
     }
 
+    std::size_t count() const override { return aggregate_.count_rows("pet_users"); }
+
   private:
     mutable detail::pg_aggregate aggregate_;
 };

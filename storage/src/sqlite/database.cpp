@@ -142,6 +142,13 @@ core::result<void> sqlite_database::delete_row(
     );
 }
 
+std::size_t count_rows(const sqlite_database& db, std::string_view table) {
+    auto r = db.reader();
+    auto s = r->prepare("SELECT count(*) FROM " + std::string(table));
+    (void)s.step();
+    return static_cast<std::size_t>(s.int64(0));
+}
+
 std::int64_t next_free_id(sqlite_connection& db, std::string_view table) {
     auto largest = db.prepare("SELECT coalesce(max(id), 0) FROM " + std::string(table));
     (void)largest.step();

@@ -115,6 +115,9 @@ class sqlite_database {
     mutable std::vector<std::unique_ptr<sqlite_connection>> idle_readers_;
 };
 
+// The rows of `table` in the last committed state (a read connection).
+[[nodiscard]] std::size_t count_rows(const sqlite_database& db, std::string_view table);
+
 // Inside a write: the id after the largest one in `table` (the public petstore's numbering).
 [[nodiscard]] std::int64_t next_free_id(sqlite_connection& db, std::string_view table);
 

@@ -75,6 +75,8 @@ class sqlite_order_store final : public order_store {
         return out;
     }
 
+    std::size_t count() const override { return detail::count_rows(*db_, "orders"); }
+
   private:
     std::shared_ptr<detail::sqlite_database> db_;
 };

@@ -183,6 +183,8 @@ class sqlite_pet_store final : public pet_store {
         });
     }
 
+    std::size_t count() const override { return detail::count_rows(*db_, "pets"); }
+
   private:
     std::shared_ptr<detail::sqlite_database> db_;
 };

@@ -100,6 +100,8 @@ class sqlite_pet_user_store final : public pet_user_store {
         });
     }
 
+    std::size_t count() const override { return detail::count_rows(*db_, "pet_users"); }
+
   private:
     std::shared_ptr<detail::sqlite_database> db_;
 };

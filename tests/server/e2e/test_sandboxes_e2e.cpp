@@ -408,12 +408,34 @@ BOOST_AUTO_TEST_CASE(full_quotas_answer_507_and_keep_what_is_stored) {
                 call(port, "POST", "/sandbox/three/api/v1/products", product_named("Quota Lamp 7")).status ==
                 201u
             );
-            BOOST_TEST(quota_refusals(port) - refusals_before == 2.0);
-            // A purge pass updates the gauges: one1 (2 products added) and three (1) hold data.
+            // The pet store answers its quota in its own shape.
+            const std::string pet_bearer_one = pet_bearer(port, "/sandbox/one1");
+            for (int i = 0; i < 2; ++i) {
+                BOOST_TEST(
+                    call(
+                        port,
+                        "POST",
+                        "/sandbox/one1/api/v3/pet",
+                        R"({"name":"Q","photoUrls":[]})",
+                        {{"Authorization", pet_bearer_one}}
+                    ).status == 200u
+                );
+            }
+            const auto pet_over = call(
+                port,
+                "POST",
+                "/sandbox/one1/api/v3/pet",
+                R"({"name":"Q","photoUrls":[]})",
+                {{"Authorization", pet_bearer_one}}
+            );
+            BOOST_TEST(pet_over.status == 507u);
+            BOOST_TEST(pet_over.json().at("code").as_int64() == 507);
+            BOOST_TEST(quota_refusals(port) - refusals_before == 3.0);
+            // A purge pass updates the gauges: one1 (2 products and 2 pets added) and three (1) hold data.
             server.app().sandboxes()->purge_now();
             const std::string metrics = get(port, "/metrics").body;
             BOOST_TEST(metrics.find("\nstorefront_sandboxes_live 2\n") != std::string::npos);
-            BOOST_TEST(metrics.find("\nstorefront_sandbox_rows_sum 3\n") != std::string::npos);
+            BOOST_TEST(metrics.find("\nstorefront_sandbox_rows_sum 5\n") != std::string::npos);
             BOOST_TEST(metrics.find("\nstorefront_sandbox_rows_count 2\n") != std::string::npos);
             BOOST_TEST(metrics.find("storefront_sandbox_rows_bucket{le=\"10\"} 2") != std::string::npos);
         }
@@ -524,6 +546,14 @@ BOOST_AUTO_TEST_CASE(the_binary_takes_the_sandbox_flags_and_refuses_bad_ones) {
     BOOST_TEST(get(port, "/sandbox/abcd/api/v1/products").status == 404u);
     off.signal(SIGTERM);
     BOOST_TEST(off.wait_exit(std::chrono::seconds(15)).value_or(-1) == 0);
+
+    // A public instance: the shared data read-only, sandboxes writable.
+    child_process required(instance_args("memory", {"--sandboxes", "required"}));
+    const std::uint16_t public_port = required.wait_listening(std::chrono::seconds(20));
+    BOOST_TEST(call(public_port, "POST", "/api/v1/products", product_body).status == 403u);
+    BOOST_TEST(call(public_port, "POST", "/sandbox/pupil-1/api/v1/products", product_body).status == 201u);
+    required.signal(SIGTERM);
+    BOOST_TEST(required.wait_exit(std::chrono::seconds(15)).value_or(-1) == 0);
 
     const std::vector<std::pair<std::vector<std::string>, std::string>> rows = {
         {{"--sandboxes", "maybe"}, "--sandboxes must be off, on or required"},

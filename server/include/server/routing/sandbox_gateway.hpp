@@ -35,15 +35,17 @@ class sandbox_gateway {
 
     // The view of sandbox `id` (a valid id). `for_write`: the request may change data, so the sandbox gets
     // stores of its own first if it has none yet (a sandbox that never wrote reads the seed). The answer
-    // instead of a view: 507 when --sandbox-max sandboxes hold data already, 503 when storage is down.
+    // instead of a view, in the `errors` shape of the request's surface: 507 when --sandbox-max sandboxes
+    // hold data already, 503 when storage is down.
     [[nodiscard]] virtual boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> open(
-        std::string_view id, bool for_write
+        std::string_view id, bool for_write, error_style errors
     ) = 0;
 
     // Before a request to the route named `operation` runs in `view` (opened for writing): 507 when it
-    // would add a row of a kind the sandbox has added --sandbox-rows of already; nullopt to go on.
+    // would add a row of a kind the sandbox has added --sandbox-rows of already (in the `errors` shape);
+    // nullopt to go on.
     [[nodiscard]] virtual boost::asio::awaitable<std::optional<response>> admit_write(
-        const sandbox_view& view, std::string_view operation
+        const sandbox_view& view, std::string_view operation, error_style errors
     ) = 0;
 
     // DELETE /sandbox/{id}: 204 once its changes are gone (the next request reads the seed again).

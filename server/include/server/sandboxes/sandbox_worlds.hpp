@@ -4,6 +4,7 @@
 // cache of open sandboxes (least recently used closed first when the data survives closing), DELETE's
 // reset, POST /sandboxes, and a background thread that records uses and purges sandboxes idle past the TTL.
 
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -30,12 +31,9 @@ struct sandbox_tables {
     const route_table* docs;
 };
 
-// Rows of the kinds --sandbox-rows limits (the ones a store counts cheaply).
+// Rows of each kind --sandbox-rows limits (products, categories, users, pets, orders, pet store users).
 struct row_counts {
-    std::size_t products = 0;
-    std::size_t categories = 0;
-    std::size_t users = 0;
-    std::size_t pets = 0;
+    std::array<std::size_t, 6> of{};
 };
 
 class sandbox_worlds final : public sandbox_gateway {
@@ -56,10 +54,10 @@ class sandbox_worlds final : public sandbox_gateway {
 
     [[nodiscard]] core::sandbox_mode mode() const override { return config_.mode; }
     [[nodiscard]] boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> open(
-        std::string_view id, bool for_write
+        std::string_view id, bool for_write, error_style errors
     ) override;
     [[nodiscard]] boost::asio::awaitable<std::optional<response>> admit_write(
-        const sandbox_view& view, std::string_view operation
+        const sandbox_view& view, std::string_view operation, error_style errors
     ) override;
     [[nodiscard]] boost::asio::awaitable<response> reset(std::string_view id) override;
     [[nodiscard]] boost::asio::awaitable<response> create() override;
@@ -76,7 +74,7 @@ class sandbox_worlds final : public sandbox_gateway {
     using view_ptr = std::shared_ptr<const sandbox_view>;
 
     [[nodiscard]] std::optional<view_ptr> cached(const std::string& id, bool for_write);
-    [[nodiscard]] or_response<view_ptr> load(const std::string& id, bool for_write);
+    [[nodiscard]] or_response<view_ptr> load(const std::string& id, bool for_write, error_style errors);
     [[nodiscard]] std::shared_ptr<const view> make_view(
         const std::string& id, std::shared_ptr<store_set> stores
     ) const;
