@@ -185,6 +185,23 @@ writer_rate() {
         print r / d * 1e6
     }' "$work/writers" | sort -g | awk '{ v[NR] = $1 } END { if (NR > 0) printf "%.0f", v[int((NR + 1) / 2)]; else print "-" }'
 }
+# rps_list NAME: requests/s of NAME's rounds, in the order they ran.
+rps_list() {
+    rounds_of "$1" | awk '{
+        r = 0; d = 1
+        for (i = 1; i <= NF; i++) {
+            if ($i ~ /^requests=/) { r = substr($i, 10) }
+            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
+        }
+        print r / d * 1e6
+    }'
+}
+# round_ratio A B: the median over rounds of A's req/s ÷ B's in the same round (robust against the load of
+# other work drifting between rounds, which moves both sides of a round together).
+round_ratio() {
+    paste <(rps_list "$1") <(rps_list "$2") | awk '{ print $1 / $2 }' | sort -g |
+        awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'
+}
 # ratio_row WHAT A_LABEL B_LABEL GOAL: one row, A against B (median rounds, min–max, ratio A/B).
 ratio_row() {
     local a b a_rps b_rps
@@ -193,7 +210,7 @@ ratio_row() {
     a_rps=$(rps_row "$a")
     b_rps=$(rps_row "$b")
     echo "| $1 | $a_rps ($(rps_range "sf|$2")) | $b_rps ($(rps_range "sf|$3")) |" \
-        "**$(awk -v x="$a_rps" -v y="$b_rps" 'BEGIN {printf "%.2f", x / y}')×** | $4 | $(p50_99 "$a") | $(p50_99 "$b") |" \
+        "**$(awk -v x="$a_rps" -v y="$b_rps" 'BEGIN {printf "%.2f", x / y}')×** | $(round_ratio "sf|$2" "sf|$3")× | $4 | $(p50_99 "$a") | $(p50_99 "$b") |" \
         "$(cpu_us "$a") / $(cpu_us "$b") | $(field "$a" non2xx) / $(field "$b" non2xx) | $(writer_rate "$2") |"
 }
 {
@@ -204,8 +221,8 @@ echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?'
     "$threads server thread(s); wrk -t$wrk_threads -c$connections -d${duration}s, median of $rounds alternating" \
     "rounds (min–max); $(nproc) cores; uptime: $(uptime); command: \`$command_line\`"
 echo
-echo "| products page \`offset=0&limit=20\`: A vs B | A req/s (min–max) | B req/s (min–max) | A/B | goal | A p50 / p99 ms | B p50 / p99 ms | CPU µs/req A / B | non-2xx A / B | writer writes/s during A |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| products page \`offset=0&limit=20\`: A vs B | A req/s (min–max) | B req/s (min–max) | A/B (medians) | A/B per round, median | goal | A p50 / p99 ms | B p50 / p99 ms | CPU µs/req A / B | non-2xx A / B | writer writes/s during A |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 ratio_row "sandbox with 5 creates vs shared view" "$written" "$shared" '≥ 0.8'
 ratio_row "never-written sandbox vs shared view" "$never" "$shared" '≥ 0.8'
 ratio_row "shared view while a sandbox is written vs alone" "$shared_w" "$shared (isolation rounds)" '≈ 1 (CPU shared)'
