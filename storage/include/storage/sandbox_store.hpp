@@ -46,9 +46,9 @@ class sandbox_store {
         std::string_view id, std::chrono::system_clock::time_point now
     ) = 0;
 
-    // Forgets `id` and deletes its data (SQLite: the file and its -wal/-shm; PostgreSQL: DROP SCHEMA … CASCADE
-    // in the same transaction as the registry row). The caller has closed its own stores of `id` first.
-    // False when it was not registered.
+    // Forgets `id` and deletes its data (SQLite: the file and its -wal/-shm; PostgreSQL: DROP SCHEMA …
+    // CASCADE in the same transaction as the registry row). The caller has closed its own stores of `id`
+    // first. False when it was not registered.
     [[nodiscard]] virtual core::result<bool> remove(std::string_view id) = 0;
 
     // The ids last used before `cutoff` (the purge removes them), at most `limit` of them.

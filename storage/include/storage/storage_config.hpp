@@ -17,7 +17,8 @@ struct storage_config {
     // PostgreSQL: the schema every table lives in (empty: the connection's own search_path, the shared
     // view); each sandbox with data gets one (sandbox_store::config_for).
     std::string schema;
-    // Seed rows refuse updates and deletes (the shared view); a sandbox's copy of the seed is its own to change.
+    // Seed rows refuse updates and deletes (the shared view); a sandbox's copy of the seed is its own to
+    // change.
     bool seed_read_only = true;
     std::size_t pool_size = 4;  // read connections of SQLite, connections of PostgreSQL (--storage-pool)
     // How long a durable backend waits for a lock before the call throws storage_unavailable.
