@@ -18,6 +18,10 @@ function inSandbox(request) {
 }
 
 window.addEventListener('load', () => {
+  // The link to GraphiQL stays in the same sandbox.
+  if (sandbox) {
+    document.getElementById('graphiql-link').href = '/sandbox/' + sandbox + '/graphiql';
+  }
   // /docs?urls.primaryName=pet%20store%20(%2Fapi%2Fv3) (Swagger UI's own parameter) opens the second one.
   window.ui = SwaggerUIBundle({
     urls: [

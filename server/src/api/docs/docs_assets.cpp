@@ -3,6 +3,8 @@
 
 #include "api/docs/docs_assets.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "api/docs/embedded_files.hpp"
@@ -27,10 +29,11 @@ std::string_view media_type_of(std::string_view name) {
     return "application/octet-stream";
 }
 
-// The page and the documents change with every build of the service, so clients revalidate them (cheap:
-// 304 on a matching ETag); the vendored Swagger UI files change only with its version.
+// The pages and the documents change with every build of the service, so clients revalidate them (cheap:
+// 304 on a matching ETag); the vendored Swagger UI, GraphiQL and React files change only with their versions.
 std::string_view cache_control_of(std::string_view name) {
-    if (name.starts_with("swagger-ui") || name.starts_with("favicon")) {
+    if (name.starts_with("swagger-ui") || name.starts_with("favicon") || name.ends_with(".min.js") ||
+        name.ends_with(".min.css")) {
         return "public, max-age=86400";
     }
     return "no-cache";
@@ -51,6 +54,19 @@ std::map<std::string_view, docs_asset> index_files() {
 }
 
 }  // namespace
+
+bool is_graphiql_file(std::string_view name) {
+    constexpr std::string_view files[] = {
+        "graphiql.html",
+        "graphiql-init.js",
+        "graphiql-page.css",
+        "graphiql.min.js",
+        "graphiql.min.css",
+        "react.production.min.js",
+        "react-dom.production.min.js",
+    };
+    return std::find(std::begin(files), std::end(files), name) != std::end(files);
+}
 
 const docs_asset* find_docs_asset(std::string_view name) {
     static const std::map<std::string_view, docs_asset> assets = index_files();

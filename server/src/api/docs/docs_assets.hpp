@@ -15,6 +15,10 @@ struct docs_asset {
     std::string_view cache_control;
 };
 
+// Whether `name` is one of the GraphiQL page's files (graphiql.html, its initializer and stylesheet, the
+// vendored GraphiQL and React builds), which /graphiql serves and /docs does not.
+[[nodiscard]] bool is_graphiql_file(std::string_view name);
+
 // The asset named `name` ("swagger-ui.css", "store-v1.json"), or nullptr.
 [[nodiscard]] const docs_asset* find_docs_asset(std::string_view name);
 

@@ -1,4 +1,5 @@
-// The documentation routes: each surface's OpenAPI document under its own prefix, and the Swagger UI page.
+// The documentation routes: each surface's OpenAPI document under its own prefix, the Swagger UI page and
+// the GraphiQL page.
 // Open to anyone, no body. The documents list their own route, so the route-table check covers it.
 
 #include "server/api/docs/routes.hpp"
@@ -19,6 +20,8 @@ constexpr std::array routes{
     route{verb::get, "/api/v3/openapi.json", &handle_get_petstore_openapi, open, none, "getOpenApiDocument"},
     route{verb::get, "/docs",                &handle_get_docs,             open, none, "getDocs"},
     route{verb::get, "/docs/{file}",         &handle_get_docs_file,        open, none, "getDocsFile"},
+    route{verb::get, "/graphiql",            &handle_get_graphiql,         open, none, "getGraphiql"},
+    route{verb::get, "/graphiql/{file}",     &handle_get_graphiql_file,    open, none, "getGraphiqlFile"},
 };
 // clang-format on
 

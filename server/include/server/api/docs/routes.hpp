@@ -1,6 +1,7 @@
 #pragma once
 // The documentation routes: both surfaces' OpenAPI documents (/api/v1/openapi.json, /api/v3/openapi.json)
-// and the Swagger UI page with its assets (/docs), all served from files embedded at build time.
+// the Swagger UI page with its assets (/docs) and the GraphiQL page with its assets (/graphiql), all served
+// from files embedded at build time.
 
 #include "server/routing/route.hpp"
 
