@@ -9,6 +9,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "introspection.hpp"
+#include "json_text.hpp"
 #include "values.hpp"
 
 namespace storefront::server::graphql {
@@ -388,7 +389,7 @@ std::string to_response_json(const execution& result) {
     if (result.data) {
         out["data"] = *result.data;
     }
-    return json::serialize(out);
+    return detail::json_text(out);
 }
 
 }  // namespace storefront::server::graphql

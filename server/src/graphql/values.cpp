@@ -10,13 +10,15 @@
 
 #include <boost/json/serialize.hpp>
 
+#include "json_text.hpp"
+
 namespace storefront::server::graphql::detail {
 namespace {
 
 namespace json = boost::json;
 
 std::string show(const json::value& v) {
-    return json::serialize(v);
+    return json_text(v);
 }
 
 std::optional<std::int64_t> as_int32(const json::value& v) {
