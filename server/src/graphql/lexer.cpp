@@ -216,10 +216,10 @@ class scanner final {
         }
     }
 
-    void check_source_char() const {
+    void check_source_char(const char* within = "") const {
         const unsigned char c = static_cast<unsigned char>(peek());
         if ((c < 0x20 && c != '\t') || c == 0x7F) {
-            fail_here("Invalid character: " + print_char(src_, pos_) + ".");
+            fail_here(std::string("Invalid character") + within + ": " + print_char(src_, pos_) + ".");
         }
         if (c >= 0x80 && utf8_length(src_, pos_) == 0) {
             fail_here("Invalid UTF-8 sequence.");
@@ -395,7 +395,7 @@ class scanner final {
                 return {token_kind::string_value, std::move(value), where};
             }
             if (c != '\\') {
-                check_source_char();
+                check_source_char(" within String");
                 const std::size_t from = pos_;
                 advance();
                 value.append(src_.substr(from, pos_ - from));
@@ -500,7 +500,7 @@ class scanner final {
                 raw.append(src_.substr(pos_, length));
                 new_line(length);
             } else {
-                check_source_char();
+                check_source_char(" within String");
                 const std::size_t from = pos_;
                 advance();
                 raw.append(src_.substr(from, pos_ - from));

@@ -227,6 +227,10 @@ BOOST_AUTO_TEST_CASE(graphiql_introspection_query) {
     const auto* type_type = find_named(types, "__Type");
     const auto* fields_field = find_named(type_type->at("fields").as_array(), "fields");
     BOOST_TEST(fields_field->at("args").at(0).at("defaultValue") == "false");
+    // Its depth, fragments expanded: __schema types inputFields type and ten levels of TypeRef.
+    const auto measured =
+        gql::prepare(gql::testing::storefront_schema(), introspection_query, gql::limits{.max_depth = 1});
+    BOOST_TEST(measured.errors.at(0).message == "Query depth 15 exceeds the maximum depth 1.");
 }
 
 BOOST_AUTO_TEST_CASE(type_by_name) {
