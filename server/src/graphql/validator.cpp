@@ -9,12 +9,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "overlapping_fields.hpp"
 #include "values.hpp"
 
 namespace storefront::server::graphql {
 namespace {
-
-constexpr std::size_t overlap_budget = 50000;  // fields compared by the overlap rule per document
 
 struct variable_usage {
     std::string name;
@@ -295,7 +294,7 @@ class validator final {
 
     void selection_set(const std::vector<selection>& set, const type_def* parent) {
         if (parent != nullptr) {
-            overlapping(set, parent);
+            overlap_.check(set, parent, errors_);
         }
         for (const auto& sel : set) {
             switch (sel.what) {
@@ -393,93 +392,6 @@ class validator final {
             }
         }
         selection_set(sel.selections, t);
-    }
-
-    // --- overlapping fields (simplified, bounded)
-    struct collected {
-        const selection* field;
-        const type_def* parent;
-    };
-    void collect(
-        const std::vector<selection>& set,
-        const type_def* parent,
-        std::vector<collected>& out,
-        std::unordered_set<std::string>& visited
-    ) {
-        for (const auto& sel : set) {
-            if (++overlap_work_ > overlap_budget) {
-                return;
-            }
-            if (sel.what == selection::kind::field) {
-                out.push_back({&sel, parent});
-            } else if (sel.what == selection::kind::inline_fragment) {
-                const type_def* t = sel.type_condition.empty() ? parent : s_.find_type(sel.type_condition);
-                collect(sel.selections, t, out, visited);
-            } else if (visited.insert(sel.name).second) {
-                const auto it = fragments_.find(sel.name);
-                if (it != fragments_.end()) {
-                    collect(it->second->selections, s_.find_type(it->second->type_condition), out, visited);
-                }
-            }
-        }
-    }
-
-    void overlapping(const std::vector<selection>& set, const type_def* parent) {
-        if (overlap_work_ > overlap_budget) {
-            return;
-        }
-        std::vector<collected> fields;
-        std::unordered_set<std::string> visited;
-        collect(set, parent, fields, visited);
-        std::unordered_map<std::string, collected> first;
-        std::set<std::string> reported;
-        for (const auto& c : fields) {
-            const std::string& key = c.field->response_name();
-            const auto [it, inserted] = first.emplace(key, c);
-            if (inserted || reported.count(key) != 0) {
-                continue;
-            }
-            const collected& a = it->second;
-            std::string reason;
-            const bool same_parent = a.parent == c.parent || a.parent == nullptr || c.parent == nullptr ||
-                                     a.parent->kind != type_kind::object ||
-                                     c.parent->kind != type_kind::object;
-            if (same_parent && a.field->name != c.field->name) {
-                reason = "\"" + a.field->name + "\" and \"" + c.field->name + "\" are different fields";
-            } else if (same_parent && !same_arguments(*a.field, *c.field)) {
-                reason = "they have differing arguments";
-            } else {
-                const field_def* fa = a.parent == nullptr ? nullptr : s_.find_field(*a.parent, a.field->name);
-                const field_def* fc = c.parent == nullptr ? nullptr : s_.find_field(*c.parent, c.field->name);
-                if (fa != nullptr && fc != nullptr && !(fa->type == fc->type)) {
-                    reason = "they return conflicting types \"" + to_string(fa->type) + "\" and \"" +
-                             to_string(fc->type) + "\"";
-                }
-            }
-            if (!reason.empty()) {
-                reported.insert(key);
-                fail(
-                    "Fields \"" + key + "\" conflict because " + reason +
-                        ". Use different aliases on the fields to fetch both if this was intentional.",
-                    {a.field->where, c.field->where}
-                );
-            }
-        }
-    }
-
-    static bool same_arguments(const selection& a, const selection& b) {
-        if (a.arguments.size() != b.arguments.size()) {
-            return false;
-        }
-        for (const auto& x : a.arguments) {
-            const auto it = std::find_if(b.arguments.begin(), b.arguments.end(), [&](const argument& y) {
-                return y.name == x.name;
-            });
-            if (it == b.arguments.end() || to_string(it->val) != to_string(x.val)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     // --- fragments and variables across definitions
@@ -637,7 +549,7 @@ class validator final {
     std::unordered_map<std::string, const fragment_definition*> fragments_;
     std::unordered_map<std::string, definition_facts> facts_;
     definition_facts* current_ = nullptr;
-    std::size_t overlap_work_ = 0;
+    detail::overlap_checker overlap_{s_, fragments_};
     bool has_cycle_ = false;
     std::unordered_map<std::string, std::size_t> depth_memo_;
 };

@@ -1,6 +1,7 @@
 // The document cache: a hit returns the same prepared document, failures are not kept, and the capacity
 // evicts the least recently used query text; concurrent use from several threads is safe.
 
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -39,19 +40,23 @@ BOOST_AUTO_TEST_CASE(threads) {
     gql::document_cache cache(8);
     const auto& s = gql::testing::storefront_schema();
     std::vector<std::thread> threads;
+    std::atomic<int> prepared{0};  // Boost.Test assertions are not thread-safe: count, check afterwards
     for (int t = 0; t < 4; ++t) {
         threads.emplace_back([&, t] {
             for (int i = 0; i < 200; ++i) {
                 const auto p = cache.prepare(
                     s, "{ a" + std::to_string((i + t) % 12) + ": categories { id } }", gql::limits{}
                 );
-                BOOST_TEST(p.document != nullptr);
+                if (p.document != nullptr) {
+                    ++prepared;
+                }
             }
         });
     }
     for (auto& th : threads) {
         th.join();
     }
+    BOOST_TEST(prepared.load() == 800);
     BOOST_TEST(cache.size() == 8u);
 }
 
