@@ -10,6 +10,9 @@ namespace storefront::server::graphql::detail {
 namespace {
 
 constexpr std::size_t work_budget = 50000;  // fields collected and pairs compared per document
+// Sub-selections merged at most this deep: fragments spread inside their own sub-selections (a cycle,
+// reported by its own rule) would otherwise recurse for ever.
+constexpr std::size_t max_merge_depth = 64;
 
 bool same_arguments(const selection& a, const selection& b) {
     if (a.arguments.size() != b.arguments.size()) {
@@ -85,8 +88,11 @@ std::string overlap_checker::pair_reason(const collected& a, const collected& b)
 }
 
 std::vector<overlap_checker::conflict> overlap_checker::conflicts(
-    const std::vector<collected>& fields, bool cross_only, bool first_only
+    const std::vector<collected>& fields, bool cross_only, bool first_only, std::size_t depth
 ) {
+    if (depth > max_merge_depth) {
+        return {};
+    }
     std::vector<std::string> order;
     std::unordered_map<std::string, std::vector<const collected*>> groups;
     for (const auto& c : fields) {
@@ -133,7 +139,7 @@ std::vector<overlap_checker::conflict> overlap_checker::conflicts(
                     visited
                 );
             }
-            const auto inner = conflicts(sub, true, true);
+            const auto inner = conflicts(sub, true, true, depth + 1);
             if (!inner.empty()) {
                 reason = "subfields \"" + inner[0].key + "\" conflict because " + inner[0].reason;
                 where = {first->field->where};
@@ -162,7 +168,7 @@ void overlap_checker::check(
     std::vector<collected> fields;
     std::vector<std::string> visited;
     collect(set, parent, 0, fields, visited);
-    for (auto& c : conflicts(fields, false, false)) {
+    for (auto& c : conflicts(fields, false, false, 0)) {
         out.push_back(
             {"Fields \"" + c.key + "\" conflict because " + c.reason +
                  ". Use different aliases on the fields to fetch both if this was intentional.",

@@ -40,7 +40,9 @@ class overlap_checker final {
         std::vector<collected>& out,
         std::vector<std::string>& visited
     );
-    std::vector<conflict> conflicts(const std::vector<collected>& fields, bool cross_only, bool first_only);
+    std::vector<conflict> conflicts(
+        const std::vector<collected>& fields, bool cross_only, bool first_only, std::size_t depth
+    );
     std::string pair_reason(const collected& a, const collected& b) const;
     const type_def* result_type(const collected& c) const;
     bool spend();

@@ -99,6 +99,23 @@ BOOST_AUTO_TEST_CASE(hostile_documents_fail_fast) {
     }
     fan += " fragment F60 on Product { id }";
     BOOST_TEST(prepare(fan).errors.empty());
+    // A fragment spread inside its own sub-selections, merged by the overlap rule (found by fuzz_graphql).
+    const auto cycle = prepare(
+        "{ a: product(id: 1) { ...P } a: product(id: 1) { ...P } } fragment P on Product { category { "
+        "products { "
+        "...P } } }"
+    );
+    BOOST_TEST(cycle.errors.at(0).message == "Cannot spread fragment \"P\" within itself.");
+    // A long chain of fragments, each nesting two fields: refused by depth, with bounded recursion.
+    std::string chain = "{ products { ...F0 } }";
+    for (int i = 0; i < 1300; ++i) {
+        chain += " fragment F" + std::to_string(i) + " on Product { category { products { ...F" +
+                 std::to_string(i + 1) + " } } }";
+    }
+    chain += " fragment F1300 on Product { id }";
+    const auto long_chain = prepare(chain, gql::limits{.max_tokens = 100000});
+    BOOST_TEST_REQUIRE(long_chain.errors.size() == 1u);
+    BOOST_TEST(long_chain.errors[0].message == "Query depth 2602 exceeds the maximum depth 20.");
     const bool quick = std::chrono::steady_clock::now() - start < std::chrono::seconds(5);
     BOOST_TEST(quick);
 }
