@@ -56,6 +56,17 @@ preparation prepare(const schema& s, std::string_view query, const limits& bound
         return out;
     }
     out.errors = validate(s, ast, bounds);
+    if (out.errors.size() > max_validation_errors) {
+        // graphql-js's maxErrors: a hostile document (thousands of repeated directives) gets a short answer.
+        out.errors.resize(max_validation_errors);
+        out.errors.push_back(
+            {"Too many validation errors, error limit reached. Validation aborted.",
+             {},
+             {},
+             "GRAPHQL_VALIDATION_FAILED",
+             {}}
+        );
+    }
     if (out.errors.empty()) {
         out.document = std::make_shared<const prepared_document>(std::string(query), std::move(ast));
     }

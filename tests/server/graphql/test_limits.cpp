@@ -67,6 +67,15 @@ BOOST_AUTO_TEST_CASE(hostile_documents_fail_fast) {
     }
     directives += "} }";
     BOOST_TEST(prepare(directives, gql::limits{.max_document_bytes = 10'000'000}).parse_failed);
+    const auto repeated =
+        prepare(directives, gql::limits{.max_tokens = 100000, .max_document_bytes = 10'000'000});
+    BOOST_TEST_REQUIRE(repeated.errors.size() == 101u);
+    BOOST_TEST(
+        repeated.errors[0].message == "The directive \"@skip\" can only be used once at this location."
+    );
+    BOOST_TEST(
+        repeated.errors[100].message == "Too many validation errors, error limit reached. Validation aborted."
+    );
 
     const std::string brackets = "{ products(title: " + std::string(100000, '[') + " { id } }";
     const auto deep_values =

@@ -36,6 +36,9 @@ struct preparation {
     std::vector<error> errors;  // code GRAPHQL_PARSE_FAILED or GRAPHQL_VALIDATION_FAILED
     bool parse_failed = false;  // true: syntax error (else validation)
 };
+// At most this many validation errors are reported, then one saying validation was aborted.
+inline constexpr std::size_t max_validation_errors = 100;
+
 // Parses (within max_document_bytes and max_tokens) and validates (with max_depth) `query`.
 [[nodiscard]] preparation prepare(const schema& s, std::string_view query, const limits& bounds);
 
