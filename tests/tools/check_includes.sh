@@ -3,7 +3,9 @@
 # storage includes core only, and inside server/ every include points to a lower folder of this order:
 #
 #   root (main.cpp, composition_root)  >  transport, sandboxes  >  api/store, api/petstore, api/docs, ops
-#   >  routing  >  services  >  telemetry  >  codec
+#   >  routing  >  services  >  telemetry  >  codec  >  graphql
+#
+# graphql/ (the GraphQL engine, its own target graphql_lib) includes no other server folder, nor Asio or Beast.
 #
 # Folders of one rank (the surfaces) do not include each other; an include cycle among server folders
 # fails too. Usage: check_includes.sh [repository root]   (default: this script's repository)
@@ -25,6 +27,10 @@ done < <(grep -rnE '#include[[:space:]]*("(storage|server)/|<boost/(asio|beast|j
 while IFS= read -r hit; do
     fail "storage includes server: $hit"
 done < <(grep -rnE '#include[[:space:]]*"server/' storage --include='*.?pp' || true)
+
+while IFS= read -r hit; do
+    fail "graphql includes Asio or Beast: $hit"
+done < <(grep -rnE '#include[[:space:]]*<boost/(asio|beast)[/.]' server/include/server/graphql server/src/graphql --include='*.?pp' || true)
 
 # --- server folders
 # Every include of a server file, as "from-folder to-folder file:line", resolved the way the compiler
@@ -63,7 +69,7 @@ edges="$(
 declare -A rank=(
     [root]=8 [transport]=7 [sandboxes]=7
     [api/store]=6 [api/petstore]=6 [api/docs]=6 [ops]=6
-    [routing]=5 [services]=4 [telemetry]=3 [codec]=2
+    [routing]=5 [services]=4 [telemetry]=3 [codec]=2 [graphql]=1
 )
 while read -r from to where; do
     [[ -z "$from" || "$from" == "$to" ]] && continue

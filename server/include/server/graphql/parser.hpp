@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/graphql/ast.hpp"
+
+namespace storefront::server::graphql {
+
+// Lists, input objects and list types nest at most this deep; selection sets at most twice as deep. Deeper
+// input is a syntax error, so parsing recursion is bounded whatever the token limit.
+inline constexpr std::size_t max_nesting = 100;
+
+// An executable document. Type-system definitions are kept as `others` for validation to reject.
+// Throws syntax_error ("Syntax Error: Expected Name, found <EOF>.") with the location.
+[[nodiscard]] document parse_document(std::string_view source, std::size_t max_tokens);
+
+// One argument or input field of a type-system definition.
+struct sdl_input_value {
+    std::string name;
+    type_ref type;
+    std::optional<value> default_value;
+    std::vector<directive> directives;
+    location where;
+};
+// A field (or, with no type, an enum value) of a type-system definition.
+struct sdl_field {
+    std::string name;
+    std::vector<sdl_input_value> arguments;
+    type_ref type;
+    std::vector<directive> directives;
+    location where;
+};
+struct sdl_type {
+    enum class kind { scalar, object, interface, union_type, enum_type, input_object };
+    kind what = kind::scalar;
+    std::string name;
+    std::vector<std::string> interfaces;  // object and interface types
+    std::vector<std::string> members;     // union types
+    std::vector<sdl_field> fields;        // object and interface fields, enum values
+    std::vector<sdl_input_value> input_fields;
+    std::vector<directive> directives;
+    location where;
+};
+
+// Type-system definitions (scalar, type, interface, union, enum, input; descriptions are skipped).
+// Throws syntax_error.
+[[nodiscard]] std::vector<sdl_type> parse_sdl(std::string_view source);
+
+}  // namespace storefront::server::graphql
