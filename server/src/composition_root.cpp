@@ -9,6 +9,7 @@
 #include <openssl/rand.h>
 
 #include "server/api/docs/routes.hpp"
+#include "server/api/graphql/routes.hpp"
 #include "server/api/petstore/routes.hpp"
 #include "server/api/store/routes.hpp"
 #include "server/ops/health_routes.hpp"
@@ -49,6 +50,9 @@ std::string public_url_of(const server_config& config, std::uint16_t port) {
     return url;
 }
 
+// Prepared GraphQL documents kept by query text (a client sends a handful of distinct ones).
+constexpr std::size_t graph_documents_cached = 1000;
+
 }  // namespace
 
 composition_root::composition_root(const server_config& config)
@@ -68,6 +72,10 @@ composition_root::composition_root(const server_config& config)
           config.limits.storage_queue
       ),
       pet_keys_(config.pet.api_keys, config.pet.clients),
+      graph_engine_(
+          graphql::limits{.max_depth = config.graphql.max_depth, .max_fields = config.graphql.max_fields},
+          graph_documents_cached
+      ),
       commons_{
           .locations = *locations_,
           .location_objects = location_objects_,
@@ -75,6 +83,7 @@ composition_root::composition_root(const server_config& config)
           .passwords = passwords_,
           .storage = storage_calls_,
           .pet_keys = pet_keys_,
+          .graphql = graph_engine_,
           .public_url = public_url_,
           .write_policy = write_policy_,
           .compat = config.compat,
@@ -83,17 +92,19 @@ composition_root::composition_root(const server_config& config)
           .image_budget = config.pet.image_budget,
       },
       sandboxes_(
-          config.sandboxes.mode == core::sandbox_mode::off
-              ? nullptr
-              : std::make_unique<sandbox_worlds>(
-                    config.sandboxes,
-                    config.storage,
-                    commons_,
-                    token_settings_,
-                    pet_token_settings_,
-                    sandbox_tables{
-                        .store = &store_routes(), .pets = &petstore_routes(), .docs = &docs_routes()}
-                )
+          config.sandboxes.mode == core::sandbox_mode::off ? nullptr
+                                                           : std::make_unique<sandbox_worlds>(
+                                                                 config.sandboxes,
+                                                                 config.storage,
+                                                                 commons_,
+                                                                 token_settings_,
+                                                                 pet_token_settings_,
+                                                                 sandbox_tables{
+                                                                     .store = &store_routes(),
+                                                                     .pets = &petstore_routes(),
+                                                                     .docs = &docs_routes(),
+                                                                     .graphql = &graphql_routes()}
+                                                             )
       ),
       shared_stores_(std::make_shared<store_set>(config.storage, commons_)),
       shared_(shared_stores_, commons_, token_settings_, pet_token_settings_, "", sandboxes_.get()),
@@ -109,6 +120,7 @@ composition_root::composition_root(const server_config& config)
       routes_({
           store_routes().mount(shared_.store(), config.compat),
           petstore_routes().mount(shared_.pets()),
+          graphql_routes().mount(shared_.graphql()),
           &docs_routes(),
           ops_routes().mount(ops_services_),
           health_routes().mount(ops_services_),

@@ -2,11 +2,12 @@
 # Checks the include layers: core includes nothing of storage/ or server/ (nor Asio, Beast, JSON, URL),
 # storage includes core only, and inside server/ every include points to a lower folder of this order:
 #
-#   root (main.cpp, composition_root)  >  transport, sandboxes  >  api/store, api/petstore, api/docs, ops
-#   >  routing  >  services  >  telemetry  >  codec  >  graphql
+#   root (main.cpp, composition_root)  >  transport, sandboxes  >  api/graphql  >  api/store, api/petstore,
+#   api/docs, ops  >  routing  >  services  >  telemetry  >  codec  >  graphql
 #
 # graphql/ (the GraphQL engine, its own target graphql_lib) includes no other server folder, nor Asio or Beast.
 #
+# api/graphql resolves through the store surface's services and JSON mapping, so it sits above api/store.
 # Folders of one rank (the surfaces) do not include each other; an include cycle among server folders
 # fails too. Usage: check_includes.sh [repository root]   (default: this script's repository)
 set -euo pipefail
@@ -67,7 +68,7 @@ edges="$(
 )"
 
 declare -A rank=(
-    [root]=8 [transport]=7 [sandboxes]=7
+    [root]=9 [transport]=8 [sandboxes]=8 [api/graphql]=7
     [api/store]=6 [api/petstore]=6 [api/docs]=6 [ops]=6
     [routing]=5 [services]=4 [telemetry]=3 [codec]=2 [graphql]=1
 )

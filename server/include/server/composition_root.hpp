@@ -9,6 +9,7 @@
 
 #include "core/auth_tokens.hpp"
 #include "core/pet_auth.hpp"
+#include "server/api/graphql/graph_engine.hpp"
 #include "server/api/petstore/pet_services.hpp"
 #include "server/api/store/location_json.hpp"
 #include "server/api/store/store_services.hpp"
@@ -75,6 +76,7 @@ class composition_root {
     password_worker passwords_;
     blocking_offload storage_calls_;
     pet_credentials pet_keys_;
+    graph_engine graph_engine_;
     world_commons commons_;
     // --sandboxes on|required: the sandboxes' views (none when off).
     std::unique_ptr<sandbox_worlds> sandboxes_;

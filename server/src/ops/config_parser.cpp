@@ -108,6 +108,10 @@ po::options_description describe_options() {
             "data is read-only: the setting for a public instance)")
         ("sandbox-max", po::value<std::size_t>()->default_value(10000), "sandboxes holding data at once (507 beyond)")
         ("sandbox-rows", po::value<std::size_t>()->default_value(1000), "rows a sandbox may add per kind (507 beyond)")
+        ("graphql-max-depth", po::value<std::size_t>()->default_value(20),
+            "deepest selection nesting a GraphQL document may have (fragments expanded)")
+        ("graphql-max-fields", po::value<std::size_t>()->default_value(10000),
+            "most fields one GraphQL request may resolve (list items counted)")
         ("sandbox-ttl", po::value<std::string>()->default_value("7d"),
             "how long an unused sandbox keeps its data: N with s, m, h or d (e.g. 7d, 90m)")
         ("drain-seconds", po::value<long long>()->default_value(5),
@@ -346,6 +350,14 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         }
         parse_rate_limit_options(vm, c);
         parse_sandbox_options(vm, c);
+        c.graphql.max_depth = vm["graphql-max-depth"].as<std::size_t>();
+        c.graphql.max_fields = vm["graphql-max-fields"].as<std::size_t>();
+        if (c.graphql.max_depth < 2 || c.graphql.max_depth > 100) {
+            throw po::error("--graphql-max-depth must be between 2 and 100");
+        }
+        if (c.graphql.max_fields < 1 || c.graphql.max_fields > 1'000'000) {
+            throw po::error("--graphql-max-fields must be between 1 and 1000000");
+        }
         const long long drain = vm["drain-seconds"].as<long long>();
         if (drain < 0 || drain > 3600) {
             throw po::error("--drain-seconds must be between 0 and 3600");

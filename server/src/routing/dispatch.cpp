@@ -11,11 +11,13 @@
 
 #include <boost/url/parse.hpp>
 
+#include "server/codec/error_style.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
 #include "server/routing/fault_injection.hpp"
 #include "server/routing/finish_response.hpp"
 #include "server/routing/sandbox_target.hpp"
+#include "server/routing/write_gate.hpp"
 #include "server/telemetry/log.hpp"
 #include "storage/storage_error.hpp"
 
@@ -35,6 +37,7 @@ struct routed_request {
     std::size_t body_limit = 0;  // the route's body policy's limit
     // The sandbox the request runs in (kept alive until it is answered); nullptr: the shared view.
     std::shared_ptr<const sandbox_view> sandbox;
+    std::string_view sandbox_id;  // into the head; empty: the shared view
 };
 
 // Request headers a preflight allows: bodies, both auth schemes, conditional GETs and sandboxes.
@@ -181,10 +184,10 @@ boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> enter_s
 
 // The gateway's row quota for a write in `view`, with a storage failure answered as such.
 boost::asio::awaitable<std::optional<response>> sandbox_quota(
-    const route_match& match, const sandbox_view& view, sandbox_gateway& sandboxes
+    const route_match& match, std::string_view operation, const sandbox_view& view, sandbox_gateway& sandboxes
 ) {
     try {
-        co_return co_await sandboxes.admit_write(view, match.matched->operation, match.table->errors);
+        co_return co_await sandboxes.admit_write(view, operation, match.table->errors);
     } catch (const storage::storage_unavailable& e) {
         co_return storage_trouble(match, core::errc::storage_unavailable, e.what());
     } catch (const offload_rejected& e) {
@@ -222,6 +225,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
             co_return std::move(named).error();
         }
         sandbox_id = named->id;
+        routed.sandbox_id = named->id;
         routed.path = named->path;
     } else if (auto refused = refuse_sandbox(head, routed.path)) {
         co_return std::move(*refused);
@@ -267,7 +271,9 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
             co_return std::move(own).error();
         }
         routed.sandbox = std::move(*own);
-        if (auto full = co_await sandbox_quota(routed.match, *routed.sandbox, *services.sandboxes)) {
+        if (auto full = co_await sandbox_quota(
+                routed.match, routed.match.matched->operation, *routed.sandbox, *services.sandboxes
+            )) {
             co_return std::move(*full);
         }
     }
@@ -281,6 +287,40 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
     co_return routed;
 }
 
+// The write_gate of one request: the shared view's services as they are (unless --sandboxes required keeps
+// the shared view read-only), or the request's sandbox opened for writing with its row quota checked.
+class request_write_gate final : public write_gate {
+  public:
+    request_write_gate(
+        routed_request& routed, const http::request_header<>& head, const routing_services& services
+    )
+        : routed_(routed), head_(head), services_(services) {}
+
+    boost::asio::awaitable<or_response<void*>> open_for_write(std::string_view operation) override {
+        sandbox_gateway* sandboxes = services_.sandboxes;
+        if (routed_.sandbox_id.empty()) {
+            if (sandboxes != nullptr && sandboxes->mode() == core::sandbox_mode::required) {
+                co_return http_error(http::status::forbidden, shared_view_read_only);
+            }
+            co_return routed_.match.services;
+        }
+        auto own = co_await enter_sandbox(head_, routed_.match, routed_.sandbox_id, true, *sandboxes);
+        if (!own) {
+            co_return std::move(own).error();
+        }
+        routed_.sandbox = std::move(*own);
+        if (auto full = co_await sandbox_quota(routed_.match, operation, *routed_.sandbox, *sandboxes)) {
+            co_return std::move(*full);
+        }
+        co_return routed_.match.services;
+    }
+
+  private:
+    routed_request& routed_;
+    const http::request_header<>& head_;
+    const routing_services& services_;
+};
+
 // With the body read: the fault parameters when enabled (their answer replaces the handler's, which then
 // does not run), the handler, called with its surface's services, and its answer's ETag and coding.
 boost::asio::awaitable<response> run_handler(
@@ -291,12 +331,14 @@ boost::asio::awaitable<response> run_handler(
             co_return std::move(*injected);
         }
     }
+    request_write_gate gate(routed, request.base(), services);
     request_context ctx{
         request,
         routed.path,
         std::move(routed.match.params),
         std::move(routed.query),
-        std::move(routed.actor)};
+        std::move(routed.actor),
+        &gate};
     try {
         response reply = co_await routed.match.matched->handler(ctx, routed.match.services);
         finish_response(request.base(), reply);
@@ -323,11 +365,12 @@ boost::asio::awaitable<request_outcome> handle_request(
     const http_request& request, body_source& body, const routing_services& services
 ) {
     request_outcome out;
+    const error_style style = error_style_of_target(request.target());
     auto routed = co_await admit_request(request.base(), services);
     if (!routed) {
         // Answered from the head (404, 405, 401, 413, …). A body not read cannot be skipped safely, so
         // then the connection ends after the answer.
-        out.reply = std::move(routed).error();
+        out.reply = in_error_style(std::move(routed).error(), style);
         if (!body.body_complete()) {
             out.outcome = request_outcome::kind::answered_unread;
         }
@@ -340,19 +383,20 @@ boost::asio::awaitable<request_outcome> handle_request(
     const route_table* table = routed->match.table;
     out.matched = routed->match.matched;
     out.logged = services.log_probes || table == nullptr || table->logging == request_logging::logged;
-    out.reply = co_await run_handler(*routed, request, services);
+    out.reply = in_error_style(co_await run_handler(*routed, request, services), style);
     co_return out;
 }
 
 boost::asio::awaitable<response> dispatch(const http_request& request, const routing_services& services) {
+    const error_style style = error_style_of_target(request.target());
     auto routed = co_await admit_request(request.base(), services);
     if (!routed) {
-        co_return std::move(routed).error();
+        co_return in_error_style(std::move(routed).error(), style);
     }
     if (request.body().size() > routed->body_limit) {
-        co_return http_error(http::status::payload_too_large, "Request body too large");
+        co_return styled_error(style, http::status::payload_too_large, "Request body too large");
     }
-    co_return co_await run_handler(*routed, request, services);
+    co_return in_error_style(co_await run_handler(*routed, request, services), style);
 }
 
 }  // namespace storefront::server

@@ -5,6 +5,7 @@
 
 #include <array>
 
+#include "server/codec/error_style.hpp"
 #include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
@@ -18,11 +19,6 @@ std::string_view path_of(std::string_view target) noexcept {
         path.remove_suffix(1);
     }
     return path;
-}
-
-bool under(std::string_view path, std::string_view prefix) noexcept {
-    return path.substr(0, prefix.size()) == prefix &&
-           (path.size() == prefix.size() || path[prefix.size()] == '/');
 }
 
 }  // namespace
@@ -65,8 +61,7 @@ response too_many_requests(
     const std::string message = "Too many requests: at most " + std::to_string(limit.per_second) +
                                 " per second (burst " + std::to_string(limit.burst) + "); retry after " +
                                 retry_after + " s";
-    response r = under(path_of(target), "/api/v3") ? pet_error(http::status::too_many_requests, message)
-                                                   : http_error(http::status::too_many_requests, message);
+    response r = styled_error(error_style_of_target(target), http::status::too_many_requests, message);
     r.with_header("Retry-After", retry_after);
     r.extra_headers += rate_limit_header_lines(limit, verdict);
     r.deterministic = false;

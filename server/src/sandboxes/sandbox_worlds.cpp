@@ -134,6 +134,9 @@ class sandbox_worlds::view final : public sandbox_view {
         if (table == tables_.pets) {
             return &world_->pets();
         }
+        if (table == tables_.graphql) {
+            return &world_->graphql();
+        }
         if (table == tables_.docs) {
             return nullptr;
         }

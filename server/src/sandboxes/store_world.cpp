@@ -5,6 +5,7 @@
 #include <limits>
 #include <utility>
 
+#include "server/api/docs/graphiql.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "storage/factory.hpp"
 
@@ -127,6 +128,7 @@ store_world::store_world(
           .passwords = commons.passwords,
           .storage = commons.storage,
       }),
+      graphql_{.engine = commons.graphql, .store = store_, .html_page = &graphiql_page},
       access_{
           .tokens = tokens_,
           .users = *stores_->users,

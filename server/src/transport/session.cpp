@@ -16,6 +16,7 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 
+#include "server/codec/error_style.hpp"
 #include "server/ops/client_address.hpp"
 #include "server/ops/metrics.hpp"
 #include "server/routing/dispatch.hpp"
@@ -33,6 +34,18 @@ namespace beast = boost::beast;
 using asio::ip::tcp;
 
 namespace {
+
+// The target of a request head's first line ("GET /api/v3/pet HTTP/1.1"), or empty: enough to choose the
+// error shape of a refusal before the head is parsed.
+std::string_view request_target_of(std::string_view header) {
+    const auto line = header.substr(0, header.find('\r'));
+    const auto first = line.find(' ');
+    if (first == std::string_view::npos) {
+        return {};
+    }
+    const auto rest = line.substr(first + 1);
+    return rest.substr(0, rest.find(' '));
+}
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t read_chunk = 4096;
@@ -167,7 +180,9 @@ class connection final : body_source {
 
         const std::string_view header = view_of(buffer_).substr(0, end);
         if (auto refusal = admit_header(header, parser, limits_)) {
-            const response refused = http_error(refusal->status, refusal->message);
+            const response refused = styled_error(
+                error_style_of_target(request_target_of(header)), refusal->status, refusal->message
+            );
             co_await refuse(refused);
             co_return false;
         }
@@ -244,7 +259,8 @@ class connection final : body_source {
         }
         if (ec != beast::error::timeout && !peer_went_away(ec)) {  // a timeout has closed the socket
             const framing_refusal refusal = refusal_for_parse_error(ec);
-            const response refused = http_error(refusal.status, refusal.message);
+            const response refused =
+                styled_error(error_style_of_target(header.target()), refusal.status, refusal.message);
             co_await refuse(refused);
         }
         co_return false;

@@ -63,6 +63,12 @@ struct sandbox_config {
     std::chrono::seconds ttl = std::chrono::hours(24 * 7);  // --sandbox-ttl: idle lifetime
 };
 
+// The GraphQL endpoint's bounds on one document (issue 25).
+struct graphql_config {
+    std::size_t max_depth = 20;       // --graphql-max-depth: selection nesting (GraphiQL's introspection: 13)
+    std::size_t max_fields = 10'000;  // --graphql-max-fields: fields resolved for one request
+};
+
 struct server_config {
     std::string address = "127.0.0.1";
     std::uint16_t port = 8080;       // 0 = any free port (logged at start)
@@ -84,6 +90,7 @@ struct server_config {
     // --fault-injection: /api requests may ask for _delay, _status and _fail_rate (routing/fault_injection)
     bool fault_injection = false;
     sandbox_config sandboxes;
+    graphql_config graphql;
     core::token_settings tokens;
     storage::storage_config storage;
     limits_config limits;

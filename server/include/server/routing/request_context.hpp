@@ -24,12 +24,16 @@ struct path_param {
 };
 using path_params = std::vector<path_param>;
 
+class write_gate;
+
 struct request_context {
     const http_request& request;
     std::string_view path;  // without query and without a trailing slash
     path_params params;
     core::query_params query;
     core::actor actor;  // who is calling, as the route's access rule established (anonymous by default)
+    // Where a handler that learns from the body whether it writes asks before writing (write_gate.hpp).
+    write_gate* writes = nullptr;
 
     // The captured segment named `name`, or empty.
     [[nodiscard]] std::string_view param(std::string_view name) const {

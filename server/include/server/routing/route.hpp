@@ -8,6 +8,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/http/verb.hpp>
 
+#include "server/codec/error_style.hpp"
 #include "server/codec/response.hpp"
 #include "server/routing/request_context.hpp"
 
@@ -65,12 +66,6 @@ struct route {
     access_rule access;
     body_policy body;
     std::string_view operation;  // "getProduct"
-};
-
-// How a surface shapes its error bodies.
-enum class error_style {
-    store,     // {"message":…,"error":"Not Found","statusCode":404}
-    petstore,  // {"code":404,"message":…}
 };
 
 // Whether the access log gets a line per request of a table's routes.

@@ -29,6 +29,7 @@ struct sandbox_tables {
     const route_table* store;
     const route_table* pets;
     const route_table* docs;
+    const route_table* graphql;
 };
 
 // Rows of each kind --sandbox-rows limits (products, categories, users, pets, orders, pet store users).

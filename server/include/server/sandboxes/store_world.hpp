@@ -11,6 +11,7 @@
 #include "core/compat.hpp"
 #include "core/pet_auth.hpp"
 #include "core/write_policy.hpp"
+#include "server/api/graphql/graphql_services.hpp"
 #include "server/api/petstore/pet_services.hpp"
 #include "server/api/store/location_json.hpp"
 #include "server/api/store/store_services.hpp"
@@ -38,6 +39,7 @@ struct world_commons {
     password_worker& passwords;
     blocking_offload& storage;
     const pet_credentials& pet_keys;
+    const graph_engine& graphql;
     const std::string& public_url;  // may gain its port once the listener is bound, before serving
     core::write_policy write_policy;
     core::compat_mode compat;
@@ -92,6 +94,7 @@ class store_world {
     [[nodiscard]] store_set& stores() const { return *stores_; }
     [[nodiscard]] store_services& store() { return store_; }
     [[nodiscard]] pet_services& pets() { return pets_; }
+    [[nodiscard]] graphql_services& graphql() { return graphql_; }
     [[nodiscard]] const access_services& access() const { return access_; }
     [[nodiscard]] const core::auth_tokens& tokens() const { return tokens_; }
     [[nodiscard]] const core::pet_tokens& pet_tokens() const { return pet_tokens_; }
@@ -103,6 +106,7 @@ class store_world {
     core::pet_tokens pet_tokens_;
     store_services store_;
     pet_services pets_;
+    graphql_services graphql_;
     access_services access_;
 };
 

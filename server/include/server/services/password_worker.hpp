@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include <boost/asio/awaitable.hpp>
 
@@ -24,6 +26,13 @@ class password_worker {
     // A fresh Argon2id hash of `password` (pet-store users set passwords); nullopt when the queue is full.
     // Shares the verifiers' threads and queue bound.
     [[nodiscard]] boost::asio::awaitable<std::optional<std::string>> hash(std::string password);
+
+    // Runs `call` (which hashes or verifies itself, and may use the stores) on these threads: for GraphQL
+    // operations that log in or set passwords. nullopt when the queue is full.
+    template <class Call>
+    [[nodiscard]] boost::asio::awaitable<std::optional<std::invoke_result_t<Call&>>> run(Call call) {
+        return pool_.try_run(std::move(call));
+    }
 
     void stop();
 

@@ -1,0 +1,269 @@
+// Users and tokens over GraphQL: profiles (never a password: a fixed mask), e-mail availability, login and
+// refresh with the REST token pair (one login works on both surfaces), myProfile from the bearer token,
+// and user writes under the REST write policy and seed-user protection. Argon2id runs right here: the
+// handler runs operations that log in or set passwords on the password worker's threads.
+
+#include <string>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include "core/catalogue_rules.hpp"
+#include "core/email.hpp"
+#include "core/jwt.hpp"
+#include "core/list_page.hpp"
+#include "core/password.hpp"
+#include "core/write_policy.hpp"
+#include "graph_call.hpp"
+#include "graph_values.hpp"
+#include "resolvers.hpp"
+#include "server/codec/request_body.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+using graphql::resolve_info;
+using graphql::resolved;
+
+resolved unauthorized() {
+    return resolved::fail("Unauthorized", "UNAUTHENTICATED");
+}
+
+std::string string_argument(const resolve_info& info, std::string_view name) {
+    const auto* v = info.arguments.if_contains(name);
+    return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+resolved token_pair(const core::token_pair& pair) {
+    return resolved::ok(boost::json::object{
+        {"access_token", pair.access_token}, {"refresh_token", pair.refresh_token}});
+}
+
+// users(limit): the whole list, or its first `limit` users.
+resolved users(const resolve_info& info) {
+    auto& call = call_of(info);
+    core::page_request page = core::every_item;
+    if (const auto* limit = info.arguments.if_contains("limit"); limit != nullptr && !limit->is_null()) {
+        const double n =
+            limit->is_double() ? limit->get_double() : static_cast<double>(limit->to_number<double>());
+        if (n < 0 || n != static_cast<double>(static_cast<std::int64_t>(n))) {
+            return resolved::fail("limit must be a non-negative integer", "BAD_USER_INPUT");
+        }
+        if (n > 0) {
+            page = {0, static_cast<std::size_t>(n)};
+        }
+    }
+    boost::json::array out;
+    for (const auto& u : call.app.users().list_users(page)) {
+        out.push_back(graph_value(u, call.app));
+    }
+    return resolved::ok(std::move(out));
+}
+
+resolved user(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = id_argument(info);
+    if (!id) {
+        return bad_id();
+    }
+    const auto found = call.app.users().find_user(*id);
+    return found ? resolved::ok(graph_value(*found, call.app)) : missing("User", *id);
+}
+
+// isAvailable(email): whether no user has this e-mail (the public service always says false).
+resolved is_available(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto email = core::normalize_email(string_argument(info, "email"));
+    if (!email) {
+        return resolved::fail("email must be an email", "BAD_USER_INPUT");
+    }
+    return resolved::ok(!call.app.users().email_taken(*email));
+}
+
+// myProfile: the user of the bearer access token.
+resolved my_profile(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto token = bearer_token(call.authorization);
+    if (token.empty()) {
+        return unauthorized();
+    }
+    const auto user_id = call.app.tokens().verify_access(token, core::unix_now());
+    if (!user_id) {
+        return unauthorized();
+    }
+    const auto found = call.app.users().find_user(*user_id);
+    return found ? resolved::ok(graph_value(*found, call.app)) : unauthorized();
+}
+
+resolved login(const resolve_info& info) {
+    auto& call = call_of(info);
+    const std::string password = string_argument(info, "password");
+    const auto email = core::normalize_email(string_argument(info, "email"));
+    std::optional<core::user_credentials> credentials;
+    if (email) {
+        if (auto found = call.app.users().find_credentials(*email)) {
+            credentials = std::move(*found);
+        }
+    }
+    // Unknown users still cost one verify, so timing does not reveal which e-mails exist.
+    if (!credentials) {
+        core::burn_verify_time(password);
+        return unauthorized();
+    }
+    if (!core::verify_password(password, credentials->password_hash)) {
+        return unauthorized();
+    }
+    const std::int64_t now = core::unix_now();
+    const std::int64_t user_id = credentials->profile.id;
+    const core::session_ref session{core::random_session_id(), 0};
+    const auto started = call.app.sessions().start(
+        session.id, user_id, now + call.app.tokens().refresh_lifetime().count(), now
+    );
+    if (!started) {
+        return refused(started.error());
+    }
+    return token_pair(call.app.tokens().issue(user_id, now, session));
+}
+
+resolved refresh_token(const resolve_info& info) {
+    auto& call = call_of(info);
+    const std::int64_t now = core::unix_now();
+    const auto claims = call.app.tokens().verify_refresh(string_argument(info, "refreshToken"), now);
+    if (!claims || claims->session.id.empty() || !call.app.users().find_user(claims->user_id)) {
+        return unauthorized();
+    }
+    const auto generation = call.app.sessions().rotate(
+        claims->session.id,
+        claims->session.generation,
+        now + call.app.tokens().refresh_lifetime().count(),
+        now
+    );
+    if (!generation) {
+        return unauthorized();
+    }
+    return token_pair(call.app.tokens().issue(claims->user_id, now, {claims->session.id, *generation}));
+}
+
+resolved email_taken() {
+    return resolved::fail("A user with this email already exists", "BAD_USER_INPUT");
+}
+
+resolved user_write_refused(boost::system::error_code ec, std::int64_t id, std::string_view seed_message) {
+    switch (static_cast<core::errc>(ec.value())) {
+        case core::errc::not_found:
+            return missing("User", id);
+        case core::errc::seed_user_read_only:
+            return resolved::fail(std::string(seed_message), "FORBIDDEN");
+        case core::errc::conflict:
+            return email_taken();
+        default:
+            return refused(ec);
+    }
+}
+
+resolved add_user(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto registration = core::read_user_registration(input_of(info.arguments.at("data")));
+    if (!registration) {
+        return invalid_input(registration.error());
+    }
+    if (auto allowed = core::may_register(call.app.write_policy(), caller_of(call), registration->role);
+        !allowed) {
+        return refused(allowed.error());
+    }
+    if (call.app.users().email_taken(registration->email)) {
+        return email_taken();  // before spending a hash on it
+    }
+    const core::user_draft draft{
+        registration->email,
+        registration->name,
+        core::hash_password(registration->password),
+        registration->avatar,
+        registration->role};
+    const auto created = call.app.users().create_user(draft);
+    if (!created) {
+        return user_write_refused(created.error(), 0, {});
+    }
+    return resolved::ok(graph_value(*created, call.app));
+}
+
+// A seed user is refused before anything else is looked at, as in REST (the public service lets
+// updateUser(id: 1) through because the id arrives as a string).
+std::optional<resolved> seed_user(graph_call& call, std::int64_t id, std::string_view message) {
+    const auto found = call.app.users().find_user(id);
+    if (found && found->seed) {
+        return resolved::fail(std::string(message), "FORBIDDEN");
+    }
+    return std::nullopt;
+}
+
+resolved update_user(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = id_argument(info);
+    if (!id) {
+        return bad_id();
+    }
+    if (auto seed = seed_user(call, *id, core::seed_user_update_message)) {
+        return std::move(*seed);
+    }
+    const auto update = core::read_user_update(input_of(info.arguments.at("changes")));
+    if (!update) {
+        return invalid_input(update.error());
+    }
+    if (auto allowed =
+            core::may_change_user(call.app.write_policy(), caller_of(call), *id, update->role.has_value());
+        !allowed) {
+        return refused(allowed.error());
+    }
+    core::user_patch patch{update->email, update->name, std::nullopt, update->avatar, update->role};
+    if (update->password) {
+        patch.password_hash = core::hash_password(*update->password);
+    }
+    const auto updated = call.app.users().update_user(*id, patch);
+    if (!updated) {
+        return user_write_refused(updated.error(), *id, core::seed_user_update_message);
+    }
+    return resolved::ok(graph_value(*updated, call.app));
+}
+
+resolved delete_user(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = id_argument(info);
+    if (!id) {
+        return bad_id();
+    }
+    if (auto seed = seed_user(call, *id, core::seed_user_delete_message)) {
+        return std::move(*seed);
+    }
+    if (auto allowed = core::may_change_user(call.app.write_policy(), caller_of(call), *id, false);
+        !allowed) {
+        return refused(allowed.error());
+    }
+    const auto deleted = call.app.users().delete_user(*id);
+    if (!deleted) {
+        return user_write_refused(deleted.error(), *id, core::seed_user_delete_message);
+    }
+    return resolved::ok(true);
+}
+
+resolved masked_password(const resolve_info&) {
+    return resolved::ok(boost::json::string(core::masked_password));
+}
+
+}  // namespace
+
+void add_account_resolvers(graphql::schema& schema) {
+    schema.resolve("Query", "users", guarded(users));
+    schema.resolve("Query", "user", guarded(user));
+    schema.resolve("Query", "isAvailable", guarded(is_available));
+    schema.resolve("Query", "myProfile", guarded(my_profile));
+    schema.resolve("User", "password", masked_password);
+    schema.resolve("Mutation", "login", guarded(login));
+    schema.resolve("Mutation", "refreshToken", guarded(refresh_token));
+    schema.resolve("Mutation", "addUser", guarded(add_user));
+    schema.resolve("Mutation", "updateUser", guarded(update_user));
+    schema.resolve("Mutation", "deleteUser", guarded(delete_user));
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,301 @@
+// Products and categories over GraphQL: the same filters and texts, paging rule, write policy and seed
+// protection as /api/v1 (core's rules, the view's catalogue store); unknown ids and duplicate slugs are
+// NOT_FOUND and BAD_USER_INPUT, never internal errors.
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <boost/json/array.hpp>
+
+#include "core/catalogue_rules.hpp"
+#include "core/list_page.hpp"
+#include "core/pagination.hpp"
+#include "core/slug.hpp"
+#include "core/write_policy.hpp"
+#include "graph_call.hpp"
+#include "graph_values.hpp"
+#include "resolvers.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+using graphql::resolve_info;
+using graphql::resolved;
+
+// A GraphQL number argument as the query-string text REST's filter rules read ("1" for 1.0).
+std::string as_query_text(const boost::json::value& v) {
+    if (v.is_int64()) {
+        return std::to_string(v.get_int64());
+    }
+    if (v.is_uint64()) {
+        return std::to_string(v.get_uint64());
+    }
+    if (v.is_double()) {
+        const double d = v.get_double();
+        if (std::floor(d) == d && std::fabs(d) < 9.0e15) {
+            return std::to_string(static_cast<std::int64_t>(d));
+        }
+        char text[32];
+        std::snprintf(text, sizeof text, "%.17g", d);
+        return text;
+    }
+    if (v.is_string()) {
+        return std::string(v.get_string());
+    }
+    return {};
+}
+
+boost::json::value product_array(const std::vector<core::product>& items, const store_services& app) {
+    boost::json::array out;
+    out.reserve(items.size());
+    for (const auto& p : items) {
+        out.push_back(graph_value(p, app));
+    }
+    return out;
+}
+
+std::optional<resolved> may_write(graph_call& call) {
+    if (auto allowed = core::may_write_catalogue(call.app.write_policy(), caller_of(call)); !allowed) {
+        return refused(allowed.error());
+    }
+    return std::nullopt;
+}
+
+// products(limit, offset, price, price_min, price_max, title, categoryId, categorySlug): the REST filters;
+// a page only when limit > 0 and offset >= 0 are both given, else the whole list.
+resolved products(const resolve_info& info) {
+    auto& call = call_of(info);
+    core::query_params params;
+    for (const char* name : {"price", "price_min", "price_max", "title", "categoryId", "categorySlug"}) {
+        if (const auto* v = info.arguments.if_contains(name); v != nullptr && !v->is_null()) {
+            params.push_back({name, as_query_text(*v)});
+        }
+    }
+    auto filter = core::parse_product_filter(params);
+    if (!filter) {
+        return invalid_input(filter.error());
+    }
+    core::page_request page = core::every_item;
+    const auto* limit = info.arguments.if_contains("limit");
+    const auto* offset = info.arguments.if_contains("offset");
+    if (limit != nullptr && offset != nullptr && limit->is_int64() && offset->is_int64() &&
+        limit->get_int64() > 0 && offset->get_int64() >= 0) {
+        page = {static_cast<std::size_t>(offset->get_int64()), static_cast<std::size_t>(limit->get_int64())};
+    }
+    return resolved::ok(product_array(call.app.catalogue().list_products(*filter, page), call.app));
+}
+
+resolved product(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = id_argument(info);
+    if (!id) {
+        return bad_id();
+    }
+    const auto found = call.app.catalogue().find_product(*id);
+    return found ? resolved::ok(graph_value(*found, call.app)) : missing("Product", *id);
+}
+
+resolved categories(const resolve_info& info) {
+    auto& call = call_of(info);
+    boost::json::array out;
+    for (const auto& c : call.app.catalogue().list_categories()) {
+        out.push_back(graph_value(c, call.app));
+    }
+    return resolved::ok(std::move(out));
+}
+
+resolved category(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = id_argument(info);
+    if (!id) {
+        return bad_id();
+    }
+    const auto found = call.app.catalogue().find_category(*id);
+    return found ? resolved::ok(graph_value(*found, call.app)) : missing("Category", *id);
+}
+
+// Category.products: the category's products in id order (declared but never resolved by the public
+// service).
+resolved category_products(const resolve_info& info) {
+    auto& call = call_of(info);
+    core::product_filter filter;
+    if (const auto* id = info.parent.is_object() ? info.parent.as_object().if_contains("id") : nullptr;
+        id != nullptr && id->is_int64()) {
+        filter.category_id = id->get_int64();
+    }
+    return resolved::ok(product_array(call.app.catalogue().list_products(filter, core::every_item), call.app)
+    );
+}
+
+resolved product_write_refused(
+    boost::system::error_code ec,
+    std::int64_t id,
+    const std::optional<std::string>& title,
+    std::int64_t category_id
+) {
+    switch (static_cast<core::errc>(ec.value())) {
+        case core::errc::not_found:
+            return missing("Product", id);
+        case core::errc::seed_read_only:
+            return refused(ec, core::seed_product_message);
+        case core::errc::invalid_reference:
+            return refused(ec, "Category " + std::to_string(category_id) + " not found");
+        case core::errc::conflict:
+            return refused(
+                ec, "A product with slug \"" + core::make_slug(title.value_or("")) + "\" already exists"
+            );
+        default:
+            return refused(ec);
+    }
+}
+
+resolved add_product(const resolve_info& info) {
+    auto& call = call_of(info);
+    if (auto no = may_write(call)) {
+        return std::move(*no);
+    }
+    const auto draft = core::read_product_draft(input_of(info.arguments.at("data")));
+    if (!draft) {
+        return invalid_input(draft.error());
+    }
+    const auto created = call.app.catalogue().create_product(*draft);
+    if (!created) {
+        return product_write_refused(created.error(), 0, draft->title, draft->category_id);
+    }
+    return resolved::ok(graph_value(*created, call.app));
+}
+
+resolved update_product(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = id_argument(info);
+    if (!id) {
+        return bad_id();
+    }
+    if (auto no = may_write(call)) {
+        return std::move(*no);
+    }
+    const auto patch = core::read_product_patch(input_of(info.arguments.at("changes")));
+    if (!patch) {
+        return invalid_input(patch.error());
+    }
+    const auto updated = call.app.catalogue().update_product(*id, *patch);
+    if (!updated) {
+        return product_write_refused(updated.error(), *id, patch->title, patch->category_id.value_or(0));
+    }
+    return resolved::ok(graph_value(*updated, call.app));
+}
+
+resolved delete_product(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = id_argument(info);
+    if (!id) {
+        return bad_id();
+    }
+    if (auto no = may_write(call)) {
+        return std::move(*no);
+    }
+    const auto deleted = call.app.catalogue().delete_product(*id);
+    if (!deleted) {
+        return product_write_refused(deleted.error(), *id, std::nullopt, 0);
+    }
+    return resolved::ok(true);
+}
+
+resolved category_write_refused(
+    graph_call& call, boost::system::error_code ec, std::int64_t id, const std::optional<std::string>& name
+) {
+    switch (static_cast<core::errc>(ec.value())) {
+        case core::errc::not_found:
+            return missing("Category", id);
+        case core::errc::seed_read_only:
+            return refused(ec, core::seed_category_message);
+        case core::errc::conflict:
+            return refused(
+                ec, "A category with slug \"" + core::make_slug(name.value_or("")) + "\" already exists"
+            );
+        case core::errc::in_use: {
+            core::product_filter of_category;
+            of_category.category_id = id;
+            const std::size_t count = call.app.catalogue().count_products(of_category);
+            return refused(
+                ec,
+                "Category " + std::to_string(id) + " still has " + std::to_string(count) +
+                    (count == 1 ? " product" : " products")
+            );
+        }
+        default:
+            return refused(ec);
+    }
+}
+
+resolved add_category(const resolve_info& info) {
+    auto& call = call_of(info);
+    if (auto no = may_write(call)) {
+        return std::move(*no);
+    }
+    const auto draft = core::read_category_draft(input_of(info.arguments.at("data")));
+    if (!draft) {
+        return invalid_input(draft.error());
+    }
+    const auto created = call.app.catalogue().create_category(*draft);
+    if (!created) {
+        return category_write_refused(call, created.error(), 0, draft->name);
+    }
+    return resolved::ok(graph_value(*created, call.app));
+}
+
+resolved update_category(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = id_argument(info);
+    if (!id) {
+        return bad_id();
+    }
+    if (auto no = may_write(call)) {
+        return std::move(*no);
+    }
+    const auto patch = core::read_category_patch(input_of(info.arguments.at("changes")));
+    if (!patch) {
+        return invalid_input(patch.error());
+    }
+    const auto updated = call.app.catalogue().update_category(*id, *patch);
+    if (!updated) {
+        return category_write_refused(call, updated.error(), *id, patch->name);
+    }
+    return resolved::ok(graph_value(*updated, call.app));
+}
+
+resolved delete_category(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = id_argument(info);
+    if (!id) {
+        return bad_id();
+    }
+    if (auto no = may_write(call)) {
+        return std::move(*no);
+    }
+    const auto deleted = call.app.catalogue().delete_category(*id);
+    if (!deleted) {
+        return category_write_refused(call, deleted.error(), *id, std::nullopt);
+    }
+    return resolved::ok(true);
+}
+
+}  // namespace
+
+void add_catalogue_resolvers(graphql::schema& schema) {
+    schema.resolve("Query", "products", guarded(products));
+    schema.resolve("Query", "product", guarded(product));
+    schema.resolve("Query", "categories", guarded(categories));
+    schema.resolve("Query", "category", guarded(category));
+    schema.resolve("Category", "products", guarded(category_products));
+    schema.resolve("Mutation", "addProduct", guarded(add_product));
+    schema.resolve("Mutation", "updateProduct", guarded(update_product));
+    schema.resolve("Mutation", "deleteProduct", guarded(delete_product));
+    schema.resolve("Mutation", "addCategory", guarded(add_category));
+    schema.resolve("Mutation", "updateCategory", guarded(update_category));
+    schema.resolve("Mutation", "deleteCategory", guarded(delete_category));
+}
+
+}  // namespace storefront::server

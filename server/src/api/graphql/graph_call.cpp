@@ -1,0 +1,43 @@
+// The per-request context of the resolvers: who calls (from the bearer token, looked up once) and the
+// guard that turns storage failures into SERVICE_UNAVAILABLE.
+
+#include "graph_call.hpp"
+
+#include <utility>
+
+#include "core/jwt.hpp"
+#include "server/codec/request_body.hpp"
+#include "server/services/blocking_offload.hpp"
+#include "storage/storage_error.hpp"
+
+namespace storefront::server {
+
+const core::actor& caller_of(graph_call& call) {
+    if (!call.caller) {
+        call.caller.emplace();
+        const auto token = bearer_token(call.authorization);
+        if (!token.empty()) {
+            if (const auto user_id = call.app.tokens().verify_access(token, core::unix_now())) {
+                if (const auto user = call.app.users().find_user(*user_id)) {
+                    call.caller = core::actor{user->id, user->role};
+                }
+            }
+        }
+    }
+    return *call.caller;
+}
+
+graphql::resolver guarded(graphql::resolver fn) {
+    return [fn = std::move(fn)](const graphql::resolve_info& info) -> graphql::resolved {
+        try {
+            return fn(info);
+        } catch (const storage::storage_unavailable&) {
+            call_of(info).storage_trouble = true;
+        } catch (const offload_rejected&) {
+            call_of(info).storage_trouble = true;
+        }
+        return graphql::resolved::fail("Storage unavailable, retry later", "SERVICE_UNAVAILABLE");
+    };
+}
+
+}  // namespace storefront::server

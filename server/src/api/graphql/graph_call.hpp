@@ -1,0 +1,34 @@
+#pragma once
+// What every resolver of one GraphQL request sees (resolve_info::context): the view's store services, the
+// request's Authorization header, and what went wrong beyond the GraphQL errors (storage trouble turns the
+// whole answer into a 503 with Retry-After, as REST answers it).
+
+#include <optional>
+#include <string_view>
+
+#include "core/write_policy.hpp"
+#include "server/api/store/store_services.hpp"
+#include "server/graphql/executor.hpp"
+
+namespace storefront::server {
+
+struct graph_call {
+    store_services& app;
+    std::string_view authorization;     // the header's value, empty when absent
+    std::optional<core::actor> caller;  // the token's user, looked up on first need
+    bool storage_trouble = false;       // a store could not be reached or was too busy: answer 503
+};
+
+// The caller `call` acts for: the user of a valid bearer access token (with their role), else anonymous.
+[[nodiscard]] const core::actor& caller_of(graph_call& call);
+
+// The resolver `fn` with storage failures turned into a SERVICE_UNAVAILABLE field error (and the call
+// marked for a 503), so a broken database is never an INTERNAL_SERVER_ERROR.
+[[nodiscard]] graphql::resolver guarded(graphql::resolver fn);
+
+// The call of a resolver's context.
+[[nodiscard]] inline graph_call& call_of(const graphql::resolve_info& info) {
+    return *static_cast<graph_call*>(info.context);
+}
+
+}  // namespace storefront::server

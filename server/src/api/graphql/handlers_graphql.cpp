@@ -1,0 +1,220 @@
+// The GraphQL handlers: parameters -> prepared document (cached) -> the chosen operation -> for a mutation,
+// the view to write in (the sandbox's own, with the quota of each field's REST operation) -> execution
+// where blocking is allowed -> the answer in the media type and status GraphQL over HTTP asks for.
+
+#include "handlers_graphql.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <utility>
+
+#include "graph_call.hpp"
+#include "graph_http.hpp"
+#include "server/graphql/document.hpp"
+#include "server/graphql/executor.hpp"
+#include "server/routing/write_gate.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+// The /api/v1 operation a mutation field performs (its write policy and sandbox row quota); empty for the
+// fields that only check credentials.
+std::string_view rest_operation_of(std::string_view field) {
+    constexpr std::array<std::pair<std::string_view, std::string_view>, 9> writes{{
+        {"addProduct", "createProduct"},
+        {"updateProduct", "updateProduct"},
+        {"deleteProduct", "deleteProduct"},
+        {"addUser", "createUser"},
+        {"updateUser", "updateUser"},
+        {"deleteUser", "deleteUser"},
+        {"addCategory", "createCategory"},
+        {"updateCategory", "updateCategory"},
+        {"deleteCategory", "deleteCategory"},
+    }};
+    for (const auto& [name, operation] : writes) {
+        if (name == field) {
+            return operation;
+        }
+    }
+    return {};
+}
+
+// The root field names `selections` select, fragments expanded (validation has ruled out cycles), whatever
+// @skip/@include say: the operation may write with any of them.
+void collect_root_fields(
+    const graphql::document& doc,
+    const std::vector<graphql::selection>& selections,
+    std::vector<std::string>& out
+) {
+    for (const auto& s : selections) {
+        switch (s.what) {
+            case graphql::selection::kind::field:
+                out.push_back(s.name);
+                break;
+            case graphql::selection::kind::inline_fragment:
+                collect_root_fields(doc, s.selections, out);
+                break;
+            case graphql::selection::kind::fragment_spread:
+                for (const auto& fragment : doc.fragments) {
+                    if (fragment.name == s.name) {
+                        collect_root_fields(doc, fragment.selections, out);
+                    }
+                }
+                break;
+        }
+    }
+}
+
+std::vector<std::string> root_fields(
+    const graphql::prepared_document& prepared, std::string_view operation_name
+) {
+    std::vector<std::string> out;
+    graphql::error ignored;
+    if (const auto* operation = prepared.find_operation(operation_name, ignored)) {
+        collect_root_fields(prepared.ast(), operation->selections, out);
+    }
+    return out;
+}
+
+// Fields that spend Argon2id time: the operation runs on the password worker's threads.
+bool uses_passwords(const std::vector<std::string>& fields) {
+    return std::any_of(fields.begin(), fields.end(), [](const std::string& f) {
+        return f == "login" || f == "addUser" || f == "updateUser";
+    });
+}
+
+response graph_answer(http::status status, std::string body, graph_media media) {
+    response r = json_response(status, std::move(body));
+    r.content_type = std::string(content_type_of(media));
+    return r;
+}
+
+// Errors that stop a request before execution (parse, validation, operation choice, variables): 400 for
+// application/graphql-response+json; 200 for application/json, whose clients read errors from the body.
+http::status request_error_status(graph_media media) {
+    return media == graph_media::graphql_response_json ? http::status::bad_request : http::status::ok;
+}
+
+std::string errors_body(const std::vector<graphql::error>& errors) {
+    graphql::execution failed;
+    failed.errors = errors;
+    return graphql::to_response_json(failed);
+}
+
+boost::asio::awaitable<response> run_operation(
+    request_context& ctx, graphql_services& app, const graph_params& params, graph_media media, bool via_get
+) {
+    const auto prepared = app.engine.prepare(params.query);
+    if (!prepared.document) {
+        co_return graph_answer(request_error_status(media), errors_body(prepared.errors), media);
+    }
+    const auto chosen = graphql::choose_operation(*prepared.document, params.operation_name);
+    if (!chosen.kind) {
+        co_return graph_answer(request_error_status(media), errors_body({*chosen.failure}), media);
+    }
+    if (*chosen.kind != graphql::operation_kind::query && via_get) {
+        response r = graph_request_error(http::status::method_not_allowed, "Mutations are sent with POST");
+        r.with_header("Allow", "POST");
+        co_return r;
+    }
+    const auto fields = root_fields(*prepared.document, params.operation_name);
+    store_services* store = &app.store;
+    if (*chosen.kind == graphql::operation_kind::mutation && ctx.writes != nullptr) {
+        for (const auto& field : fields) {
+            const std::string_view operation = rest_operation_of(field);
+            if (operation.empty()) {
+                continue;
+            }
+            auto view = co_await ctx.writes->open_for_write(operation);
+            if (!view) {
+                co_return std::move(view).error();
+            }
+            store = &static_cast<graphql_services*>(*view)->store;
+        }
+    }
+    graph_call call{*store, ctx.request[http::field::authorization], std::nullopt, false};
+    const auto& engine = app.engine;
+    const auto execute = [&] {
+        return graphql::execute(
+            engine.schema(),
+            *prepared.document,
+            params.operation_name,
+            params.variables,
+            &call,
+            engine.limits()
+        );
+    };
+    graphql::execution result;
+    if (uses_passwords(fields)) {
+        auto done = co_await store->passwords().run(execute);
+        if (!done) {
+            response busy =
+                graph_request_error(http::status::service_unavailable, "Server busy, retry later");
+            busy.with_header("Retry-After", "1");
+            co_return busy;
+        }
+        result = std::move(*done);
+    } else {
+        result = co_await store->storage(execute);
+    }
+    auto status = result.variables_failed ? request_error_status(media) : http::status::ok;
+    if (call.storage_trouble) {
+        status = http::status::service_unavailable;
+    }
+    response r = graph_answer(status, graphql::to_response_json(result), media);
+    if (call.storage_trouble) {
+        r.with_header("Retry-After", "1");
+    }
+    r.deterministic = call.authorization.empty();  // myProfile and writes depend on who asks
+    co_return r;
+}
+
+response not_acceptable() {
+    return graph_request_error(
+        http::status::not_acceptable, "Accept application/graphql-response+json or application/json"
+    );
+}
+
+}  // namespace
+
+// GET /graphql?query=&operationName=&variables=&extensions= : a query (a mutation: 405 Allow: POST);
+// with Accept: text/html and no query, the GraphiQL page
+handler_result handle_get_graphql(request_context& ctx, graphql_services& app) {
+    const auto media = answer_media(ctx.request[http::field::accept], app.html_page != nullptr);
+    if (!media) {
+        co_return not_acceptable();
+    }
+    if (*media == graph_media::html) {
+        co_return app.html_page(ctx);
+    }
+    auto params = get_params(ctx);
+    if (!params) {
+        co_return std::move(params).error();
+    }
+    co_return co_await run_operation(ctx, app, *params, *media, true);
+}
+
+// POST /graphql {query, operationName, variables, extensions} : any operation
+handler_result handle_post_graphql(request_context& ctx, graphql_services& app) {
+    const auto media = answer_media(ctx.request[http::field::accept], false);
+    if (!media) {
+        co_return not_acceptable();
+    }
+    auto params = post_params(ctx);
+    if (!params) {
+        co_return std::move(params).error();
+    }
+    co_return co_await run_operation(ctx, app, *params, *media, false);
+}
+
+// GET /graphql/schema.graphql : the schema as SDL
+handler_result handle_get_graphql_schema(request_context&, graphql_services& app) {
+    response r;
+    r.shared_body = std::make_shared<const std::string>(app.engine.sdl());
+    r.content_type = "application/graphql; charset=utf-8";
+    co_return r;
+}
+
+}  // namespace storefront::server

@@ -1,0 +1,152 @@
+// Error bodies in the shape of the addressed surface (error_style.hpp): building them, and reshaping the
+// /api/v1-shaped answers the shared layers build.
+
+#include "server/codec/error_style.hpp"
+
+#include <optional>
+#include <string>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
+#include "server/codec/json_writer.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+// The path of `target` without a leading "/sandbox/{id}" (whatever the id: a bad one is refused later,
+// in this same shape).
+std::string_view surface_path(std::string_view target) noexcept {
+    std::string_view path = target.substr(0, target.find('?'));
+    constexpr std::string_view sandbox = "/sandbox/";
+    if (path.starts_with(sandbox)) {
+        const auto end = path.find('/', sandbox.size());
+        path = end == std::string_view::npos ? std::string_view{} : path.substr(end);
+    }
+    return path;
+}
+
+bool under(std::string_view path, std::string_view prefix) noexcept {
+    return path.starts_with(prefix) && (path.size() == prefix.size() || path[prefix.size()] == '/');
+}
+
+response graphql_error(http::status status, std::string_view message) {
+    std::string out;
+    json_writer w(out);
+    w.begin_object().key("errors").begin_array().begin_object().key("message").value(message);
+    w.key("extensions").begin_object().key("code").value(graphql_code_of(status)).end_object();
+    w.end_object().end_array().end_object();
+    return json_response(status, std::move(out));
+}
+
+// The message of an /api/v1-shaped body (a string, or an array of problems joined with "; "); nullopt for
+// a body of another shape.
+std::optional<std::string> store_message(std::string_view body) {
+    boost::system::error_code ec;
+    const auto doc = boost::json::parse(body, ec);
+    if (ec || !doc.is_object() || !doc.as_object().contains("statusCode")) {
+        return std::nullopt;
+    }
+    const auto* message = doc.as_object().if_contains("message");
+    if (message == nullptr) {
+        return std::string(reason_phrase(http::status::bad_request));
+    }
+    if (message->is_string()) {
+        return std::string(message->as_string());
+    }
+    std::string joined;
+    if (message->is_array()) {
+        for (const auto& item : message->as_array()) {
+            if (item.is_string()) {
+                joined.append(joined.empty() ? "" : "; ").append(item.as_string());
+            }
+        }
+    }
+    return joined;
+}
+
+}  // namespace
+
+error_style error_style_of_target(std::string_view target) noexcept {
+    const std::string_view path = surface_path(target);
+    if (under(path, "/api/v3")) {
+        return error_style::petstore;
+    }
+    if (under(path, "/graphql")) {
+        return error_style::graphql;
+    }
+    return error_style::store;
+}
+
+std::string_view graphql_code_of(http::status status) noexcept {
+    switch (status) {
+        case http::status::bad_request:
+            return "BAD_REQUEST";
+        case http::status::unauthorized:
+            return "UNAUTHENTICATED";
+        case http::status::forbidden:
+            return "FORBIDDEN";
+        case http::status::not_found:
+            return "NOT_FOUND";
+        case http::status::method_not_allowed:
+            return "METHOD_NOT_ALLOWED";
+        case http::status::not_acceptable:
+            return "NOT_ACCEPTABLE";
+        case http::status::request_timeout:
+            return "REQUEST_TIMEOUT";
+        case http::status::payload_too_large:
+            return "PAYLOAD_TOO_LARGE";
+        case http::status::uri_too_long:
+            return "URI_TOO_LONG";
+        case http::status::unsupported_media_type:
+            return "UNSUPPORTED_MEDIA_TYPE";
+        case http::status::too_many_requests:
+            return "RATE_LIMITED";
+        case http::status::request_header_fields_too_large:
+            return "REQUEST_HEADER_FIELDS_TOO_LARGE";
+        case http::status::service_unavailable:
+            return "SERVICE_UNAVAILABLE";
+        case http::status::insufficient_storage:
+            return "INSUFFICIENT_STORAGE";
+        default:
+            return static_cast<unsigned>(status) >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST";
+    }
+}
+
+response styled_error(error_style style, http::status status, std::string_view message) {
+    switch (style) {
+        case error_style::petstore: {
+            std::string out;
+            json_writer w(out);
+            w.begin_object()
+                .key("code")
+                .value(static_cast<std::int64_t>(status))
+                .key("message")
+                .value(message)
+                .end_object();
+            return json_response(status, std::move(out));
+        }
+        case error_style::graphql:
+            return graphql_error(status, message);
+        case error_style::store:
+            break;
+    }
+    return http_error(status, message);
+}
+
+response in_error_style(response r, error_style style) {
+    if (style == error_style::store || static_cast<unsigned>(r.status) < 400 || r.prepared || r.shared_body) {
+        return r;
+    }
+    const auto message = store_message(r.body);
+    if (!message) {
+        return r;
+    }
+    response styled = styled_error(style, r.status, *message);
+    r.body = std::move(styled.body);
+    r.content_type.clear();
+    return r;
+}
+
+}  // namespace storefront::server
