@@ -70,6 +70,9 @@ store_set::store_set(const storage::storage_config& config, const world_commons&
               });
           }
       ),
+      // 128 answers or 1 MiB per store set (a products page is ~5 KB): at most 64 MiB over the 64 sandboxes
+      // an instance keeps open.
+      graphql_answers(128, 1024 * 1024),
       sole_writer(storage::kind_of(config.backend) != storage::backend_kind::postgresql) {}
 
 void store_set::warm() {
@@ -82,6 +85,7 @@ void store_set::forget_cached_lists() {
     product_json.reset();
     category_json.reset();
     user_json.reset();
+    graphql_answers.clear();
 }
 
 store_world::store_world(
@@ -128,7 +132,11 @@ store_world::store_world(
           .passwords = commons.passwords,
           .storage = commons.storage,
       }),
-      graphql_{.engine = commons.graphql, .store = store_, .html_page = &graphiql_page},
+      graphql_{
+          .engine = commons.graphql,
+          .store = store_,
+          .answers = stores_->graphql_answers,
+          .html_page = &graphiql_page},
       access_{
           .tokens = tokens_,
           .users = *stores_->users,

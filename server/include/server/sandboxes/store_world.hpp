@@ -67,6 +67,7 @@ class store_set {
     fragment_list product_json;
     fragment_list category_json;
     fragment_list user_json;
+    answer_cache graphql_answers;  // answers to GraphQL queries over these stores
     // Memory and SQLite: this process is the only writer, so cached lists are exactly as fresh as the store.
     bool sole_writer;
 

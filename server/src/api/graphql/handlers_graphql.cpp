@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include <boost/json/serialize.hpp>
+
 #include "graph_call.hpp"
 #include "graph_http.hpp"
 #include "server/graphql/document.hpp"
@@ -103,9 +105,33 @@ std::string errors_body(const std::vector<graphql::error>& errors) {
     return graphql::to_response_json(failed);
 }
 
+// What identifies a request's answer in the answer cache.
+std::string answer_key(const graph_params& params) {
+    std::string key = params.query;
+    key.append(1, '\x1f').append(params.operation_name).append(1, '\x1f');
+    key.append(boost::json::serialize(params.variables));
+    return key;
+}
+
+store_revisions revisions_of(const store_services& store) {
+    return {store.catalogue().revision(), store.users().revision()};
+}
+
+response cached_answer(std::shared_ptr<const prepared_body> answer, graph_media media) {
+    response r = shared_json_response(std::move(answer));
+    r.content_type = std::string(content_type_of(media));
+    return r;
+}
+
 boost::asio::awaitable<response> run_operation(
     request_context& ctx, graphql_services& app, const graph_params& params, graph_media media, bool via_get
 ) {
+    // Queries whose answer depends on the stores alone were kept with the revisions they were computed at.
+    const std::string key = answer_key(params);
+    const store_revisions before = revisions_of(app.store);
+    if (auto answer = app.answers.find(key, before)) {
+        co_return cached_answer(std::move(answer), media);
+    }
     const auto prepared = app.engine.prepare(params.query);
     if (!prepared.document) {
         co_return graph_answer(request_error_status(media), errors_body(prepared.errors), media);
@@ -162,6 +188,13 @@ boost::asio::awaitable<response> run_operation(
     auto status = result.variables_failed ? request_error_status(media) : http::status::ok;
     if (call.storage_trouble) {
         status = http::status::service_unavailable;
+    }
+    const bool keep = *chosen.kind == graphql::operation_kind::query && status == http::status::ok &&
+                      std::find(fields.begin(), fields.end(), "myProfile") == fields.end();
+    if (keep) {
+        auto answer = std::make_shared<const prepared_body>(graphql::to_response_json(result));
+        app.answers.keep(key, before, answer);
+        co_return cached_answer(std::move(answer), media);
     }
     response r = graph_answer(status, graphql::to_response_json(result), media);
     if (call.storage_trouble) {

@@ -1,0 +1,60 @@
+#pragma once
+// Answers to GraphQL queries that depend on the stores alone (no myProfile, no storage trouble), kept per
+// store set by request (query text, operation name, variables) with the catalogue and user revisions they
+// were computed at: a repeated query costs a lookup, as a REST page served from its cached list does. Bounded
+// in entries and bytes, least recently used dropped first; a revision that moved on makes an entry a miss.
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "server/codec/representation.hpp"
+
+namespace storefront::server {
+
+// The revisions of the stores an answer was computed from.
+struct store_revisions {
+    std::uint64_t catalogue = 0;
+    std::uint64_t users = 0;
+    friend bool operator==(const store_revisions&, const store_revisions&) = default;
+};
+
+class answer_cache {
+  public:
+    answer_cache(std::size_t max_entries, std::size_t max_bytes);
+    answer_cache(const answer_cache&) = delete;
+    answer_cache& operator=(const answer_cache&) = delete;
+
+    // The answer to `key` computed at `now`, or nullptr.
+    [[nodiscard]] std::shared_ptr<const prepared_body> find(
+        const std::string& key, const store_revisions& now
+    );
+    // Keeps `answer` for `key`, computed at `at` (answers over a tenth of max_bytes are not kept).
+    void keep(const std::string& key, const store_revisions& at, std::shared_ptr<const prepared_body> answer);
+
+    // Forgets every answer (their image URLs name a public URL that changed).
+    void clear();
+    [[nodiscard]] std::size_t size() const;
+
+  private:
+    struct entry {
+        std::string key;
+        store_revisions at;
+        std::shared_ptr<const prepared_body> answer;
+    };
+    void drop_oldest();
+
+    std::size_t max_entries_;
+    std::size_t max_bytes_;
+    mutable std::mutex mutex_;
+    std::list<entry> recent_;                                                 // most recently used first
+    std::unordered_map<std::string_view, std::list<entry>::iterator> index_;  // keys view into recent_
+    std::size_t bytes_ = 0;
+};
+
+}  // namespace storefront::server
