@@ -217,7 +217,8 @@ wrk_headers=()
 
 # wrk_run NAME URL CONNS WRK_THREADS [lua args...] -> appends "NAME key=value..." to $work/results, with
 # the server's CPU time per request (robust against other load on the machine, unlike requests/s).
-# A first lua argument "map:" selects map_origins.lua, "write:" write.lua; other arguments origin.lua.
+# A first lua argument "map:" selects map_origins.lua, "write:" write.lua, "graphql:" graphql.lua, "pages:"
+# pages.lua; other arguments origin.lua.
 wrk_run() {
     local name=$1 url=$2 conns=$3 wthreads=$4
     shift 4
@@ -227,6 +228,8 @@ wrk_run() {
         case $1 in
             map:) script=$repo/bench/load/map_origins.lua; shift ;;
             write:) script=$repo/bench/load/write.lua; shift ;;
+            graphql:) script=$repo/bench/load/graphql.lua; shift ;;
+            pages:) script=$repo/bench/load/pages.lua; shift ;;
         esac
     fi
     local line before after
