@@ -94,10 +94,11 @@ if stage 4; then
     banner "4. fuzzing, ${seconds}s per harness (libFuzzer, clang, ASan)"
     cmake -S "$root" -B "$build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
         -DSTOREFRONT_FUZZ=ON -DSTOREFRONT_BUILD_TESTS=ON
-    cmake --build "$build-fuzz" -j2 --target fuzz_request fuzz_json_body fuzz_query fuzz_jwt
-    for harness in request json_body query jwt; do
+    cmake --build "$build-fuzz" -j2 --target fuzz_request fuzz_json_body fuzz_query fuzz_jwt fuzz_graphql
+    for harness in request json_body query jwt graphql; do
         dict=$root/tests/fuzz/json.dict
         [[ $harness == request || $harness == query ]] && dict=$root/tests/fuzz/http.dict
+        [[ $harness == graphql ]] && dict=$root/tests/fuzz/graphql.dict
         work=$(mktemp -d)
         "$build-fuzz/tests/fuzz/fuzz_$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
             -dict="$dict" -artifact_prefix="$work/" "$work" "$root/tests/fuzz/corpus/$harness" 2>&1 | tail -n 4
