@@ -109,4 +109,50 @@ BOOST_AUTO_TEST_CASE(a_jammed_storage_gives_quick_503s_with_retry_after_and_reco
     BOOST_TEST(server.wait_exit(std::chrono::seconds(20)).value_or(-1) == 0);
 }
 
+// GraphQL mutations meet the same jam: 503 with Retry-After and SERVICE_UNAVAILABLE, never a hang and never
+// INTERNAL_SERVER_ERROR; nothing applied; the next mutation after the jam works.
+BOOST_AUTO_TEST_CASE(a_jammed_storage_gives_graphql_503s_with_retry_after) {
+    temp_dir dir;
+    const std::string db_path = (dir.path() / "jam-graphql.db").string();
+    child_process server(
+        instance_args("sqlite:" + db_path, {"--storage-threads", "1", "--storage-queue", "1"}), {}, dir.path()
+    );
+    const auto port = server.wait_listening(std::chrono::seconds(30));
+    const auto add_category = [port](const std::string& name) {
+        const json::object body{
+            {"query",
+             "mutation { addCategory(data: {name: \"" + name +
+                 "\", image: \"https://x.com/a.png\"}) { id } }"}};
+        return post_json(port, "/graphql", json::serialize(body));
+    };
+    sqlite_write_lock jam(db_path, "BEGIN EXCLUSIVE");
+    std::vector<std::future<timed_reply>> writes;
+    for (int i = 0; i < 3; ++i) {
+        writes.push_back(std::async(std::launch::async, [&add_category, i] {
+            const auto start = steady_clock::now();
+            auto reply = add_category("Jammed " + std::to_string(i));
+            return timed_reply{
+                std::move(reply), std::chrono::duration_cast<milliseconds>(steady_clock::now() - start)};
+        }));
+        std::this_thread::sleep_for(milliseconds(50));
+    }
+    for (auto& write : writes) {
+        const auto [reply, elapsed] = write.get();
+        BOOST_TEST_INFO("status " << reply.status << " after " << elapsed.count() << " ms: " << reply.body);
+        BOOST_TEST_REQUIRE(reply.status == 503u);
+        BOOST_TEST(!reply.header("retry-after").empty());
+        const auto doc = reply.json();
+        const auto& error = doc.at("errors").as_array().at(0);
+        BOOST_TEST(error.at("extensions").at("code").as_string() == "SERVICE_UNAVAILABLE");
+        BOOST_TEST(elapsed.count() < 12000);
+    }
+    jam.release();
+    BOOST_TEST(get(port, "/api/v1/categories").json().as_array().size() == 5u);  // nothing applied
+    const auto after = add_category("Recovered");
+    BOOST_TEST(after.status == 200u, after.body);
+    BOOST_TEST(!after.json().as_object().contains("errors"), after.body);
+    server.signal(SIGTERM);
+    BOOST_TEST(server.wait_exit(std::chrono::seconds(20)).value_or(-1) == 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

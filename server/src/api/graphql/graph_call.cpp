@@ -8,6 +8,7 @@
 #include "core/jwt.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/services/blocking_offload.hpp"
+#include "server/telemetry/log.hpp"
 #include "storage/storage_error.hpp"
 
 namespace storefront::server {
@@ -35,6 +36,14 @@ graphql::resolver guarded(graphql::resolver fn) {
             call_of(info).storage_trouble = true;
         } catch (const offload_rejected&) {
             call_of(info).storage_trouble = true;
+        } catch (const std::exception& e) {
+            // A real fault: the client sees a generic error, the log the details.
+            log_event(
+                "error",
+                "graphql_resolver_exception",
+                {field("type", info.parent_type), field("field", info.field_name), field("what", e.what())}
+            );
+            return graphql::resolved::fail("Internal server error", "INTERNAL_SERVER_ERROR");
         }
         return graphql::resolved::fail("Storage unavailable, retry later", "SERVICE_UNAVAILABLE");
     };

@@ -23,7 +23,8 @@ struct graph_call {
 [[nodiscard]] const core::actor& caller_of(graph_call& call);
 
 // The resolver `fn` with storage failures turned into a SERVICE_UNAVAILABLE field error (and the call
-// marked for a 503), so a broken database is never an INTERNAL_SERVER_ERROR.
+// marked for a 503), so a broken database is never an INTERNAL_SERVER_ERROR; any other exception is a
+// real fault: INTERNAL_SERVER_ERROR for the client, the details in the log.
 [[nodiscard]] graphql::resolver guarded(graphql::resolver fn);
 
 // The call of a resolver's context.

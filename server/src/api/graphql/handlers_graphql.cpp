@@ -198,7 +198,7 @@ boost::asio::awaitable<response> run_operation(
     }
     response r = graph_answer(status, graphql::to_response_json(result), media);
     if (call.storage_trouble) {
-        r.with_header("Retry-After", "1");
+        r.with_header("Retry-After", "2");  // as REST's "Storage unavailable"
     }
     r.deterministic = call.authorization.empty();  // myProfile and writes depend on who asks
     co_return r;
