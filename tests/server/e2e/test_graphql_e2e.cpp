@@ -490,6 +490,29 @@ BOOST_AUTO_TEST_CASE(graphql_over_http) {
     const auto wrong_variable =
         graphql(port, "query($id: ID!) { product(id: $id) { id } }", {{"id", json::array{1, 2}}});
     BOOST_TEST(first_code(wrong_variable) == "BAD_USER_INPUT");
+    // A browser gets GraphiQL (offline, under the same CSP as /docs); urql's Accept still gets a query
+    // answer.
+    const auto page = send_request(
+        port,
+        {.method = "GET",
+         .target = "/graphql",
+         .headers = {{"Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}}}
+    );
+    BOOST_TEST(page.status == 200u);
+    BOOST_TEST(page.header("content-type").starts_with("text/html"));
+    BOOST_TEST(page.body.find("graphiql") != std::string::npos);
+    BOOST_TEST(page.header("content-security-policy").find("default-src 'none'") != std::string::npos);
+    const auto urql = send_request(
+        port,
+        {.method = "GET",
+         .target = "/graphql?query=%7B__typename%7D",
+         .headers =
+             {{"Accept",
+               "application/graphql-response+json, application/graphql+json, application/json, "
+               "text/event-stream, multipart/mixed"}}}
+    );
+    BOOST_TEST(urql.status == 200u);
+    BOOST_TEST(urql.json().at("data").at("__typename") == "Query");
     // The schema as SDL.
     const auto sdl = get(port, "/graphql/schema.graphql");
     BOOST_TEST(sdl.status == 200u);
