@@ -202,10 +202,15 @@ EOF
 }
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
-# CPU clock ticks (user + system, all threads) used so far by the server behind NAME ("sf|…" or "ng|…").
+# CPU clock ticks (user + system, all threads) used so far by the server behind NAME: "sf|…" storefront,
+# "ng|…" nginx and its workers, any other "TAG|…" the processes listed in the variable TAG_pids (e.g. pub_pids).
 cpu_ticks() {
-    local pids total=0 p
-    if [[ $1 == sf\|* ]]; then pids=$server_pid; else pids="$nginx_pid $(pgrep -P "$nginx_pid" | tr '\n' ' ')"; fi
+    local pids total=0 p var
+    case $1 in
+        sf\|*) pids=$server_pid ;;
+        ng\|*) pids="$nginx_pid $(pgrep -P "$nginx_pid" | tr '\n' ' ')" ;;
+        *) var=${1%%|*}_pids; pids=${!var} ;;
+    esac
     for p in $pids; do
         total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
     done
@@ -217,7 +222,8 @@ wrk_headers=()
 
 # wrk_run NAME URL CONNS WRK_THREADS [lua args...] -> appends "NAME key=value..." to $work/results, with
 # the server's CPU time per request (robust against other load on the machine, unlike requests/s).
-# A first lua argument "map:" selects map_origins.lua, "write:" write.lua; other arguments origin.lua.
+# A first lua argument "map:" selects map_origins.lua, "write:" write.lua, "graphql:" graphql.lua, "pages:"
+# pages.lua; other arguments origin.lua.
 wrk_run() {
     local name=$1 url=$2 conns=$3 wthreads=$4
     shift 4
@@ -227,6 +233,8 @@ wrk_run() {
         case $1 in
             map:) script=$repo/bench/load/map_origins.lua; shift ;;
             write:) script=$repo/bench/load/write.lua; shift ;;
+            graphql:) script=$repo/bench/load/graphql.lua; shift ;;
+            pages:) script=$repo/bench/load/pages.lua; shift ;;
         esac
     fi
     local line before after
