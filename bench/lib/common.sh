@@ -202,10 +202,15 @@ EOF
 }
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
-# CPU clock ticks (user + system, all threads) used so far by the server behind NAME ("sf|…" or "ng|…").
+# CPU clock ticks (user + system, all threads) used so far by the server behind NAME: "sf|…" storefront,
+# "ng|…" nginx and its workers, any other "TAG|…" the processes listed in the variable TAG_pids (e.g. pub_pids).
 cpu_ticks() {
-    local pids total=0 p
-    if [[ $1 == sf\|* ]]; then pids=$server_pid; else pids="$nginx_pid $(pgrep -P "$nginx_pid" | tr '\n' ' ')"; fi
+    local pids total=0 p var
+    case $1 in
+        sf\|*) pids=$server_pid ;;
+        ng\|*) pids="$nginx_pid $(pgrep -P "$nginx_pid" | tr '\n' ' ')" ;;
+        *) var=${1%%|*}_pids; pids=${!var} ;;
+    esac
     for p in $pids; do
         total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
     done
