@@ -107,13 +107,13 @@ std::vector<error> validator::run() {
 
 std::set<std::string> validator::reachable(const definition_facts& facts) {
     std::set<std::string> seen;
-    std::vector<const definition_facts*> todo{&facts};
-    while (!todo.empty()) {
-        const definition_facts* f = todo.back();
-        todo.pop_back();
+    std::vector<const definition_facts*> to_visit{&facts};
+    while (!to_visit.empty()) {
+        const definition_facts* f = to_visit.back();
+        to_visit.pop_back();
         for (const auto& [name, where] : f->spreads) {
             if (fragments_.count(name) != 0 && seen.insert(name).second) {
-                todo.push_back(&facts_[name]);
+                to_visit.push_back(&facts_[name]);
             }
         }
     }

@@ -66,7 +66,12 @@ bool writes_data(http::verb verb, std::string_view operation) {
         return false;
     }
     constexpr std::string_view checks_only[] = {
-        "login", "refreshToken", "logout", "isAvailable", "issueToken", "createSandbox",
+        "login",
+        "refreshToken",
+        "logout",
+        "isAvailable",
+        "issueToken",
+        "createSandbox",
         "graphql"};  // a GraphQL request asks its write_gate once its body shows a mutation
     for (const auto name : checks_only) {
         if (operation == name) {
