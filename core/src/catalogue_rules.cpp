@@ -545,4 +545,9 @@ bool matches(const product_filter& filter, const product& p) noexcept {
     return true;
 }
 
+std::string category_in_use_message(std::int64_t id, std::size_t products) {
+    return "Category " + std::to_string(id) + " still has " + std::to_string(products) +
+           (products == 1 ? " product" : " products");
+}
+
 }  // namespace storefront::core

@@ -58,6 +58,9 @@ struct user_update {
 [[nodiscard]] validated<user_registration> read_user_registration(const input_fields& fields);
 [[nodiscard]] validated<user_update> read_user_update(const input_fields& fields);
 
+// "Category 3 still has 2 products": why a category with products cannot be deleted.
+[[nodiscard]] std::string category_in_use_message(std::int64_t id, std::size_t products);
+
 // The filters of GET /products (title, price, price_min, price_max, categoryId, categorySlug); paging
 // parameters and unknown names are left alone.
 [[nodiscard]] validated<product_filter> parse_product_filter(const query_params& params);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/errc.hpp"
+#include "server/codec/error_style.hpp"
 #include "server/codec/json_writer.hpp"
 
 namespace storefront::server {
@@ -141,15 +142,7 @@ response internal_error() {
 }
 
 response pet_error(http::status status, std::string_view message) {
-    std::string out;
-    json_writer w(out);
-    w.begin_object()
-        .key("code")
-        .value(static_cast<std::int64_t>(status))
-        .key("message")
-        .value(message)
-        .end_object();
-    return json_response(status, std::move(out));
+    return styled_error(error_style::petstore, status, message);
 }
 
 response pet_validation_failed(const core::validation_errors& errors) {

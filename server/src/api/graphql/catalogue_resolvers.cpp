@@ -63,6 +63,18 @@ std::optional<resolved> may_write(graph_call& call) {
     return std::nullopt;
 }
 
+// The id of the row a write names, when the caller may write: else the answer (a bad id, the write policy).
+boost::system::result<std::int64_t, resolved> write_target(const resolve_info& info) {
+    const auto id = id_argument(info);
+    if (!id) {
+        return {boost::system::in_place_error, bad_id()};
+    }
+    if (auto no = may_write(call_of(info))) {
+        return {boost::system::in_place_error, std::move(*no)};
+    }
+    return {boost::system::in_place_value, *id};
+}
+
 // products(limit, offset, price, price_min, price_max, title, categoryId, categorySlug): the REST filters;
 // a page only when limit > 0 and offset >= 0 are both given, else the whole list.
 resolved products(const resolve_info& info) {
@@ -169,12 +181,9 @@ resolved add_product(const resolve_info& info) {
 
 resolved update_product(const resolve_info& info) {
     auto& call = call_of(info);
-    const auto id = id_argument(info);
+    const auto id = write_target(info);
     if (!id) {
-        return bad_id();
-    }
-    if (auto no = may_write(call)) {
-        return std::move(*no);
+        return id.error();
     }
     const auto patch = core::read_product_patch(input_of(info.arguments.at("changes")));
     if (!patch) {
@@ -189,12 +198,9 @@ resolved update_product(const resolve_info& info) {
 
 resolved delete_product(const resolve_info& info) {
     auto& call = call_of(info);
-    const auto id = id_argument(info);
+    const auto id = write_target(info);
     if (!id) {
-        return bad_id();
-    }
-    if (auto no = may_write(call)) {
-        return std::move(*no);
+        return id.error();
     }
     const auto deleted = call.app.catalogue().delete_product(*id);
     if (!deleted) {
@@ -218,11 +224,8 @@ resolved category_write_refused(
         case core::errc::in_use: {
             core::product_filter of_category;
             of_category.category_id = id;
-            const std::size_t count = call.app.catalogue().count_products(of_category);
             return refused(
-                ec,
-                "Category " + std::to_string(id) + " still has " + std::to_string(count) +
-                    (count == 1 ? " product" : " products")
+                ec, core::category_in_use_message(id, call.app.catalogue().count_products(of_category))
             );
         }
         default:
@@ -248,12 +251,9 @@ resolved add_category(const resolve_info& info) {
 
 resolved update_category(const resolve_info& info) {
     auto& call = call_of(info);
-    const auto id = id_argument(info);
+    const auto id = write_target(info);
     if (!id) {
-        return bad_id();
-    }
-    if (auto no = may_write(call)) {
-        return std::move(*no);
+        return id.error();
     }
     const auto patch = core::read_category_patch(input_of(info.arguments.at("changes")));
     if (!patch) {
@@ -268,12 +268,9 @@ resolved update_category(const resolve_info& info) {
 
 resolved delete_category(const resolve_info& info) {
     auto& call = call_of(info);
-    const auto id = id_argument(info);
+    const auto id = write_target(info);
     if (!id) {
-        return bad_id();
-    }
-    if (auto no = may_write(call)) {
-        return std::move(*no);
+        return id.error();
     }
     const auto deleted = call.app.catalogue().delete_category(*id);
     if (!deleted) {

@@ -43,11 +43,7 @@ handler_result category_write_error(
             of_category.category_id = id;
             const std::size_t count =
                 co_await app.storage([&] { return app.catalogue().count_products(of_category); });
-            co_return error_response(
-                ec,
-                "Category " + std::to_string(id) + " still has " + std::to_string(count) +
-                    (count == 1 ? " product" : " products")
-            );
+            co_return error_response(ec, core::category_in_use_message(id, count));
         }
         default:
             co_return error_response(ec);
