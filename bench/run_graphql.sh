@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GraphQL against REST on the same instance: the products page (limit 10, the REST page's fields) asked
-# again and again, and offsets cycling through the whole list (0, 1, …, the last page start), each side
-# the same requests; on the default backend (SQLite, a fresh file) unless --storage says otherwise.
+# again and again, offsets cycling through the whole list (0, 1, …, the last page start), the same with a
+# new document every time (nothing cached: parse, validate, execute), and the page while a client creates
+# and deletes products (every write makes cached answers stale); each side the same requests; on the default backend (SQLite, a fresh file) unless --storage says otherwise.
 # Median of --rounds (7) alternating rounds with min–max, the server's CPU per request; loopback only;
 # stops everything it started. Prints a markdown table.
 #
@@ -22,7 +23,8 @@ total=$(curl -sf -D - -o /dev/null "http://127.0.0.1:$server_port/api/v1/product
 last=$((total - 10))
 url="http://127.0.0.1:$server_port"
 
-# graphql_pair LABEL GRAPHQL_ARGS... -- REST_PATH_OR_ARGS...: alternating rounds, GraphQL then REST.
+# graphql_pair LABEL MODE (page, cycle or fresh: graphql.lua's): alternating rounds, GraphQL then REST at
+# the same offsets.
 graphql_pair() {
     local label=$1 mode=$2
     for _ in $(seq 1 "$rounds"); do
@@ -30,7 +32,7 @@ graphql_pair() {
             wrk_run "sf|graphql $label" "$url/graphql" "$connections" "$wrk_threads" graphql: page
             wrk_run "sf|rest $label" "$url/api/v1/products?offset=0&limit=10" "$connections" "$wrk_threads"
         else
-            wrk_run "sf|graphql $label" "$url/graphql" "$connections" "$wrk_threads" graphql: cycle "$last"
+            wrk_run "sf|graphql $label" "$url/graphql" "$connections" "$wrk_threads" graphql: "$mode" "$last"
             wrk_run "sf|rest $label" "$url" "$connections" "$wrk_threads" pages: "$last"
         fi
     done
@@ -42,6 +44,10 @@ wrk -t1 -c8 -d1s -s "$repo/bench/load/graphql.lua" "$url/graphql" -- cycle "$las
 wrk -t1 -c8 -d1s -s "$repo/bench/load/pages.lua" "$url" -- "$last" >/dev/null
 graphql_pair 'products page (offset 0)' page
 graphql_pair "offsets 0…$last cycling" cycle
+graphql_pair "offsets 0…$last, a new document each time" fresh
+start_writer "$server_port"
+graphql_pair 'products page while a client writes' page
+stop_writer
 
 cpu_us() { awk -v c="$(field "$1" cpu_ns)" -v r="$(field "$1" requests)" 'BEGIN {printf "%.1f", c / r / 1000}'; }
 {

@@ -96,6 +96,9 @@ resolved products(const resolve_info& info) {
         limit->get_int64() > 0 && offset->get_int64() >= 0) {
         page = {static_cast<std::size_t>(offset->get_int64()), static_cast<std::size_t>(limit->get_int64())};
     }
+    if (params.empty()) {
+        return resolved::ok(cached_values(call.app.product_json(), page));  // what REST pages are cut from
+    }
     return resolved::ok(product_array(call.app.catalogue().list_products(*filter, page), call.app));
 }
 
@@ -105,17 +108,15 @@ resolved product(const resolve_info& info) {
     if (!id) {
         return bad_id();
     }
+    if (auto cached = cached_value(call.app, call.app.product_json(), *id)) {
+        return resolved::ok(std::move(*cached));
+    }
     const auto found = call.app.catalogue().find_product(*id);
     return found ? resolved::ok(graph_value(*found, call.app)) : missing("Product", *id);
 }
 
 resolved categories(const resolve_info& info) {
-    auto& call = call_of(info);
-    boost::json::array out;
-    for (const auto& c : call.app.catalogue().list_categories()) {
-        out.push_back(graph_value(c, call.app));
-    }
-    return resolved::ok(std::move(out));
+    return resolved::ok(cached_values(call_of(info).app.category_json(), core::every_item));
 }
 
 resolved category(const resolve_info& info) {
@@ -123,6 +124,9 @@ resolved category(const resolve_info& info) {
     const auto id = id_argument(info);
     if (!id) {
         return bad_id();
+    }
+    if (auto cached = cached_value(call.app, call.app.category_json(), *id)) {
+        return resolved::ok(std::move(*cached));
     }
     const auto found = call.app.catalogue().find_category(*id);
     return found ? resolved::ok(graph_value(*found, call.app)) : missing("Category", *id);

@@ -60,6 +60,26 @@ boost::json::value graph_value(const core::user& u, const store_services& app) {
     return value;
 }
 
+boost::json::value cached_values(fragment_list& list, const core::page_request& page) {
+    const auto snapshot = list.current();
+    const auto range = core::page_slice(page, snapshot->items.size());
+    boost::json::array out;
+    out.reserve(range.last - range.first);
+    for (auto i = range.first; i < range.last; ++i) {
+        out.push_back(boost::json::parse(snapshot->items[i]));
+    }
+    return out;
+}
+
+std::optional<boost::json::value> cached_value(
+    const store_services& app, fragment_list& list, std::int64_t id
+) {
+    if (auto json = app.cached_item(list, id)) {
+        return boost::json::parse(*json);
+    }
+    return std::nullopt;
+}
+
 core::input_fields input_of(const boost::json::value& object) {
     boost::json::value copy = object;
     integral_floats_as_integers(copy);

@@ -13,6 +13,7 @@
 
 #include "core/input.hpp"
 #include "core/model.hpp"
+#include "core/pagination.hpp"
 #include "core/validation.hpp"
 #include "server/api/store/store_services.hpp"
 #include "server/graphql/executor.hpp"
@@ -23,6 +24,15 @@ namespace storefront::server {
 [[nodiscard]] boost::json::value graph_value(const core::category& c, const store_services& app);
 // With `password` the fixed mask: storefront keeps only hashes.
 [[nodiscard]] boost::json::value graph_value(const core::user& u, const store_services& app);
+
+// Items `page` of `list`'s current revision (rebuilt first if the store moved on: call where blocking is
+// allowed), as GraphQL values: the serialised JSON REST pages are cut from, parsed, no store query.
+[[nodiscard]] boost::json::value cached_values(fragment_list& list, const core::page_request& page);
+// Item `id` from `list` when store_services::cached_item has it (the process is the sole writer), else
+// nullopt (ask the store).
+[[nodiscard]] std::optional<boost::json::value> cached_value(
+    const store_services& app, fragment_list& list, std::int64_t id
+);
 
 // An input object argument as core's rules read a JSON body (integral floats as integers: categoryId 1).
 [[nodiscard]] core::input_fields input_of(const boost::json::value& object);
