@@ -589,7 +589,8 @@ BOOST_AUTO_TEST_CASE(hostile_documents_get_clear_errors_and_change_nothing) {
     wide += " }";
     const auto too_wide = graphql(port, wide);
     BOOST_TEST(too_wide.json().as_object().contains("errors"));
-    BOOST_TEST(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+    const bool quick = std::chrono::steady_clock::now() - started < std::chrono::seconds(20);
+    BOOST_TEST(quick);
     // Still serving, nothing changed.
     BOOST_TEST(data_of(graphql(port, "{ categories { id } }")).at("categories").as_array().size() == 5u);
 }
