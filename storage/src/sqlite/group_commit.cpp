@@ -15,7 +15,7 @@ void group_commit::run(const change& c, std::atomic<std::uint64_t>* revision) {
     queue_.push_back(&mine);
     while (!mine.done) {
         if (leading_) {
-            batch_done_.wait(lock);
+            mine.wake.wait(lock);
         } else {
             lead(lock);  // may not take `mine` when more than max_batch wait before it: then lead again
         }
@@ -46,11 +46,15 @@ void group_commit::lead(std::unique_lock<std::mutex>& lock) {
         commit_batch(batch);
     }
     lock.lock();
+    // Notified under the lock: a waiter cannot return (and destroy its pending) before we are done with it.
     for (auto* p : batch) {
         p->done = true;
+        p->wake.notify_one();
     }
     leading_ = false;
-    batch_done_.notify_all();
+    if (!queue_.empty()) {
+        queue_.front()->wake.notify_one();  // the next batch's leader
+    }
 }
 
 void group_commit::commit_batch(const std::vector<pending*>& batch) {

@@ -49,6 +49,7 @@ class group_commit {
         bool kept = false;
         bool done = false;
         std::exception_ptr failure{};
+        std::condition_variable wake{};  // done, or its turn to lead: one wake-up each, no thundering herd
     };
 
     void lead(std::unique_lock<std::mutex>& lock);
@@ -58,7 +59,6 @@ class group_commit {
     sqlite_connection& db_;
     std::mutex& write_mutex_;
     mutable std::mutex mutex_;  // guards queue_, leading_ and every pending's `done`
-    std::condition_variable batch_done_;
     std::deque<pending*> queue_;
     bool leading_ = false;
     std::atomic<std::uint64_t> commits_{0};
