@@ -173,6 +173,10 @@ std::int64_t sqlite_connection::changes() const {
     return sqlite3_changes64(db_);
 }
 
+bool sqlite_connection::in_transaction() const {
+    return sqlite3_get_autocommit(db_) == 0;
+}
+
 void sqlite_connection::begin(begin_mode mode) {
     exec(mode == begin_mode::immediate ? "BEGIN IMMEDIATE" : "BEGIN");
 }

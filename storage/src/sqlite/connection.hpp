@@ -88,6 +88,9 @@ class sqlite_connection {
     [[nodiscard]] sqlite_statement prepare(std::string_view sql) { return sqlite_statement(db_, sql); }
     [[nodiscard]] std::int64_t last_insert_id() const;
     [[nodiscard]] std::int64_t changes() const;  // rows the last INSERT, UPDATE or DELETE touched
+    // False outside BEGIN … COMMIT, and after SQLite rolled a transaction back by itself (I/O error, full
+    // disk).
+    [[nodiscard]] bool in_transaction() const;
 
     enum class begin_mode { immediate, deferred };
 

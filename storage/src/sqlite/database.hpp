@@ -1,7 +1,8 @@
 #pragma once
 // One SQLite database file as the sqlite_* adapters share it: the schema of every aggregate, one write
-// connection behind a mutex and a small pool of read-only connections (WAL lets them read the last committed
-// write while the writer works). Blocking: callers run it through the offload pool.
+// connection (writes share its commits through a group commit) and a small pool of read-only connections (WAL
+// lets them read the last committed write while the writer works). Blocking: callers run it through the
+// offload pool.
 
 #include <atomic>
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -19,6 +21,7 @@
 
 #include "core/errc.hpp"
 #include "sqlite/connection.hpp"
+#include "sqlite/group_commit.hpp"
 #include "storage/storage_config.hpp"
 
 namespace storefront::storage::detail {
@@ -54,7 +57,9 @@ class sqlite_database {
     };
     [[nodiscard]] read_lease reader() const;
 
-    // The write connection, alone for as long as the lease lives; open a transaction on it for each write.
+    // The write connection, alone for as long as the lease lives (no group-commit batch runs meanwhile); open
+    // a transaction on it. For the seed, reset and sessions' multi-step writes; other writes go through
+    // write().
     class write_lease {
       public:
         explicit write_lease(sqlite_database& owner) : lock_(owner.write_mutex_), db_(*owner.writer_) {}
@@ -67,33 +72,44 @@ class sqlite_database {
     };
     [[nodiscard]] write_lease writer() { return write_lease(*this); }
 
-    // One write, one IMMEDIATE transaction on the write connection: `change(db)` runs inside it; an answer
-    // that is an error rolls it back, any other answer commits it, then moves `revision` when one is given.
+    // One write on the write connection: `change(db)` runs in its own savepoint inside the transaction of a
+    // group commit (sqlite/group_commit.hpp), which concurrent writes share. An answer that is an error rolls
+    // back that savepoint only; any other answer is kept, and once the transaction has committed `revision`
+    // moves (when given). An exception of `change` reaches this caller only; a commit that fails throws to
+    // every caller of the batch. `change` may run on another caller's thread, after earlier changes of the
+    // batch (which it sees, as it would see earlier commits).
     template <class Change>
     auto write(Change&& change, std::atomic<std::uint64_t>* revision = nullptr)
         -> decltype(change(std::declval<sqlite_connection&>())) {
-        auto w = writer();
-        sqlite_connection::transaction tx(*w);
-        const auto commit = [&] {
-            tx.commit();
-            if (revision != nullptr) {
-                revision->fetch_add(1, std::memory_order_acq_rel);
-            }
-        };
-        if constexpr (std::is_void_v<decltype(change(*w))>) {
-            change(*w);
-            commit();
+        using answer_type = decltype(change(std::declval<sqlite_connection&>()));
+        if constexpr (std::is_void_v<answer_type>) {
+            commits_.run(
+                [&](sqlite_connection& db) {
+                    change(db);
+                    return true;
+                },
+                revision
+            );
         } else {
-            auto answer = change(*w);
-            if constexpr (requires { answer.has_error(); }) {
-                if (answer.has_error()) {
-                    return answer;
-                }
-            }
-            commit();
-            return answer;
+            std::optional<answer_type> answer;
+            commits_.run(
+                [&](sqlite_connection& db) {
+                    answer.emplace(change(db));
+                    if constexpr (requires { answer->has_error(); }) {
+                        return !answer->has_error();
+                    } else {
+                        return true;
+                    }
+                },
+                revision
+            );
+            return std::move(*answer);
         }
     }
+
+    // Group-commit statistics for tests: changes waiting for a batch, and batches committed.
+    [[nodiscard]] std::size_t queued_writes() const { return commits_.queued(); }
+    [[nodiscard]] std::uint64_t commits() const { return commits_.commits(); }
 
     // One write that deletes row `id` of `table` (which has a seed column: the catalogue's and the users'
     // deletes), then moves `revision`. errc::not_found when there is none, `seed_error` for seed data
@@ -110,6 +126,7 @@ class sqlite_database {
   private:
     std::unique_ptr<sqlite_connection> writer_;
     std::mutex write_mutex_;
+    group_commit commits_{*writer_, write_mutex_};
     mutable std::mutex pool_mutex_;
     mutable std::condition_variable pool_ready_;
     mutable std::vector<std::unique_ptr<sqlite_connection>> idle_readers_;

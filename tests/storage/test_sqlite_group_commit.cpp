@@ -1,0 +1,209 @@
+// Group commit of concurrent writes (issue 21): many writers at once all get their own answer and their rows,
+// on every backend; on SQLite, the changes queued together share one transaction, where a change that answers
+// an error or throws affects only its own caller, and a commit that fails reaches every caller of the batch.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/mpl/list.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "backends.hpp"
+#include "core/errc.hpp"
+#include "sqlite/database.hpp"
+#include "storage/factory.hpp"
+
+namespace storage = storefront::storage;
+namespace core = storefront::core;
+namespace detail = storefront::storage::detail;
+using core::errc;
+
+namespace {
+
+using storefront::test::memory_backend;
+using storefront::test::pg_backend;
+using storefront::test::skipped;
+using storefront::test::sqlite_backend;
+using all_backends = boost::mpl::list<memory_backend, sqlite_backend, pg_backend>;
+
+core::product_draft product(const std::string& title) {
+    return {title, 9.5, "d", 2, {"https://x.com/a.png"}};
+}
+
+template <class T>
+errc code_of(const core::result<T>& r) {
+    return r ? errc::ok : static_cast<errc>(r.error().value());
+}
+
+// A SQLite file with its catalogue seeded, and the sqlite_database every store of that file shares.
+struct sqlite_file {
+    storage::storage_config config = sqlite_backend::config();
+    std::unique_ptr<storage::catalogue_store> catalogue = storage::make_catalogue_store(config);
+    std::shared_ptr<detail::sqlite_database> db =
+        detail::sqlite_database::open(config.backend.substr(std::string("sqlite:").size()), config);
+
+    // Runs every job on its own thread while the write connection is leased, so that they all queue, then
+    // lets them go: they form one batch. Returns what each job threw.
+    std::vector<std::exception_ptr> one_batch(const std::vector<std::function<void()>>& jobs) {
+        std::vector<std::exception_ptr> thrown(jobs.size());
+        std::vector<std::thread> threads;
+        {
+            auto lease = db->writer();
+            for (std::size_t i = 0; i < jobs.size(); ++i) {
+                threads.emplace_back([&, i] {
+                    try {
+                        jobs[i]();
+                    } catch (...) {
+                        thrown[i] = std::current_exception();
+                    }
+                });
+            }
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (db->queued_writes() < jobs.size() && std::chrono::steady_clock::now() < deadline) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+            BOOST_TEST_REQUIRE(db->queued_writes() == jobs.size());
+        }
+        for (auto& t : threads) {
+            t.join();
+        }
+        return thrown;
+    }
+
+    bool has_meta(const std::string& key) const {
+        auto r = db->reader();
+        auto s = r->prepare("SELECT 1 FROM meta WHERE key = ?1");
+        s.bind(1, std::string_view(key));
+        return s.step() == detail::sqlite_statement::step_result::row;
+    }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(group_commit)
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(sixty_four_concurrent_creators_all_get_distinct_ids, Backend, all_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    auto store = storage::make_catalogue_store(Backend::config());
+    const auto before = store->count_products({});
+    constexpr int threads = 64;
+    constexpr int per_thread = 8;
+    std::vector<std::vector<std::int64_t>> ids(threads);
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t) {
+        workers.emplace_back([&, t] {
+            for (int i = 0; i < per_thread; ++i) {
+                const auto p =
+                    store->create_product(product("C " + std::to_string(t) + "-" + std::to_string(i)));
+                if (p) {
+                    ids[t].push_back(p->id);
+                }
+            }
+        });
+    }
+    for (auto& w : workers) {
+        w.join();
+    }
+    std::set<std::int64_t> all;
+    for (const auto& v : ids) {
+        BOOST_TEST(v.size() == static_cast<std::size_t>(per_thread));
+        all.insert(v.begin(), v.end());
+    }
+    BOOST_TEST(all.size() == static_cast<std::size_t>(threads * per_thread));
+    BOOST_TEST(store->count_products({}) == before + threads * per_thread);
+    for (const auto id : all) {
+        BOOST_TEST_CONTEXT("product " << id) {
+            BOOST_TEST(store->find_product(id).has_value());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_single_writer_commits_at_once_in_a_batch_of_its_own) {
+    sqlite_file f;
+    const auto commits = f.db->commits();
+    BOOST_TEST(f.catalogue->create_product(product("Alone")).has_value());
+    BOOST_TEST(f.db->commits() == commits + 1);
+}
+
+BOOST_AUTO_TEST_CASE(an_error_or_an_exception_in_a_batch_reaches_only_its_own_caller) {
+    sqlite_file f;
+    const auto before = f.catalogue->count_products({});
+    const auto commits = f.db->commits();
+    const auto revision = f.db->catalogue_revision.load();
+    std::vector<core::result<core::product>> created(4, errc::not_found);
+    core::result<void> refused;
+    const auto thrown = f.one_batch({
+        [&] { created[0] = f.catalogue->create_product(product("Batch A")); },
+        [&] { created[1] = f.catalogue->create_product(product("Batch B")); },
+        [&] { created[2] = f.catalogue->create_product(product("Batch Twin")); },
+        [&] { created[3] = f.catalogue->create_product(product("Batch Twin")); },  // same slug: conflict
+        [&] {
+            f.db->write([](detail::sqlite_connection& w) {
+                w.exec("INSERT INTO meta (key) VALUES ('thrown')");
+                throw std::runtime_error("boom");
+            });
+        },
+        [&] {
+            refused = f.db->write([](detail::sqlite_connection& w) -> core::result<void> {
+                w.exec("INSERT INTO meta (key) VALUES ('refused')");
+                return errc::conflict;
+            });
+        },
+    });
+    BOOST_TEST(f.db->commits() == commits + 1);  // one batch, one commit
+    for (std::size_t i = 0; i < thrown.size(); ++i) {
+        BOOST_TEST_CONTEXT("job " << i) {
+            BOOST_TEST((thrown[i] != nullptr) == (i == 4));
+        }
+    }
+    BOOST_CHECK_THROW(std::rethrow_exception(thrown[4]), std::runtime_error);
+    BOOST_TEST(created[0].has_value());
+    BOOST_TEST(created[1].has_value());
+    BOOST_TEST((code_of(created[2]) == errc::conflict) != (code_of(created[3]) == errc::conflict));
+    BOOST_TEST((created[2].has_value() != created[3].has_value()));
+    BOOST_TEST((code_of(refused) == errc::conflict));
+    BOOST_TEST(!f.has_meta("thrown"));
+    BOOST_TEST(!f.has_meta("refused"));
+    BOOST_TEST(f.catalogue->count_products({}) == before + 3);
+    BOOST_TEST(f.db->catalogue_revision.load() == revision + 3);  // the kept creates only
+}
+
+BOOST_AUTO_TEST_CASE(a_commit_that_fails_reaches_every_caller_of_the_batch) {
+    sqlite_file f;
+    const auto before = f.catalogue->count_products({});
+    const auto commits = f.db->commits();
+    const auto revision = f.db->catalogue_revision.load();
+    const auto thrown = f.one_batch({
+        [&] { (void)f.catalogue->create_product(product("Never Acknowledged")); },
+        [&] {
+            // A foreign key checked at COMMIT only: the change itself succeeds, the commit cannot.
+            f.db->write([](detail::sqlite_connection& w) {
+                w.exec("PRAGMA defer_foreign_keys = ON");
+                w.exec("INSERT INTO product_images (product_id, position, url) VALUES (999999, 0, 'x')");
+            });
+        },
+    });
+    for (std::size_t i = 0; i < thrown.size(); ++i) {
+        BOOST_TEST_CONTEXT("job " << i) {
+            BOOST_TEST((thrown[i] != nullptr));
+        }
+    }
+    BOOST_TEST(f.db->commits() == commits);
+    BOOST_TEST(f.catalogue->count_products({}) == before);
+    BOOST_TEST(f.db->catalogue_revision.load() == revision);
+    BOOST_TEST(f.catalogue->create_product(product("After")).has_value());  // the connection is usable again
+}
+
+BOOST_AUTO_TEST_SUITE_END()
