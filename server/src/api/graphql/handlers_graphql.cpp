@@ -146,7 +146,9 @@ boost::asio::awaitable<response> run_operation(
         co_return r;
     }
     const auto fields = root_fields(*prepared.document, params.operation_name);
-    store_services* store = &app.store;
+    // A mutation in a sandbox may move the request to the sandbox's own view; the view `app` belongs to may
+    // then be gone, so everything from here on goes through `services`.
+    graphql_services* services = &app;
     if (*chosen.kind == graphql::operation_kind::mutation && ctx.writes != nullptr) {
         for (const auto& field : fields) {
             const std::string_view operation = rest_operation_of(field);
@@ -157,11 +159,12 @@ boost::asio::awaitable<response> run_operation(
             if (!view) {
                 co_return std::move(view).error();
             }
-            store = &static_cast<graphql_services*>(*view)->store;
+            services = static_cast<graphql_services*>(*view);
         }
     }
+    store_services* store = &services->store;
     graph_call call{*store, ctx.request[http::field::authorization], std::nullopt, false};
-    const auto& engine = app.engine;
+    const auto& engine = services->engine;
     const auto execute = [&] {
         return graphql::execute(
             engine.schema(),
@@ -193,7 +196,7 @@ boost::asio::awaitable<response> run_operation(
                       std::find(fields.begin(), fields.end(), "myProfile") == fields.end();
     if (keep) {
         auto answer = std::make_shared<const prepared_body>(graphql::to_response_json(result));
-        app.answers.keep(key, before, answer);
+        services->answers.keep(key, before, answer);
         co_return cached_answer(std::move(answer), media);
     }
     response r = graph_answer(status, graphql::to_response_json(result), media);
