@@ -1,5 +1,6 @@
 // libFuzzer harness: bytes as a GraphQL document (optionally followed by "\n---\n" and JSON variables),
-// prepared, then every operation executed against the storefront schema with stub resolvers.
+// prepared, then every operation executed against the storefront schema with resolvers that answer sample
+// values.
 
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include "api/graphql/store_schema.hpp"  // the schema /graphql serves, the one copy
 #include "server/graphql/graphql.hpp"
 
 namespace gql = storefront::server::graphql;
@@ -16,55 +18,14 @@ namespace json = boost::json;
 
 namespace {
 
-const char* const storefront_sdl = R"(scalar DateTime
-type Product { id: ID! title: String! slug: String! price: Float! description: String! category: Category!
-  images: [String!]! creationAt: DateTime! updatedAt: DateTime! }
-type Category { id: ID! name: String! slug: String! image: String! creationAt: DateTime! updatedAt: DateTime!
-  products: [Product!]! }
-type User { id: ID! email: String! password: String! name: String! role: String! avatar: String!
-  creationAt: DateTime! updatedAt: DateTime! }
-type Login { access_token: String! refresh_token: String! }
-type Query {
-  products(limit: Int, offset: Int, price: Int, price_min: Int, price_max: Int, title: String, categoryId: Float,
-           categorySlug: String): [Product!]!
-  product(id: ID!): Product!
-  users(limit: Float): [User!]!
-  user(id: ID!): User!
-  isAvailable(email: String!): Boolean!
-  categories: [Category!]!
-  category(id: ID!): Category!
-  myProfile: User!
-}
-type Mutation {
-  addProduct(data: CreateProductDto!): Product!
-  updateProduct(id: ID!, changes: UpdateProductDto!): Product!
-  deleteProduct(id: ID!): Boolean!
-  addUser(data: CreateUserDto!): User!
-  updateUser(id: ID!, changes: UpdateUserDto!): User!
-  deleteUser(id: ID!): Boolean!
-  addCategory(data: CreateCategoryDto!): Category!
-  updateCategory(id: ID!, changes: UpdateCategoryDto!): Category!
-  deleteCategory(id: ID!): Boolean!
-  login(email: String!, password: String!): Login!
-  refreshToken(refreshToken: String!): Login!
-}
-input CreateProductDto { title: String! price: Float! description: String! categoryId: Float! images: [String!]! }
-input UpdateProductDto { title: String price: Float description: String categoryId: Float images: [String!] }
-input CreateUserDto { email: String! name: String! password: String! role: Role avatar: String! }
-input UpdateUserDto { email: String name: String password: String role: Role avatar: String }
-input CreateCategoryDto { name: String! image: String! }
-input UpdateCategoryDto { name: String image: String }
-enum Role { admin customer }
-)";
-
-// A plausible value of `t`: two list items, empty objects (their fields are stubs too), sample leaves; a
+// A plausible value of `t`: two list items, empty objects (their fields answer samples too), sample leaves; a
 // field whose arguments include "id": "0" fails, so error paths and null propagation run too.
-json::value stub(const gql::schema& s, const gql::type_ref& t) {
+json::value sample_value(const gql::schema& s, const gql::type_ref& t) {
     if (t.wrap == gql::type_ref::kind::non_null) {
-        return stub(s, *t.of);
+        return sample_value(s, *t.of);
     }
     if (t.wrap == gql::type_ref::kind::list) {
-        return json::array{stub(s, *t.of), stub(s, *t.of)};
+        return json::array{sample_value(s, *t.of), sample_value(s, *t.of)};
     }
     const gql::type_def* named = s.find_type(t.name);
     if (named->kind == gql::type_kind::enum_type) {
@@ -87,13 +48,13 @@ json::value stub(const gql::schema& s, const gql::type_ref& t) {
 
 // The schema without resolvers: type lookups for the stubs.
 const gql::schema& shape() {
-    static const gql::schema s = gql::schema::from_sdl(storefront_sdl);
+    static const gql::schema s = gql::schema::from_sdl(storefront::server::store_schema_sdl);
     return s;
 }
 
 const gql::schema& fuzz_schema() {
     static const gql::schema s = [] {
-        gql::schema out = gql::schema::from_sdl(storefront_sdl);
+        gql::schema out = gql::schema::from_sdl(storefront::server::store_schema_sdl);
         for (const auto& type : shape().types()) {
             if (type.builtin || type.kind != gql::type_kind::object) {
                 continue;
@@ -107,7 +68,7 @@ const gql::schema& fuzz_schema() {
                     if (info.field_name == "login") {
                         throw std::runtime_error("stub failure");
                     }
-                    return gql::resolved::ok(stub(shape(), result));
+                    return gql::resolved::ok(sample_value(shape(), result));
                 });
             }
         }
