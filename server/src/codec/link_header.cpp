@@ -3,67 +3,89 @@
 
 #include "server/codec/link_header.hpp"
 
+#include <array>
+#include <charconv>
 #include <string>
 #include <string_view>
-
-#include <boost/url/decode_view.hpp>
-#include <boost/url/params_encoded_view.hpp>
 
 namespace storefront::server {
 
 namespace {
 
-void append_param(std::string& out, std::string_view encoded) {
-    out += out.back() == '?' ? "" : "&";
-    out += encoded;
+void append_separator(std::string& out) {
+    if (out.back() != '?') {
+        out += '&';
+    }
+}
+
+void append_number_param(std::string& out, std::string_view name, std::size_t value) {
+    append_separator(out);
+    std::array<char, 24> digits{};
+    const auto [end, ec] = std::to_chars(digits.data(), digits.data() + digits.size(), value);
+    out.append(name).append(std::string_view(digits.data(), static_cast<std::size_t>(end - digits.data())));
+}
+
+// A parameter's name compared as decoded ("off%73et" is offset), without allocating for the common case.
+bool name_is(std::string_view encoded, std::string_view name) {
+    if (encoded.find('%') == std::string_view::npos) {
+        return encoded == name;  // '+' never decodes into a letter of our names
+    }
+    return decode_component(encoded, true) == name;
+}
+
+void append_page_target(
+    std::string& out, const request_target& target, std::size_t offset, std::size_t limit
+) {
+    out.append(target.path);
+    out += '?';
+    bool offset_done = false;
+    bool limit_done = false;
+    std::string_view rest = target.query;
+    while (target.has_query) {
+        const std::size_t amp = rest.find('&');
+        const std::string_view item = rest.substr(0, amp);
+        const std::string_view name = item.substr(0, item.find('='));
+        if (name_is(name, "offset")) {
+            if (!offset_done) {
+                append_number_param(out, "offset=", offset);
+                offset_done = true;
+            }
+        } else if (name_is(name, "limit")) {
+            if (!limit_done) {
+                append_number_param(out, "limit=", limit);
+                limit_done = true;
+            }
+        } else if (!item.empty()) {
+            append_separator(out);
+            out.append(item);
+        }
+        if (amp == std::string_view::npos) {
+            break;
+        }
+        rest.remove_prefix(amp + 1);
+    }
+    if (!offset_done) {
+        append_number_param(out, "offset=", offset);
+    }
+    if (!limit_done) {
+        append_number_param(out, "limit=", limit);
+    }
 }
 
 }  // namespace
 
-std::string page_target(boost::urls::url_view target, std::size_t offset, std::size_t limit) {
-    const std::string offset_param = "offset=" + std::to_string(offset);
-    const std::string limit_param = "limit=" + std::to_string(limit);
-    std::string out(target.encoded_path());
-    if (out.empty()) {
-        out = "/";
-    }
-    out += '?';
-    bool offset_done = false;
-    bool limit_done = false;
-    for (const auto param : target.encoded_params()) {
-        if (*param.key == "offset") {
-            if (!offset_done) {
-                append_param(out, offset_param);
-                offset_done = true;
-            }
-        } else if (*param.key == "limit") {
-            if (!limit_done) {
-                append_param(out, limit_param);
-                limit_done = true;
-            }
-        } else if (!param.key.empty() || param.has_value) {
-            std::string encoded(param.key);
-            if (param.has_value) {
-                encoded += '=';
-                encoded += param.value;
-            }
-            append_param(out, encoded);
-        }
-    }
-    if (!offset_done) {
-        append_param(out, offset_param);
-    }
-    if (!limit_done) {
-        append_param(out, limit_param);
-    }
+std::string page_target(const request_target& target, std::size_t offset, std::size_t limit) {
+    std::string out;
+    append_page_target(out, target, offset, limit);
     return out;
 }
 
-std::string link_header(boost::urls::url_view target, const core::paging_links& links, std::size_t limit) {
+std::string link_header(const request_target& target, const core::paging_links& links, std::size_t limit) {
     std::string out;
+    out.reserve(4 * (target.path.size() + target.query.size() + 40));
     const auto add = [&](std::size_t offset, std::string_view rel) {
         out += out.empty() ? "<" : ", <";
-        out += page_target(target, offset, limit);
+        append_page_target(out, target, offset, limit);
         out += ">; rel=\"";
         out += rel;
         out += '"';

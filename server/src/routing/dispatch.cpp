@@ -9,10 +9,9 @@
 #include <optional>
 #include <string>
 
-#include <boost/url/parse.hpp>
-
 #include "server/codec/error_style.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/codec/request_target.hpp"
 #include "server/routing/error_responses.hpp"
 #include "server/routing/fault_injection.hpp"
 #include "server/routing/finish_response.hpp"
@@ -31,7 +30,8 @@ struct routed_request {
     // on the heap so that `path` and the captured segments stay valid when this moves.
     std::unique_ptr<const std::string> escaped_target;
     route_match match;
-    std::string_view path;  // without query and trailing slash
+    std::string_view target;  // the whole target as routed (escaped when needed)
+    std::string_view path;    // without query and trailing slash
     core::query_params query;
     core::actor actor;
     std::size_t body_limit = 0;  // the route's body policy's limit
@@ -203,18 +203,20 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
 ) {
     routed_request routed;
     // Beast has already refused control characters, spaces and NUL; what else a browser sends raw is
-    // escaped here so Boost.URL (strict RFC 3986) sees what the client meant. A bad '%' escape stays a 400.
+    // escaped here so the target is strict RFC 3986 as the client meant it. A bad '%' escape stays a 400.
     std::string_view raw_target = head.target();
-    if (std::any_of(raw_target.begin(), raw_target.end(), needs_uri_escape)) {
+    auto target = parse_request_target(raw_target);
+    if (!target && std::any_of(raw_target.begin(), raw_target.end(), needs_uri_escape)) {
         routed.escaped_target = std::make_unique<const std::string>(escape_raw_uri_bytes(raw_target));
         raw_target = *routed.escaped_target;
+        target = parse_request_target(raw_target);
     }
-    const auto target = boost::urls::parse_origin_form(raw_target);
     const std::string_view method = head.method_string();
     if (!target) {
         co_return http_error(http::status::bad_request, "Malformed request target");
     }
-    routed.path = target->encoded_path();
+    routed.target = raw_target;
+    routed.path = target->path;
     if (routed.path.size() > 1 && routed.path.back() == '/') {
         routed.path.remove_suffix(1);  // "/api/v1/products/" is "/api/v1/products"
     }
@@ -239,7 +241,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
                 co_return preflight(routed.match.allow);
             }
             co_return wrong_method(
-                routed.match.compat, method, target->encoded_path(), routed.path, routed.match.allow
+                routed.match.compat, method, target->path, routed.path, routed.match.allow
             );
         case route_match::kind::found:
             break;
@@ -281,9 +283,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
     if (declared_length(head) > routed.body_limit) {
         co_return http_error(http::status::payload_too_large, "Request body too large");
     }
-    for (const auto param : target->params()) {
-        routed.query.push_back({std::string(param.key), std::string(param.value)});
-    }
+    append_query_params(*target, routed.query);
     co_return routed;
 }
 
@@ -334,6 +334,7 @@ boost::asio::awaitable<response> run_handler(
     request_write_gate gate(routed, request.base(), services);
     request_context ctx{
         request,
+        routed.target,
         routed.path,
         std::move(routed.match.params),
         std::move(routed.query),
@@ -383,7 +384,8 @@ boost::asio::awaitable<request_outcome> handle_request(
     const route_table* table = routed->match.table;
     out.matched = routed->match.matched;
     out.logged = services.log_probes || table == nullptr || table->logging == request_logging::logged;
-    out.reply = in_error_style(co_await run_handler(*routed, request, services), style);
+    out.reply = co_await run_handler(*routed, request, services);
+    restyle_error(out.reply, style);
     co_return out;
 }
 

@@ -28,6 +28,9 @@ class write_gate;
 
 struct request_context {
     const http_request& request;
+    // The origin-form target, valid by RFC 3986: the request's, with the raw bytes browsers send
+    // (`|`, `[`, UTF-8, ...) percent-encoded when it had any. Links built from it (Link) keep its encoding.
+    std::string_view target;
     std::string_view path;  // without query and without a trailing slash
     path_params params;
     core::query_params query;

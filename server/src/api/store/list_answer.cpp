@@ -12,8 +12,6 @@
 #include <string>
 #include <type_traits>
 
-#include <boost/url/parse.hpp>
-
 #include "core/list_search.hpp"
 #include "core/list_sort.hpp"
 #include "core/paging_links.hpp"
@@ -57,17 +55,34 @@ counted_page shaped(const std::vector<Item>& items, const list_request& request,
 
 // The request's target as Boost.URL reads it; the bytes browsers send raw are escaped first, as dispatch
 // did before routing (so this parse succeeds for every request that reached a handler).
-std::string link_for(const request_context& ctx, const list_request& request, std::size_t total) {
+// The Link header is a function of the target (which holds offset and limit) and the total alone. Clients
+// paging a list send the same few targets over and over, so each I/O thread keeps its last few headers.
+struct remembered_link {
+    std::string target;
+    std::size_t total = 0;
+    std::string link;
+};
+constexpr std::size_t remembered_links = 8;
+
+const std::string& link_for(const request_context& ctx, const list_request& request, std::size_t total) {
+    thread_local std::array<remembered_link, remembered_links> memo;
+    thread_local std::size_t next_slot = 0;
+    for (const auto& m : memo) {
+        if (m.total == total && m.target == ctx.target && !m.target.empty()) {
+            return m.link;
+        }
+    }
+    remembered_link& slot = memo[next_slot];
+    next_slot = (next_slot + 1) % remembered_links;
+    slot.target.assign(ctx.target);
+    slot.total = total;
+    slot.link.clear();
     const core::paging_links links = core::paging_links_for(total, request.page.offset, request.page.limit);
-    const std::string_view raw = ctx.request.target();
-    if (const auto target = boost::urls::parse_origin_form(raw)) {
-        return link_header(*target, links, request.page.limit);
+    // ctx.target passed routing's check; its path holds the sandbox prefix, if any, as the client sent it.
+    if (const auto target = parse_request_target(ctx.target)) {
+        slot.link = link_header(*target, links, request.page.limit);
     }
-    const std::string escaped = escape_raw_uri_bytes(raw);
-    if (const auto target = boost::urls::parse_origin_form(escaped)) {
-        return link_header(*target, links, request.page.limit);
-    }
-    return {};
+    return slot.link;
 }
 
 counted_page from_cache(const cached_list_page& cached) {
@@ -115,7 +130,7 @@ response list_response(const request_context& ctx, const list_request& request, 
     const auto [end, ec] = std::to_chars(digits.data(), digits.data() + digits.size(), page.total);
     page.body.with_header("X-Total-Count", std::string_view(digits.data(), end));
     if (!request.whole) {
-        if (const std::string link = link_for(ctx, request, page.total); !link.empty()) {
+        if (const std::string& link = link_for(ctx, request, page.total); !link.empty()) {
             page.body.with_header("Link", link);
         }
     }

@@ -1,0 +1,112 @@
+// Origin-form targets checked and split with a byte table, parameters decoded in one pass.
+
+#include "server/codec/request_target.hpp"
+
+#include <array>
+#include <string>
+
+namespace storefront::server {
+
+namespace {
+
+// RFC 3986: pchar = unreserved / pct-encoded / sub-delims / ":" / "@"; query = *( pchar / "/" / "?" ).
+// '%' is checked separately (it must start an escape).
+constexpr std::array<bool, 256> allowed_bytes = [] {
+    std::array<bool, 256> table{};
+    for (int c = 'a'; c <= 'z'; ++c) {
+        table[c] = true;
+    }
+    for (int c = 'A'; c <= 'Z'; ++c) {
+        table[c] = true;
+    }
+    for (int c = '0'; c <= '9'; ++c) {
+        table[c] = true;
+    }
+    for (const char c : std::string_view("-._~!$&'()*+,;=:@/?")) {
+        table[static_cast<unsigned char>(c)] = true;
+    }
+    return table;
+}();
+
+int hex_value(char c) noexcept {
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+}  // namespace
+
+std::optional<request_target> parse_request_target(std::string_view target) noexcept {
+    if (target.empty() || target.front() != '/') {
+        return std::nullopt;
+    }
+    for (std::size_t i = 0; i < target.size(); ++i) {
+        const char c = target[i];
+        if (c == '%') {
+            if (i + 2 >= target.size()) {
+                return std::nullopt;
+            }
+            if (hex_value(target[i + 1]) < 0 || hex_value(target[i + 2]) < 0) {
+                return std::nullopt;
+            }
+            i += 2;
+        } else if (!allowed_bytes[static_cast<unsigned char>(c)]) {
+            return std::nullopt;
+        }
+    }
+    request_target out;
+    const std::size_t question = target.find('?');
+    out.path = target.substr(0, question);
+    if (question != std::string_view::npos) {
+        out.query = target.substr(question + 1);
+        out.has_query = true;
+    }
+    return out;
+}
+
+std::string decode_component(std::string_view encoded, bool plus_as_space) {
+    std::string out;
+    out.reserve(encoded.size());
+    for (std::size_t i = 0; i < encoded.size(); ++i) {
+        const char c = encoded[i];
+        if (c == '%' && i + 2 < encoded.size()) {
+            out.push_back(static_cast<char>(hex_value(encoded[i + 1]) * 16 + hex_value(encoded[i + 2])));
+            i += 2;
+        } else if (c == '+' && plus_as_space) {
+            out.push_back(' ');
+        } else {
+            out.push_back(c);
+        }
+    }
+    return out;
+}
+
+void append_query_params(const request_target& target, core::query_params& out) {
+    if (!target.has_query) {
+        return;
+    }
+    std::string_view rest = target.query;
+    for (;;) {
+        const std::size_t amp = rest.find('&');
+        const std::string_view item = rest.substr(0, amp);
+        const std::size_t equals = item.find('=');
+        out.push_back(
+            {decode_component(item.substr(0, equals), true),
+             equals == std::string_view::npos ? std::string()
+                                              : decode_component(item.substr(equals + 1), true)}
+        );
+        if (amp == std::string_view::npos) {
+            break;
+        }
+        rest.remove_prefix(amp + 1);
+    }
+}
+
+}  // namespace storefront::server
