@@ -169,20 +169,39 @@ std::string iso8601_ms(std::int64_t epoch_ms) {
     const auto day = floor<days>(t);
     const year_month_day ymd{day};
     const hh_mm_ss hms{t - day};
-    std::array<char, 32> buf{};
-    const int n = std::snprintf(
-        buf.data(),
-        buf.size(),
-        "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ",
-        static_cast<int>(ymd.year()),
-        static_cast<unsigned>(ymd.month()),
-        static_cast<unsigned>(ymd.day()),
-        static_cast<int>(hms.hours().count()),
-        static_cast<int>(hms.minutes().count()),
-        static_cast<int>(hms.seconds().count()),
-        static_cast<int>(hms.subseconds().count())
-    );
-    return std::string(buf.data(), static_cast<std::size_t>(n));
+    const int year = static_cast<int>(ymd.year());
+    if (year < 0 || year > 9999) {  // outside what four digits hold: the general (slower) formatting
+        std::array<char, 48> buf{};
+        const int n = std::snprintf(
+            buf.data(),
+            buf.size(),
+            "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ",
+            year,
+            static_cast<unsigned>(ymd.month()),
+            static_cast<unsigned>(ymd.day()),
+            static_cast<int>(hms.hours().count()),
+            static_cast<int>(hms.minutes().count()),
+            static_cast<int>(hms.seconds().count()),
+            static_cast<int>(hms.subseconds().count())
+        );
+        return std::string(buf.data(), static_cast<std::size_t>(n));
+    }
+    // "YYYY-MM-DDTHH:MM:SS.mmmZ" digit by digit: serialising a list formats two of these per item.
+    std::string out = "0000-00-00T00:00:00.000Z";
+    const auto put = [&out](std::size_t at, unsigned value, int digits) {
+        for (int d = digits - 1; d >= 0; --d) {
+            out[at + static_cast<std::size_t>(d)] = static_cast<char>('0' + value % 10);
+            value /= 10;
+        }
+    };
+    put(0, static_cast<unsigned>(year), 4);
+    put(5, static_cast<unsigned>(ymd.month()), 2);
+    put(8, static_cast<unsigned>(ymd.day()), 2);
+    put(11, static_cast<unsigned>(hms.hours().count()), 2);
+    put(14, static_cast<unsigned>(hms.minutes().count()), 2);
+    put(17, static_cast<unsigned>(hms.seconds().count()), 2);
+    put(20, static_cast<unsigned>(hms.subseconds().count()), 3);
+    return out;
 }
 
 }  // namespace storefront::server

@@ -1,23 +1,36 @@
-// JSON-lines logger: each line is built in a local buffer and written with one write(2) call.
+// JSON-lines logger. Each thread buffers its lines in order: access-log lines ("request") stay there until
+// 32 KiB have gathered or 100 ms have passed (as nginx's `access_log ... buffer= flush=`), because a
+// write(2) per request cost more than building the answer; any other event is written at once, together
+// with the lines its thread logged before it. A flush writes whole lines under one lock, so lines from
+// several threads never interleave. Lines still buffered are written at exit.
 
 #include "server/telemetry/log.hpp"
 
+#include <array>
 #include <atomic>
+#include <charconv>
 #include <chrono>
+#include <cstdlib>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <unistd.h>
 
+#include "core/flat_json.hpp"
 #include "server/codec/json_writer.hpp"
 
 namespace storefront::server {
 
 namespace {
 
-void write_line(std::string& line) {
-    line += '\n';
-    const char* data = line.data();
-    std::size_t left = line.size();
+constexpr std::size_t flush_bytes = 32 * 1024;
+constexpr auto flush_interval = std::chrono::milliseconds(100);
+
+void write_all(const std::string& bytes) {
+    const char* data = bytes.data();
+    std::size_t left = bytes.size();
     while (left > 0) {
         const ssize_t n = ::write(STDOUT_FILENO, data, left);
         if (n <= 0) {
@@ -28,19 +41,123 @@ void write_line(std::string& line) {
     }
 }
 
+// The lines one thread has logged and not yet written. Its mutex is contended only by the flusher, so
+// I/O threads never wait for each other to log; flush() writes under one process-wide lock.
+class line_buffer {
+  public:
+    // Appends one line; writes everything this thread buffered when `now` or when the buffer is full.
+    void add(const std::string& line, bool now) {
+        std::unique_lock lock(lines_mutex_);
+        pending_ += line;
+        if (now || pending_.size() >= flush_bytes) {
+            write_out(lock);
+        }
+    }
+
+    void flush() {
+        std::unique_lock lock(lines_mutex_);
+        write_out(lock);
+    }
+
+  private:
+    // Swaps the lines out and writes them outside this buffer's lock, under the write lock, taken first
+    // so this thread's lines keep their order.
+    void write_out(std::unique_lock<std::mutex>& lock) {
+        static auto* const write_mutex = new std::mutex;  // never destroyed, like the buffers
+        lock.unlock();
+        const std::lock_guard writing(*write_mutex);
+        lock.lock();
+        writing_.swap(pending_);
+        lock.unlock();
+        if (!writing_.empty()) {
+            write_all(writing_);
+            writing_.clear();
+        }
+    }
+
+    std::mutex lines_mutex_;
+    std::string pending_;
+    std::string writing_;  // only touched under the write lock
+};
+
+// Every thread's buffer, and the thread that flushes them every flush_interval. Never destroyed: the
+// flusher and I/O threads may still log while the process exits.
+class line_buffers {
+  public:
+    static line_buffers& instance() {
+        static auto* const buffers = new line_buffers;
+        return *buffers;
+    }
+
+    // This thread's buffer, made on its first line; written and dropped when the thread ends.
+    line_buffer& mine() {
+        struct owned {
+            line_buffer* buffer = nullptr;
+            ~owned() {
+                if (buffer != nullptr) {
+                    instance().retire(buffer);
+                }
+            }
+        };
+        thread_local owned own;
+        if (own.buffer == nullptr) {
+            own.buffer = new line_buffer;
+            const std::lock_guard lock(registry_mutex_);
+            all_.push_back(own.buffer);
+            if (!flusher_started_) {
+                flusher_started_ = true;
+                std::thread([this] { flush_periodically(); }).detach();
+                std::atexit([] { instance().flush_all(); });
+            }
+        }
+        return *own.buffer;
+    }
+
+    // Under the registry lock, so no buffer is retired while it is written.
+    void flush_all() {
+        const std::lock_guard lock(registry_mutex_);
+        for (line_buffer* b : all_) {
+            b->flush();
+        }
+    }
+
+  private:
+    void retire(line_buffer* buffer) {
+        const std::lock_guard lock(registry_mutex_);
+        buffer->flush();
+        std::erase(all_, buffer);
+        delete buffer;
+    }
+
+    [[noreturn]] void flush_periodically() {
+        for (;;) {
+            std::this_thread::sleep_for(flush_interval);
+            flush_all();
+        }
+    }
+
+    std::mutex registry_mutex_;
+    std::vector<line_buffer*> all_;
+    bool flusher_started_ = false;
+};
+
 // -1: no instance configured. Relaxed is enough: set before the I/O threads start.
 std::atomic<long long> log_instance{-1};
+
+void append_decimal(std::string& out, long long n) {
+    std::array<char, 24> digits{};
+    const auto [end, ec] = std::to_chars(digits.data(), digits.data() + digits.size(), n);
+    out.append(digits.data(), end);
+}
 
 std::int64_t now_ms() {
     using namespace std::chrono;
     return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-}  // namespace
-
-void log_event(std::string_view level, std::string_view event, std::initializer_list<log_field> fields) {
-    std::string line;
-    line.reserve(160);
+void emit(std::string_view level, std::string_view event, std::initializer_list<log_field> fields) {
+    thread_local std::string line;
+    line.clear();
     json_writer w(line);
     w.begin_object()
         .key("ts")
@@ -61,7 +178,18 @@ void log_event(std::string_view level, std::string_view event, std::initializer_
         }
     }
     w.end_object();
-    write_line(line);
+    line += '\n';
+    line_buffers::instance().mine().add(line, true);
+}
+
+}  // namespace
+
+void log_event(std::string_view level, std::string_view event, std::initializer_list<log_field> fields) {
+    emit(level, event, fields);
+}
+
+void flush_log() {
+    line_buffers::instance().flush_all();
 }
 
 void set_log_instance(unsigned n) {
@@ -69,18 +197,31 @@ void set_log_instance(unsigned n) {
 }
 
 void log_request(const access_entry& entry) {
-    const auto method = field("method", entry.method);
-    const auto path = field("path", entry.path);
-    const auto status = field("status", static_cast<long long>(entry.status));
-    const auto duration = field("duration_us", static_cast<long long>(entry.duration.count()));
-    const auto client = field("client", entry.client);
-    if (entry.sandbox.empty()) {
-        log_event("info", "request", {method, path, status, duration, client});
-    } else {
-        log_event(
-            "info", "request", {method, path, status, duration, client, field("sandbox", entry.sandbox)}
-        );
+    // The same line log_event would write, with its constant parts written as they are: one per request.
+    thread_local std::string line;
+    line.assign(R"({"ts":")");
+    line += iso8601_ms(now_ms());
+    line += R"(","level":"info","event":"request")";
+    if (const long long instance = log_instance.load(std::memory_order_relaxed); instance >= 0) {
+        line += R"(,"instance":)";
+        append_decimal(line, instance);
     }
+    line += R"(,"method":)";
+    core::append_json_string(line, entry.method);
+    line += R"(,"path":)";
+    core::append_json_string(line, entry.path);
+    line += R"(,"status":)";
+    append_decimal(line, entry.status);
+    line += R"(,"duration_us":)";
+    append_decimal(line, entry.duration.count());
+    line += R"(,"client":)";
+    core::append_json_string(line, entry.client);
+    if (!entry.sandbox.empty()) {
+        line += R"(,"sandbox":)";
+        core::append_json_string(line, entry.sandbox);
+    }
+    line += "}\n";
+    line_buffers::instance().mine().add(line, false);
 }
 
 }  // namespace storefront::server

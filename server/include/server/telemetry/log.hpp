@@ -1,6 +1,7 @@
 #pragma once
-// Machine-readable logging: one JSON object per line on stdout, written with a single write(2) so lines
-// from several threads never interleave. Secrets are never passed here.
+// Machine-readable logging: one JSON object per line on stdout; lines from several threads never
+// interleave. Events are written at once; access-log lines (log_request) in batches, at most 100 ms late
+// (and at exit). Secrets are never passed here.
 
 #include <chrono>
 #include <initializer_list>
@@ -41,5 +42,8 @@ struct access_entry {
 };
 
 void log_request(const access_entry& entry);
+
+// Writes the access-log lines still buffered (at shutdown; an event does it too).
+void flush_log();
 
 }  // namespace storefront::server
