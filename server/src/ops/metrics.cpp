@@ -119,6 +119,12 @@ std::size_t service_metrics::index_of(const route* r) const noexcept {
     return max_routes - 1;
 }
 
+service_metrics::shard& service_metrics::my_shard() noexcept {
+    static std::atomic<std::size_t> next_thread{0};
+    thread_local const std::size_t index = next_thread.fetch_add(1, std::memory_order_relaxed) % shard_count;
+    return shards_[index];
+}
+
 void service_metrics::record_request(
     const route* matched,
     http_verb method,
@@ -128,7 +134,8 @@ void service_metrics::record_request(
     std::size_t bytes_out
 ) noexcept {
     constexpr auto relaxed = std::memory_order_relaxed;
-    route_counters& c = per_route_[index_of(matched)];
+    shard& mine = my_shard();
+    route_counters& c = mine.per_route[index_of(matched)];
     c.requests[method_index(method)][status_index(status)].fetch_add(1, relaxed);
     const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(took).count();
     std::size_t bucket = 0;
@@ -137,8 +144,8 @@ void service_metrics::record_request(
     }
     c.latency_buckets[bucket].fetch_add(1, relaxed);
     c.latency_sum_ns.fetch_add(static_cast<std::uint64_t>(ns < 0 ? 0 : ns), relaxed);
-    bytes_in_.fetch_add(bytes_in, relaxed);
-    bytes_out_.fetch_add(bytes_out, relaxed);
+    mine.bytes_in.fetch_add(bytes_in, relaxed);
+    mine.bytes_out.fetch_add(bytes_out, relaxed);
 }
 
 std::string service_metrics::exposition(const offload_readings& offload) const {
@@ -159,7 +166,8 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
     each_route([&](std::size_t i) {
         for (std::size_t m = 0; m < methods; ++m) {
             for (std::size_t s = 0; s < statuses; ++s) {
-                const std::uint64_t v = per_route_[i].requests[m][s].load(relaxed);
+                const std::uint64_t v =
+                    summed([&](const shard& sh) -> const counter& { return sh.per_route[i].requests[m][s]; });
                 if (v == 0) {
                     continue;
                 }
@@ -176,14 +184,16 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         "# HELP storefront_http_request_duration_seconds Time from the request head to the answer written.\n";
     out += "# TYPE storefront_http_request_duration_seconds histogram\n";
     each_route([&](std::size_t i) {
-        const route_counters& c = per_route_[i];
         std::uint64_t cumulative = 0;
         std::array<std::uint64_t, buckets + 1> counts{};
         std::uint64_t total = 0;
         for (std::size_t b = 0; b <= buckets; ++b) {
-            counts[b] = c.latency_buckets[b].load(relaxed);
+            counts[b] =
+                summed([&](const shard& sh) -> const counter& { return sh.per_route[i].latency_buckets[b]; });
             total += counts[b];
         }
+        const std::uint64_t sum_ns =
+            summed([&](const shard& sh) -> const counter& { return sh.per_route[i].latency_sum_ns; });
         if (total == 0) {
             return;  // a route's series appear with its first request, as its request counters do
         }
@@ -196,7 +206,7 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         out += "storefront_http_request_duration_seconds_bucket{" + labels_[i] + ",le=\"+Inf\"} " +
                std::to_string(cumulative) + "\n";
         out += "storefront_http_request_duration_seconds_sum{" + labels_[i] + "} " +
-               number(static_cast<double>(c.latency_sum_ns.load(relaxed)) / 1e9) + "\n";
+               number(static_cast<double>(sum_ns) / 1e9) + "\n";
         out += "storefront_http_request_duration_seconds_count{" + labels_[i] + "} " +
                std::to_string(cumulative) + "\n";
     });
@@ -210,13 +220,13 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         "storefront_http_received_bytes_total",
         "counter",
         "Request bytes read (head and body).",
-        bytes_in_.load(relaxed)
+        summed([](const shard& sh) -> const counter& { return sh.bytes_in; })
     );
     scalar(
         "storefront_http_sent_bytes_total",
         "counter",
         "Response bytes written (head and body).",
-        bytes_out_.load(relaxed)
+        summed([](const shard& sh) -> const counter& { return sh.bytes_out; })
     );
     scalar(
         "storefront_open_connections",
