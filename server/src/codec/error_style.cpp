@@ -135,17 +135,21 @@ response styled_error(error_style style, http::status status, std::string_view m
     return http_error(status, message);
 }
 
-response in_error_style(response r, error_style style) {
+void restyle_error(response& r, error_style style) {
     if (style == error_style::store || static_cast<unsigned>(r.status) < 400 || r.prepared || r.shared_body) {
-        return r;
+        return;
     }
     const auto message = store_message(r.body);
     if (!message) {
-        return r;
+        return;
     }
     response styled = styled_error(style, r.status, *message);
     r.body = std::move(styled.body);
     r.content_type.clear();
+}
+
+response in_error_style(response r, error_style style) {
+    restyle_error(r, style);
     return r;
 }
 

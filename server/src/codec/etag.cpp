@@ -5,6 +5,7 @@
 #include "server/codec/etag.hpp"
 
 #include <array>
+#include <functional>
 #include <stdexcept>
 
 #include <openssl/evp.h>
@@ -30,7 +31,9 @@ constexpr std::string_view opaque(std::string_view tag) noexcept {
 
 }  // namespace
 
-std::string strong_etag(std::string_view body) {
+namespace {
+
+std::string sha1_etag(std::string_view body) {
     std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
     unsigned int size = 0;
     if (EVP_Digest(body.data(), body.size(), digest.data(), &size, EVP_sha1(), nullptr) != 1 || size < 8) {
@@ -43,6 +46,36 @@ std::string strong_etag(std::string_view body) {
         out[2 + 2 * i] = hex[digest[i] & 0x0F];
     }
     return out;
+}
+
+// Small bodies answered again and again (one product, one user) are tagged once per thread: a memo found
+// by a fast hash and confirmed by comparing every byte, so the tag is still the SHA-1 one. EVP_Digest costs
+// more than the rest of such a request.
+constexpr std::size_t memo_slots = 32;
+constexpr std::size_t memo_max_body = 4096;
+
+struct remembered_tag {
+    std::size_t hash = 0;
+    std::string body;
+    std::string etag;
+};
+
+}  // namespace
+
+std::string strong_etag(std::string_view body) {
+    if (body.size() > memo_max_body) {
+        return sha1_etag(body);
+    }
+    thread_local std::array<remembered_tag, memo_slots> memo;
+    const std::size_t hash = std::hash<std::string_view>{}(body);
+    remembered_tag& slot = memo[hash % memo_slots];
+    if (slot.hash == hash && !slot.etag.empty() && slot.body == body) {
+        return slot.etag;
+    }
+    slot.hash = hash;
+    slot.body.assign(body);
+    slot.etag = sha1_etag(body);
+    return slot.etag;
 }
 
 bool if_none_match_matches(std::string_view if_none_match, std::string_view etag) noexcept {

@@ -27,6 +27,8 @@ enum class error_style {
 // `r`, an error answer built in the /api/v1 shape (http_error and the routing errors), with its body in
 // `style`'s shape; status and headers stay. Answers in another shape, and successes, come back unchanged.
 [[nodiscard]] response in_error_style(response r, error_style style);
+// The same, in place (the hot path answers without moving the response around).
+void restyle_error(response& r, error_style style);
 
 // The extensions.code GraphQL clients see for an HTTP status ("NOT_FOUND", "UNAUTHENTICATED", …).
 [[nodiscard]] std::string_view graphql_code_of(http::status status) noexcept;
