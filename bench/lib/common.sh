@@ -140,11 +140,12 @@ wait_port() {
     return 1
 }
 
-# Starts storefront with extra arguments; sets server_pid and server_port.
+# Starts storefront with extra arguments; sets server_pid and server_port. As shipped: metrics on and the
+# access log on, its lines going to a file as they would go to journald (ACCESS_LOG=false turns it off).
 start_server() {
     server_port=$(free_port)
-    "$server_bin" --address 127.0.0.1 --port "$server_port" --threads "$threads" --access-log false \
-        "$@" >"$work/server.log" 2>&1 &
+    "$server_bin" --address 127.0.0.1 --port "$server_port" --threads "$threads" \
+        --access-log "${ACCESS_LOG:-true}" "$@" >>"$work/server.log" 2>&1 &
     server_pid=$!
     wait_port "$server_port" || { tail -n 5 "$work/server.log" >&2; return 1; }
 }
@@ -244,6 +245,11 @@ wrk_run() {
         ${wrk_headers[@]+"${wrk_headers[@]}"} "$url" ${1+--} "$@" | grep '^RESULT') ||
         { echo "wrk failed for $name" >&2; return 1; }
     after=$(cpu_ticks "$name")
+    # The access log grows by ~10 MB/s under load: keep only its last quarter GiB (appended, so truncating
+    # it is safe while the server writes).
+    if [[ -f $work/server.log ]] && (($(stat -c %s "$work/server.log") > 256 * 1024 * 1024)); then
+        : >"$work/server.log"
+    fi
     line="$line cpu_ns=$(( (after - before) * 1000000000 / $(getconf CLK_TCK) ))"
     echo "$name ${line#RESULT }" >>"$work/results"
     log "$name ${line#RESULT }"
