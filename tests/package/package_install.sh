@@ -81,8 +81,12 @@ done
 if grep -q "unit-test-framework" <<<"$depends"; then
     fail "Depends names the test framework (a test binary in the package?): $depends"
 fi
-dpkg-deb --ctrl-tarfile "$deb" | tar -tf - | grep -qx './conffiles' || fail "no conffiles"
-dpkg-deb -I "$deb" conffiles | grep -qx /etc/storefront/storefront.env || fail "storefront.env is not a conffile"
+# Listings go to files first: under pipefail, `grep -q` quitting at its match can SIGPIPE the writer and
+# fail the pipeline although the line is there (seen once in a ctest -j2 run).
+dpkg-deb --ctrl-tarfile "$deb" | tar -tf - >"$work/control-files"
+grep -qx './conffiles' "$work/control-files" || fail "no conffiles"
+dpkg-deb -I "$deb" conffiles >"$work/conffiles"
+grep -qx /etc/storefront/storefront.env "$work/conffiles" || fail "storefront.env is not a conffile"
 
 step "contents"
 dpkg-deb -c "$deb" | tee "$work/contents"

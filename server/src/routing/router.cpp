@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include <boost/container/small_vector.hpp>
+
 namespace storefront::server {
 
 struct router::resource {
@@ -31,9 +33,12 @@ bool is_param(std::string_view segment) {
     return segment.size() > 2 && segment.front() == '{' && segment.back() == '}';
 }
 
+// Path segments without a heap allocation for the usual depths (match runs on every request).
+using segment_list = boost::container::small_vector<std::string_view, 8>;
+
 // Splits "/a/b/c" into its segments; "" for the root path "/".
-std::vector<std::string_view> segments_of(std::string_view path) {
-    std::vector<std::string_view> out;
+segment_list segments_of(std::string_view path) {
+    segment_list out;
     while (!path.empty()) {
         path.remove_prefix(1);  // the '/'
         const auto end = path.find('/');
@@ -120,8 +125,8 @@ route_match router::match(http::verb verb, std::string_view path) const {
     if (path.empty() || path.front() != '/') {
         return out;
     }
-    const std::vector<std::string_view> segments = segments_of(path);
-    std::vector<std::string_view> captured;
+    const segment_list segments = segments_of(path);
+    segment_list captured;
     // Depth-first: literal child first, then the parameter child; the first complete path wins.
     const auto walk = [&](auto& self, const node& at, std::size_t depth) -> const resource* {
         if (depth == segments.size()) {
