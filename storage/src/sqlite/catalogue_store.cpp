@@ -158,7 +158,7 @@ class sqlite_catalogue_store final : public catalogue_store {
         auto r = db_->reader();
         auto s = r->prepare(
             std::string(product_columns) + detail::product_filter_clauses(filter) +
-            "ORDER BY p.id LIMIT ?7 OFFSET ?8"
+            detail::product_filter_order(filter) + "LIMIT ?7 OFFSET ?8"
         );
         detail::bind_product_filter(s, filter);
         s.bind(7, static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)));

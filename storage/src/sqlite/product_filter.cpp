@@ -90,6 +90,11 @@ std::string product_filter_clauses(const core::product_filter& f) {
     return sql + ' ';
 }
 
+std::string product_filter_order(const core::product_filter& f) {
+    const bool narrowed = f.price || f.price_min || f.price_max || f.category_id || f.category_slug;
+    return narrowed ? "ORDER BY +p.id " : "ORDER BY p.id ";
+}
+
 void bind_product_filter(sqlite_statement& s, const core::product_filter& f) {
     if (f.title) {
         s.bind(1, std::string_view(*f.title));

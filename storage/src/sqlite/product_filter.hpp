@@ -13,6 +13,11 @@ namespace storefront::storage::detail {
 // reading the filter's values from ?1..?6 and the title index's query from ?9 (bind_product_filter).
 [[nodiscard]] std::string product_filter_clauses(const core::product_filter& filter);
 
+// The ORDER BY of a page of those products: by id, but with the id hidden from the planner when a price or
+// category index can narrow the rows (else it walks every product in id order hoping to fill the page
+// early, which for a filter matching nothing means reading them all).
+[[nodiscard]] std::string product_filter_order(const core::product_filter& filter);
+
 // Binds what product_filter_clauses(filter) reads.
 void bind_product_filter(sqlite_statement& s, const core::product_filter& filter);
 
