@@ -65,6 +65,8 @@ const std::vector<std::vector<std::string_view>> migrations = {
 // The title trigram index when pg_trgm can be had (the extension ships in postgresql-15's contrib and is
 // trusted, so a database owner may create it), checked at every start so a later grant takes effect; without
 // it the title filter scans, with the same results. Only indexes the expression the filter's LIKE tests.
+// fastupdate off: new rows go into the index at once, not into a pending list every read scans linearly
+// until a vacuum (100,000 inserted products made a lookup take 8 ms).
 void create_title_index(pg_connection& conn) {
     (void)conn.exec("SAVEPOINT title_index");
     try {
@@ -77,7 +79,7 @@ void create_title_index(pg_connection& conn) {
         (void)conn.exec(
             "CREATE INDEX IF NOT EXISTS products_by_title_trigram ON products USING gin "
             "(lower(title COLLATE \"C\") " +
-            conn.quote_identifier(where.text(0, 0)) + ".gin_trgm_ops)"
+            conn.quote_identifier(where.text(0, 0)) + ".gin_trgm_ops) WITH (fastupdate = off)"
         );
         (void)conn.exec("RELEASE SAVEPOINT title_index");
     } catch (const pg_error&) {
