@@ -4,7 +4,7 @@
 #     a price range and a category): every request misses the answer cache and asks the store's indexes;
 #     p50/p99 latency at a few connections;
 #  2. one repeated filtered request (title + price range + category) against nginx serving the same bytes,
-#     $rounds alternating rounds, median.
+#     $rounds alternating rounds, median; and the unfiltered first page the same way, for reference.
 # Prints a markdown report. Loopback only; stops everything it started, also on failure.
 #
 #   bench/run_filters.sh [--storage memory|sqlite|postgresql|all] [--products N] [--threads N]
@@ -131,6 +131,10 @@ for backend in "${backends[@]}"; do
     save_body "$filtered_path" "filtered-$backend.json"
     bench_pair "${backend_name[$backend]}: products filtered (title+price range+category)" "$filtered_path" \
         "filtered-$backend.json"
+    # The unfiltered page in the same conditions, for reference: what a pre-serialised page costs here.
+    save_body "/api/v1/products?offset=0&limit=10" "page-$backend.json"
+    bench_pair "${backend_name[$backend]}: products?offset=0&limit=10 (unfiltered, reference)" \
+        "/api/v1/products?offset=0&limit=10" "page-$backend.json"
     stop_server
 done
 
