@@ -198,7 +198,8 @@ BOOST_AUTO_TEST_CASE(instances_migrating_at_once_create_the_schema_and_seed_once
     }
     BOOST_TEST(
         test::query_value(dsn, "SELECT value FROM storefront_meta WHERE key = 'schema_version'")
-            .value_or("") == "2"  // every migration applied once (v2: refresh-token families)
+            .value_or("") ==
+        "3"  // every migration applied once (v2: refresh-token families, v3: price index)
     );
     BOOST_TEST(
         test::query_value(dsn, "SELECT count(*) FROM storefront_meta WHERE key LIKE 'seeded:%'")
@@ -274,6 +275,52 @@ BOOST_AUTO_TEST_CASE(unreachable_server_fails_fast_without_leaking_the_password)
         BOOST_TEST(std::string(e.what()).find("s3cret-pw") == std::string::npos);
     }
     BOOST_TEST(ms_since(start) < 6000.0);
+}
+
+// Title filters: a pg_trgm index where the extension can be created, and the same answers where it cannot
+// (a role without the right to create extensions in its database).
+BOOST_AUTO_TEST_CASE(title_filters_have_a_trigram_index_or_work_without_pg_trgm) {
+    if (!test::pg_backend::available()) {
+        return;
+    }
+    const std::string index_count =
+        "SELECT count(*) FROM pg_indexes WHERE indexname = 'products_by_title_trigram'";
+    const auto with_extension = test::create_test_database();
+    storage::storage_config config;
+    config.backend = with_extension;
+    const auto indexed = storage::make_catalogue_store(config);
+    BOOST_TEST(test::query_value(with_extension, index_count).value_or("") == "1");
+
+    const auto without = test::create_test_database();
+    test::run_sql(
+        without,
+        "DO $$ BEGIN CREATE ROLE storefront_no_extensions LOGIN; "
+        "EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+    );
+    test::run_sql(without, "GRANT CREATE ON SCHEMA public TO storefront_no_extensions");
+    config.backend = without + " user=storefront_no_extensions";
+    const auto plain = storage::make_catalogue_store(config);
+    BOOST_TEST(test::query_value(without, index_count).value_or("") == "0");
+    BOOST_TEST(
+        test::query_value(without, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'")
+            .value_or("") == "0"
+    );
+    for (const char* title : {"classic", "CLASSIC", "ic", "x", "no such title", "%", "_"}) {
+        BOOST_TEST_CONTEXT(title) {
+            core::product_filter filter;
+            filter.title = title;
+            BOOST_TEST(plain->count_products(filter) == indexed->count_products(filter));
+            const auto a = plain->list_products(filter, {0, 100});
+            const auto b = indexed->list_products(filter, {0, 100});
+            BOOST_TEST(a.size() == b.size());
+            for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+                BOOST_TEST(a[i].id == b[i].id);
+            }
+        }
+    }
+    core::product_filter classic;
+    classic.title = "classic";
+    BOOST_TEST(indexed->count_products(classic) > 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

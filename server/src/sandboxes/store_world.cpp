@@ -73,6 +73,9 @@ store_set::store_set(const storage::storage_config& config, const world_commons&
       // 128 answers or 1 MiB per store set (a products page is ~5 KB): at most 64 MiB over the 64 sandboxes
       // an instance keeps open.
       graphql_answers(128, 1024 * 1024),
+      // 256 product pages or 2 MiB per store set (a filtered page of 10 is ~5 KB).
+      product_answers(256, 2 * 1024 * 1024),
+      product_answers_entry(catalogue.get(), product_answers),
       sole_writer(storage::kind_of(config.backend) != storage::backend_kind::postgresql) {}
 
 void store_set::warm() {
@@ -86,6 +89,7 @@ void store_set::forget_cached_lists() {
     category_json.reset();
     user_json.reset();
     graphql_answers.clear();
+    product_answers.clear();
 }
 
 store_world::store_world(

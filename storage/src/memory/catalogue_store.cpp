@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,7 @@
 #include "common/patch.hpp"
 #include "common/slug.hpp"
 #include "core/catalogue_rules.hpp"
+#include "memory/product_index.hpp"
 #include "memory/stores.hpp"
 
 namespace storefront::storage {
@@ -63,6 +65,9 @@ class memory_catalogue_store final : public catalogue_store {
             }
             last_product_id_ = std::max(last_product_id_, id);
         }
+        for (const auto& [id, p] : products_) {
+            index_.add(p);
+        }
     }
 
     std::vector<core::product> list_products(
@@ -71,19 +76,17 @@ class memory_catalogue_store final : public catalogue_store {
         std::shared_lock lock(mutex_);
         std::vector<core::product> out;
         std::size_t skipped = 0;
-        for (const auto& [id, p] : products_) {
+        each_match(filter, [&](const core::product& p) {
             if (out.size() >= page.limit) {
-                break;
-            }
-            if (!core::matches(filter, p)) {
-                continue;
+                return false;
             }
             if (skipped < page.offset) {
                 ++skipped;
-                continue;
+                return true;
             }
             out.push_back(p);
-        }
+            return true;
+        });
         return out;
     }
 
@@ -93,9 +96,10 @@ class memory_catalogue_store final : public catalogue_store {
             return products_.size();
         }
         std::size_t count = 0;
-        for (const auto& [id, p] : products_) {
-            count += core::matches(filter, p) ? 1 : 0;
-        }
+        each_match(filter, [&](const core::product&) {
+            ++count;
+            return true;
+        });
         return count;
     }
 
@@ -171,6 +175,7 @@ class memory_catalogue_store final : public catalogue_store {
         last_product_id_ = id;
         product_slugs_.emplace(std::move(slug), id);
         products_.emplace(id, p);
+        index_.add(p);
         committed();
         return p;
     }
@@ -195,6 +200,8 @@ class memory_catalogue_store final : public catalogue_store {
             detail::patch_field(p.images, patch.images);
             p.updated_at = detail::now_ms();
             move_slug(product_slugs_, p.slug, std::move(*new_slug), id);
+            index_.remove(it->second);
+            index_.add(p);
             it->second = p;
             return p;
         });
@@ -203,6 +210,7 @@ class memory_catalogue_store final : public catalogue_store {
     core::result<void> delete_product(std::int64_t id) override {
         return change_catalogue_row(products_, id, [&](auto it) -> core::result<void> {
             product_slugs_.erase(it->second.slug);
+            index_.remove(it->second);
             products_.erase(it);
             return {};
         });
@@ -271,6 +279,35 @@ class memory_catalogue_store final : public catalogue_store {
   private:
     using slug_index = std::map<std::string, std::int64_t, std::less<>>;
 
+    // Calls `visit` with each product passing `filter`, in id order, while it returns true: the index's
+    // candidates when it narrows the search, else every product. Called with the lock held.
+    template <class Visit>
+    void each_match(const core::product_filter& filter, Visit&& visit) const {
+        std::optional<std::int64_t> category = filter.category_id;
+        if (filter.category_slug) {
+            const auto found = category_slugs_.find(*filter.category_slug);
+            if (found == category_slugs_.end() || (category && *category != found->second)) {
+                return;
+            }
+            category = found->second;
+        }
+        if (const auto ids = index_.candidates(filter, category)) {
+            for (const std::int64_t id : *ids) {
+                const auto found = products_.find(id);
+                if (found != products_.end() && core::matches(filter, found->second) &&
+                    !visit(found->second)) {
+                    return;
+                }
+            }
+            return;
+        }
+        for (const auto& [id, p] : products_) {
+            if (core::matches(filter, p) && !visit(p)) {
+                return;
+            }
+        }
+    }
+
     // A catalogue write of entry `id` of `rows` under the exclusive lock: errc::not_found,
     // errc::seed_read_only for seed rows (read-only), else `change(entry)`'s answer; a success moves the
     // revision.
@@ -320,6 +357,7 @@ class memory_catalogue_store final : public catalogue_store {
     std::map<std::int64_t, core::product> products_;
     slug_index category_slugs_;
     slug_index product_slugs_;
+    detail::product_index index_;  // of products_: title trigrams, category, price
     std::int64_t last_category_id_ = 0;
     std::int64_t last_product_id_ = 0;
     std::size_t max_products_;

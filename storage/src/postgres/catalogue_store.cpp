@@ -32,11 +32,16 @@ FROM products p JOIN categories c ON c.id = p.category_id )sql";
 constexpr std::string_view category_select =
     "SELECT id, name, slug, image, created_at, updated_at, seed FROM categories ";
 
-// The filter as conditions on $1..$6 (NULL: not set), so one statement serves every combination. The
-// title match folds ASCII case only, whatever the database's locale (COLLATE "C").
+// The filter as conditions on $1..$6 (NULL: not set), so one statement serves every combination (the
+// values are known when it is planned, so unset conditions fold away). The title match folds ASCII case
+// only, whatever the database's locale (COLLATE "C"); the LIKE before it is the same test in the form the
+// trigram index (schema.cpp) answers, with LIKE's wildcards escaped.
 constexpr std::string_view filter_where = R"sql(
-WHERE ($1::text IS NULL OR strpos(lower(p.title COLLATE "C"), lower($1::text COLLATE "C")) > 0)
-  AND ($2::float8 IS NULL OR abs(p.price - $2::float8) < 0.005)
+WHERE ($1::text IS NULL OR lower(p.title COLLATE "C") LIKE '%' || replace(replace(replace(
+           lower($1::text COLLATE "C"), '\', '\\'), '%', '\%'), '_', '\_') || '%')
+  AND ($1::text IS NULL OR strpos(lower(p.title COLLATE "C"), lower($1::text COLLATE "C")) > 0)
+  AND ($2::float8 IS NULL OR (p.price BETWEEN $2::float8 - 0.01 AND $2::float8 + 0.01
+                               AND abs(p.price - $2::float8) < 0.005))
   AND ($3::float8 IS NULL OR p.price >= $3::float8 - 0.005)
   AND ($4::float8 IS NULL OR p.price <= $4::float8 + 0.005)
   AND ($5::bigint IS NULL OR p.category_id = $5::bigint)

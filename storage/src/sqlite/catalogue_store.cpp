@@ -15,6 +15,7 @@
 #include "common/seed_once.hpp"
 #include "common/slug.hpp"
 #include "sqlite/database.hpp"
+#include "sqlite/product_filter.hpp"
 #include "sqlite/reset.hpp"
 #include "sqlite/stores.hpp"
 
@@ -30,33 +31,16 @@ constexpr auto is_seed = [](const auto& row) { return row.seed; };
 
 // Products with their category and their images in order (joined with the unit separator, which no URL
 // holds).
-constexpr std::string_view product_select = R"sql(
+constexpr std::string_view product_columns = R"sql(
 SELECT p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed,
        c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed,
        (SELECT group_concat(url, char(31)) FROM
-            (SELECT url FROM product_images WHERE product_id = p.id ORDER BY position))
-FROM products p JOIN categories c ON c.id = p.category_id )sql";
+            (SELECT url FROM product_images WHERE product_id = p.id ORDER BY position)) )sql";
+
+constexpr std::string_view product_from = "FROM products p JOIN categories c ON c.id = p.category_id ";
 
 constexpr std::string_view category_select =
     "SELECT id, name, slug, image, created_at, updated_at, seed FROM categories ";
-
-// The filter as SQL conditions on ?1..?6 (NULL: not set), so one statement serves every combination.
-constexpr std::string_view filter_where = R"sql(
-WHERE (?1 IS NULL OR instr(lower(p.title), lower(?1)) > 0)
-  AND (?2 IS NULL OR abs(p.price - ?2) < 0.005)
-  AND (?3 IS NULL OR p.price >= ?3 - 0.005)
-  AND (?4 IS NULL OR p.price <= ?4 + 0.005)
-  AND (?5 IS NULL OR p.category_id = ?5)
-  AND (?6 IS NULL OR c.slug = ?6) )sql";
-
-void bind_filter(sqlite_statement& s, const core::product_filter& f) {
-    f.title ? s.bind(1, std::string_view(*f.title)) : s.bind_null(1);
-    f.price ? s.bind(2, *f.price) : s.bind_null(2);
-    f.price_min ? s.bind(3, *f.price_min) : s.bind_null(3);
-    f.price_max ? s.bind(4, *f.price_max) : s.bind_null(4);
-    f.category_id ? s.bind(5, static_cast<std::int64_t>(*f.category_id)) : s.bind_null(5);
-    f.category_slug ? s.bind(6, std::string_view(*f.category_slug)) : s.bind_null(6);
-}
 
 core::category category_at(const sqlite_statement& s, int first) {
     core::category c;
@@ -108,7 +92,7 @@ core::result<void> write_slugged(sqlite_statement& s) {
 
 template <class Bind>
 std::vector<core::product> products_where(sqlite_connection& db, std::string_view where, Bind&& bind) {
-    auto s = db.prepare(std::string(product_select) + std::string(where));
+    auto s = db.prepare(std::string(product_columns) + std::string(product_from) + std::string(where));
     bind(s);
     std::vector<core::product> out;
     while (s.step() == step::row) {
@@ -172,24 +156,24 @@ class sqlite_catalogue_store final : public catalogue_store {
         const core::product_filter& filter, const core::page_request& page
     ) const override {
         auto r = db_->reader();
-        return products_where(
-            *r,
-            std::string(filter_where) + "ORDER BY p.id LIMIT ?7 OFFSET ?8",
-            [&](auto& s) {
-                bind_filter(s, filter);
-                s.bind(7, static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)));
-                s.bind(8, static_cast<std::int64_t>(std::min<std::size_t>(page.offset, INT64_MAX)));
-            }
+        auto s = r->prepare(
+            std::string(product_columns) + detail::product_filter_clauses(filter) +
+            detail::product_filter_order(filter) + "LIMIT ?7 OFFSET ?8"
         );
+        detail::bind_product_filter(s, filter);
+        s.bind(7, static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)));
+        s.bind(8, static_cast<std::int64_t>(std::min<std::size_t>(page.offset, INT64_MAX)));
+        std::vector<core::product> out;
+        while (s.step() == step::row) {
+            out.push_back(product_at(s));
+        }
+        return out;
     }
 
     std::size_t count_products(const core::product_filter& filter) const override {
         auto r = db_->reader();
-        auto s = r->prepare(
-            "SELECT count(*) FROM products p JOIN categories c ON c.id = p.category_id " +
-            std::string(filter_where)
-        );
-        bind_filter(s, filter);
+        auto s = r->prepare("SELECT count(*)" + detail::product_filter_clauses(filter));
+        detail::bind_product_filter(s, filter);
         return s.step() == step::row ? static_cast<std::size_t>(s.int64(0)) : 0;
     }
 

@@ -9,6 +9,7 @@
 
 #include "common/budget.hpp"
 #include "common/next_id.hpp"
+#include "sqlite/product_filter.hpp"
 
 namespace storefront::storage::detail {
 
@@ -90,6 +91,7 @@ sqlite_database::sqlite_database(const std::string& path, const storage_config& 
     {
         sqlite_connection::transaction tx(*writer_);
         writer_->exec(schema);
+        create_product_indexes(*writer_);
         tx.commit();
     }
     // Opened after the schema exists, so their first statements see it.

@@ -17,6 +17,7 @@
 #include "server/api/store/store_services.hpp"
 #include "server/routing/access.hpp"
 #include "server/services/blocking_offload.hpp"
+#include "server/services/list_answers.hpp"
 #include "server/services/password_worker.hpp"
 #include "server/services/pet_credentials.hpp"
 #include "server/services/placeholder_images.hpp"
@@ -68,6 +69,8 @@ class store_set {
     fragment_list category_json;
     fragment_list user_json;
     answer_cache graphql_answers;  // answers to GraphQL queries over these stores
+    list_answers product_answers;  // filtered, searched or sorted product pages over these stores
+    list_answers_registration product_answers_entry;
     // Memory and SQLite: this process is the only writer, so cached lists are exactly as fresh as the store.
     bool sole_writer;
 

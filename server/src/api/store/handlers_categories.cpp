@@ -50,27 +50,6 @@ handler_result category_write_error(
     }
 }
 
-// The products of one category: the product list with the category's filter, 404 for an unknown category.
-struct category_products : store_lists::product_list {
-    std::int64_t category_id = 0;
-    const request_context* ctx = nullptr;  // for the not-found answer
-
-    boost::asio::awaitable<or_response<store_lists::counted_page>> plain(
-        store_services& app, const store_lists::list_request& request
-    ) {
-        if (!co_await app.storage([&] { return app.catalogue().find_category(category_id); })) {
-            co_return entity_missing(*ctx, app, "Category", category_id);
-        }
-        co_return co_await product_list::plain(app, request);
-    }
-    boost::asio::awaitable<or_response<std::vector<core::product>>> everything(store_services& app) {
-        if (!co_await app.storage([&] { return app.catalogue().find_category(category_id); })) {
-            co_return entity_missing(*ctx, app, "Category", category_id);
-        }
-        co_return co_await product_list::everything(app);
-    }
-};
-
 }  // namespace
 
 // GET /categories?offset=&limit=&sortBy=&order=&q=&select= : every category, or one page when offset or
@@ -105,8 +84,10 @@ handler_result handle_get_category_products(request_context& ctx, store_services
     if (!id) {
         co_return id.error();
     }
-    category_products source{{}, *id, &ctx};
+    store_lists::product_list source;
     source.filter.category_id = *id;
+    source.parent_category = *id;
+    source.missing_parent = [&ctx, &app, id = *id] { return entity_missing(ctx, app, "Category", id); };
     co_return co_await store_lists::serve_list(ctx, app, source);
 }
 

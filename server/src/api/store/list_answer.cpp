@@ -1,9 +1,11 @@
 // The shared list path of /api/v1: parameters, the per-request search/sort/select shaping, the
-// X-Total-Count and Link headers, and the list sources backed by the pre-serialised lists.
+// X-Total-Count and Link headers, the list sources backed by the pre-serialised lists, and the per-revision
+// cache of filtered, searched and sorted product answers.
 
 #include "list_answer.hpp"
 
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cstdint>
 #include <iterator>
@@ -12,11 +14,13 @@
 #include <string>
 #include <type_traits>
 
+#include "core/list_request_key.hpp"
 #include "core/list_search.hpp"
 #include "core/list_sort.hpp"
 #include "core/paging_links.hpp"
 #include "server/codec/link_header.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/services/list_answers.hpp"
 
 namespace storefront::server::store_lists {
 
@@ -28,8 +32,16 @@ void append_messages(std::vector<std::string>& to, std::vector<std::string> more
     to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
+// A page's JSON and how many items matched before paging, before it becomes a response (or a cached answer).
+struct page_json {
+    std::string json;
+    std::size_t total = 0;
+};
+
 template <class Item>
-counted_page shaped(const std::vector<Item>& items, const list_request& request, const store_services& app) {
+page_json shaped_json(
+    const std::vector<Item>& items, const list_request& request, const store_services& app
+) {
     const core::list_options& options = request.options;
     std::vector<const Item*> matching;
     matching.reserve(items.size());
@@ -50,7 +62,46 @@ counted_page shaped(const std::vector<Item>& items, const list_request& request,
     } else {
         json = to_json_array(page, app.public_url(), options.select);
     }
-    return {json_response(http::status::ok, std::move(json)), matching.size()};
+    return {std::move(json), matching.size()};
+}
+
+template <class Item>
+counted_page shaped(const std::vector<Item>& items, const list_request& request, const store_services& app) {
+    page_json page = shaped_json(items, request, app);
+    return {json_response(http::status::ok, std::move(page.json)), page.total};
+}
+
+// A filtered, searched or sorted product answer: from the store set's cache when it holds one for the
+// store's current revision (no storage call), else computed by `compute` (a coroutine giving
+// or_response<page_json>) and kept. The revision is read before computing, so an answer is never kept
+// under a revision newer than its data.
+template <class Compute>
+boost::asio::awaitable<or_response<counted_page>> cached_answer(
+    store_services& app, const product_list& list, const list_request& request, Compute compute
+) {
+    list_answers* answers = list_answers_of(&app.catalogue());
+    if (answers == nullptr) {
+        auto page = co_await compute();
+        if (!page) {
+            co_return std::move(page).error();
+        }
+        co_return counted_page{json_response(http::status::ok, std::move(page->json)), page->total};
+    }
+    // Under its parent's route a missing category is a 404, under /products?categoryId= an empty page.
+    std::string key = list.parent_category ? "category " + std::to_string(*list.parent_category) + " " : "";
+    key += core::product_list_key(list.filter, request.options, request.page);
+    const std::uint64_t revision = app.catalogue().revision();
+    if (auto hit = answers->find(key, revision)) {
+        response_cache_counters().hits.fetch_add(1, std::memory_order_relaxed);
+        co_return counted_page{shared_json_response(std::move(hit->json)), hit->total};
+    }
+    auto page = co_await compute();
+    if (!page) {
+        co_return std::move(page).error();
+    }
+    list_answer answer{std::make_shared<const prepared_body>(std::move(page->json)), page->total};
+    answers->keep(key, revision, answer);
+    co_return counted_page{shared_json_response(std::move(answer.json)), answer.total};
 }
 
 // The request's target as Boost.URL reads it; the bytes browsers send raw are escaped first, as dispatch
@@ -158,21 +209,61 @@ counted_page shaped_page(
 boost::asio::awaitable<or_response<counted_page>> product_list::plain(
     store_services& app, const list_request& request
 ) {
-    if (filter.empty()) {
+    if (filter.empty() && !parent_category) {
         co_return from_cache(co_await app.cached_list(app.product_json(), cached_range(request)));
     }
-    // One trip to the storage pool for the page and its count.
-    const auto listed = co_await app.storage([&] {
-        auto items = app.catalogue().list_products(filter, request.page);
-        return std::pair{std::move(items), app.catalogue().count_products(filter)};
-    });
-    co_return counted_page{
-        json_response(http::status::ok, to_json_array(listed.first, app.public_url())), listed.second};
+    co_return co_await cached_answer(
+        app,
+        *this,
+        request,
+        [&]() -> boost::asio::awaitable<or_response<page_json>> {
+            // One trip to the storage pool for the parent, the page and its count.
+            auto listed = co_await app.storage([&] {
+                std::optional<std::pair<std::vector<core::product>, std::size_t>> out;
+                if (!parent_category || app.catalogue().find_category(*parent_category)) {
+                    auto items = app.catalogue().list_products(filter, request.page);
+                    out.emplace(std::move(items), app.catalogue().count_products(filter));
+                }
+                return out;
+            });
+            if (!listed) {
+                co_return missing_parent();
+            }
+            co_return page_json{to_json_array(listed->first, app.public_url()), listed->second};
+        }
+    );
+}
+
+boost::asio::awaitable<or_response<counted_page>> product_list::searched(
+    store_services& app, const list_request& request
+) {
+    co_return co_await cached_answer(
+        app,
+        *this,
+        request,
+        [&]() -> boost::asio::awaitable<or_response<page_json>> {
+            auto items = co_await everything(app);
+            if (!items) {
+                co_return std::move(items).error();
+            }
+            co_return shaped_json(*items, request, app);
+        }
+    );
 }
 
 boost::asio::awaitable<or_response<std::vector<core::product>>> product_list::everything(store_services& app
 ) {
-    co_return co_await app.storage([&] { return app.catalogue().list_products(filter, every_item); });
+    auto items = co_await app.storage([&] {
+        std::optional<std::vector<core::product>> out;
+        if (!parent_category || app.catalogue().find_category(*parent_category)) {
+            out = app.catalogue().list_products(filter, every_item);
+        }
+        return out;
+    });
+    if (!items) {
+        co_return missing_parent();
+    }
+    co_return std::move(*items);
 }
 
 boost::asio::awaitable<or_response<counted_page>> category_list::plain(

@@ -5,6 +5,9 @@
 
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -95,6 +98,13 @@ concept has_plain_page = requires(Source& s, store_services& app, const list_req
     { s.plain(app, request) } -> std::same_as<boost::asio::awaitable<or_response<counted_page>>>;
 };
 
+// A list source may also answer requests with sortBy, order, q or select itself (from a cache of them):
+//   awaitable<or_response<counted_page>> searched(store_services&, const list_request&)
+template <class Source>
+concept has_searched_page = requires(Source& s, store_services& app, const list_request& request) {
+    { s.searched(app, request) } -> std::same_as<boost::asio::awaitable<or_response<counted_page>>>;
+};
+
 // Answers one list request from `source`, with `own` the problems of the list's own parameters.
 template <class Source>
 handler_result serve_list(
@@ -114,9 +124,14 @@ handler_result serve_list(
             co_return list_response(ctx, *request, std::move(*page));
         }
     }
-    // sortBy, order, q or select: searched, sorted and shaped per request from every matching item. A cache
-    // of sorted or searched orders per store revision is a later performance step, not needed for
-    // correctness.
+    if constexpr (has_searched_page<Source>) {
+        auto page = co_await source.searched(app, *request);
+        if (!page) {
+            co_return std::move(page).error();
+        }
+        co_return list_response(ctx, *request, std::move(*page));
+    }
+    // sortBy, order, q or select: searched, sorted and shaped per request from every matching item.
     auto items = co_await source.everything(app);
     if (!items) {
         co_return std::move(items).error();
@@ -172,14 +187,23 @@ handler_result serve_item(
     co_return json_response(http::status::ok, item_json(*item, app, *fields));
 }
 
-// GET /products (its filters) and GET /categories/{id}/products (the category's filter): unfiltered pages
-// come from the pre-serialised list, filtered ones from one storage call that also counts the matches.
+// GET /products (its filters) and GET /categories/{id}/products (the category's products): unfiltered pages
+// come from the pre-serialised list, filtered ones from one storage call that also counts the matches, and
+// searched or sorted ones from every matching item; both kept per store revision (list_answers).
 struct product_list {
     static constexpr core::list_kind kind = core::list_kind::products;
     static constexpr bool whole_by_default = false;
     core::product_filter filter;
+    // GET /categories/{id}/products: the category, checked with the products on every cache miss (so a
+    // kept answer was computed while it existed: a delete moves the revision), and the answer when it is
+    // missing (a 404). Unset for GET /products.
+    std::optional<std::int64_t> parent_category;
+    std::function<response()> missing_parent;
 
     boost::asio::awaitable<or_response<counted_page>> plain(store_services& app, const list_request& request);
+    boost::asio::awaitable<or_response<counted_page>> searched(
+        store_services& app, const list_request& request
+    );
     boost::asio::awaitable<or_response<std::vector<core::product>>> everything(store_services& app);
 };
 

@@ -1,0 +1,78 @@
+#pragma once
+// Answers to filtered, searched or sorted list requests, kept per store set by the request's canonical key
+// with the store revision they were computed at: a repeated request costs a lookup and no storage call, and
+// its ETag and compressed forms are made once per revision. Bounded in entries and bytes, least recently
+// used dropped first; a revision that moved on makes every older entry a miss.
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "server/codec/representation.hpp"
+
+namespace storefront::server {
+
+// A list answer's bytes and how many items matched before paging (X-Total-Count).
+struct list_answer {
+    std::shared_ptr<const prepared_body> json;
+    std::size_t total = 0;
+};
+
+class list_answers {
+  public:
+    list_answers(std::size_t max_entries, std::size_t max_bytes);
+    list_answers(const list_answers&) = delete;
+    list_answers& operator=(const list_answers&) = delete;
+
+    // The answer to `key` computed at `revision`, or nullopt.
+    [[nodiscard]] std::optional<list_answer> find(const std::string& key, std::uint64_t revision);
+    // Keeps `answer` for `key`, computed from the store at `revision` (read before the store was asked, so
+    // a write racing the computation makes it a miss, never a stale hit). Answers over a tenth of max_bytes
+    // are not kept; entries of other revisions are dropped first.
+    void keep(const std::string& key, std::uint64_t revision, list_answer answer);
+
+    // Forgets every answer (their image URLs name a public URL that changed).
+    void clear();
+    [[nodiscard]] std::size_t size() const;
+    [[nodiscard]] std::size_t bytes() const;
+
+  private:
+    struct entry {
+        std::string key;
+        list_answer answer;
+    };
+    void drop_oldest();
+    void drop_all();
+
+    std::size_t max_entries_;
+    std::size_t max_bytes_;
+    mutable std::mutex mutex_;
+    std::uint64_t revision_ = 0;                                              // of every entry kept
+    std::list<entry> recent_;                                                 // most recently used first
+    std::unordered_map<std::string_view, std::list<entry>::iterator> index_;  // keys view into recent_
+    std::size_t bytes_ = 0;
+};
+
+// The handlers reach a store set's answers through its catalogue (store_services has no slot for them):
+// a store set registers its cache under its catalogue for as long as both live.
+class list_answers_registration {
+  public:
+    list_answers_registration(const void* catalogue, list_answers& answers);
+    ~list_answers_registration();
+    list_answers_registration(const list_answers_registration&) = delete;
+    list_answers_registration& operator=(const list_answers_registration&) = delete;
+
+  private:
+    const void* catalogue_;
+};
+
+// The answers registered for `catalogue`, or nullptr (services built without a store set: answer uncached).
+[[nodiscard]] list_answers* list_answers_of(const void* catalogue);
+
+}  // namespace storefront::server

@@ -1,0 +1,136 @@
+// The SQLite product filter: conditions for the filters set only, the exact substring test as before, and
+// in front of it an FTS5 trigram lookup that narrows the rows when the title has at least three characters.
+
+#include "sqlite/product_filter.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace storefront::storage::detail {
+
+namespace {
+
+// A trigram index of titles, case-insensitive (its case folding includes ASCII's, so every title whose
+// ASCII-lowered text contains the ASCII-lowered pattern is among its matches; the exact test then drops
+// the rest). Kept in step with `products` by triggers, so every write path maintains it.
+constexpr std::string_view title_index = R"sql(
+CREATE VIRTUAL TABLE product_titles USING fts5(title, tokenize = 'trigram');
+)sql";
+
+constexpr std::string_view title_triggers = R"sql(
+CREATE TRIGGER IF NOT EXISTS product_titles_insert AFTER INSERT ON products BEGIN
+    INSERT INTO product_titles (rowid, title) VALUES (new.id, new.title);
+END;
+CREATE TRIGGER IF NOT EXISTS product_titles_delete AFTER DELETE ON products BEGIN
+    DELETE FROM product_titles WHERE rowid = old.id;
+END;
+CREATE TRIGGER IF NOT EXISTS product_titles_update AFTER UPDATE OF id, title ON products BEGIN
+    DELETE FROM product_titles WHERE rowid = old.id;
+    INSERT INTO product_titles (rowid, title) VALUES (new.id, new.title);
+END;
+CREATE INDEX IF NOT EXISTS products_by_price ON products(price);
+)sql";
+
+// The phrase query for the title index, or nullopt when the index cannot narrow the rows: a trigram
+// query needs three characters, and only printable ASCII is sent so the index folds exactly the bytes
+// the exact test folds (other titles fall back to the exact test alone, as before the index).
+std::optional<std::string> title_query(const std::optional<std::string>& title) {
+    if (!title || title->size() < 3) {
+        return std::nullopt;
+    }
+    const bool printable =
+        std::all_of(title->begin(), title->end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+    if (!printable) {
+        return std::nullopt;
+    }
+    std::string phrase = "\"";
+    for (const char c : *title) {
+        phrase += c;
+        if (c == '"') {
+            phrase += '"';
+        }
+    }
+    phrase += '"';
+    return phrase;
+}
+
+}  // namespace
+
+std::string product_filter_clauses(const core::product_filter& f) {
+    std::string sql;
+    if (title_query(f.title)) {
+        // The index first (CROSS JOIN keeps that order): a title nowhere in it costs one index lookup.
+        sql +=
+            " FROM (SELECT rowid AS id FROM product_titles WHERE product_titles MATCH ?9) t"
+            " CROSS JOIN products p JOIN categories c ON c.id = p.category_id WHERE p.id = t.id";
+    } else {
+        sql += " FROM products p JOIN categories c ON c.id = p.category_id WHERE 1";
+    }
+    if (f.title) {
+        sql += " AND instr(lower(p.title), lower(?1)) > 0";
+    }
+    if (f.price) {
+        // The BETWEEN is a wider range the price index can use; the abs() test decides, as before.
+        sql += " AND p.price BETWEEN ?2 - 0.01 AND ?2 + 0.01 AND abs(p.price - ?2) < 0.005";
+    }
+    if (f.price_min) {
+        sql += " AND p.price >= ?3 - 0.005";
+    }
+    if (f.price_max) {
+        sql += " AND p.price <= ?4 + 0.005";
+    }
+    if (f.category_id) {
+        sql += " AND p.category_id = ?5";
+    }
+    if (f.category_slug) {
+        sql += " AND c.slug = ?6";
+    }
+    return sql + ' ';
+}
+
+std::string product_filter_order(const core::product_filter& f) {
+    const bool narrowed = f.price || f.price_min || f.price_max || f.category_id || f.category_slug;
+    return narrowed ? "ORDER BY +p.id " : "ORDER BY p.id ";
+}
+
+void bind_product_filter(sqlite_statement& s, const core::product_filter& f) {
+    if (f.title) {
+        s.bind(1, std::string_view(*f.title));
+    }
+    if (f.price) {
+        s.bind(2, *f.price);
+    }
+    if (f.price_min) {
+        s.bind(3, *f.price_min);
+    }
+    if (f.price_max) {
+        s.bind(4, *f.price_max);
+    }
+    if (f.category_id) {
+        s.bind(5, static_cast<std::int64_t>(*f.category_id));
+    }
+    if (f.category_slug) {
+        s.bind(6, std::string_view(*f.category_slug));
+    }
+    if (const auto query = title_query(f.title)) {
+        s.bind(9, std::string_view(*query));
+    }
+}
+
+void create_product_indexes(sqlite_connection& w) {
+    bool exists = false;
+    {
+        auto existing =
+            w.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'product_titles'");
+        exists = existing.step() == sqlite_statement::step_result::row;
+    }
+    if (!exists) {
+        w.exec(title_index);
+        w.exec("INSERT INTO product_titles (rowid, title) SELECT id, title FROM products");
+    }
+    w.exec(title_triggers);
+}
+
+}  // namespace storefront::storage::detail

@@ -1,0 +1,29 @@
+#pragma once
+// The product filter of the SQLite catalogue as SQL built per filter (only the conditions it sets, so the
+// planner can use the title, price and category indexes), and the search indexes those conditions use.
+
+#include <string>
+
+#include "core/model.hpp"
+#include "sqlite/connection.hpp"
+
+namespace storefront::storage::detail {
+
+// The FROM and WHERE clauses of the products passing `filter` (products as `p`, their categories as `c`),
+// reading the filter's values from ?1..?6 and the title index's query from ?9 (bind_product_filter).
+[[nodiscard]] std::string product_filter_clauses(const core::product_filter& filter);
+
+// The ORDER BY of a page of those products: by id, but with the id hidden from the planner when a price or
+// category index can narrow the rows (else it walks every product in id order hoping to fill the page
+// early, which for a filter matching nothing means reading them all).
+[[nodiscard]] std::string product_filter_order(const core::product_filter& filter);
+
+// Binds what product_filter_clauses(filter) reads.
+void bind_product_filter(sqlite_statement& s, const core::product_filter& filter);
+
+// Creates, inside the caller's schema transaction, the title trigram index (FTS5) with the triggers that
+// keep it in step with `products`, filling it from the existing rows when it is new (a file from before
+// the index), and the price index.
+void create_product_indexes(sqlite_connection& w);
+
+}  // namespace storefront::storage::detail
