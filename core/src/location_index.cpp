@@ -1,5 +1,6 @@
-// The bounding-box tree behind location search: unit vectors split at the median of their widest axis
-// into leaves of a few points, searched best-first by the squared distance from the query to each box.
+// The bounding-box tree behind location search: unit vectors split at the median of their widest axis,
+// four ranges per node, into leaves of a few points, searched best-first by the squared distance from the
+// query to each box.
 
 #include "core/location_index.hpp"
 
@@ -41,9 +42,8 @@ std::optional<double> radius_bound_sq(double km) noexcept {
     return chord * chord * (1 + 1e-9) + 1e-20;
 }
 
-// Sorted answers with squared chords turned into kilometres.
-void finish(std::span<neighbour> found) {
-    std::sort(found.begin(), found.end(), before);
+// Squared chords turned into kilometres.
+void to_km(std::span<neighbour> found) {
     for (neighbour& n : found) {
         n.distance_km = km_for_chord(std::sqrt(n.distance_km));
     }
@@ -66,18 +66,18 @@ constexpr std::uint32_t count_mask = (1U << count_bits) - 1;
 constexpr std::size_t max_points = std::size_t{1} << (31 - count_bits);
 static_assert(leaf_size <= count_mask);
 
+// The gap between q and [low, high] on one axis: the same bits as "q < low ? low - q : (q > high ? q - high
+// : 0)" (one term is exact and the other a non-positive number or zero clamped to 0), without branches that
+// random queries mispredict. An empty range (low = +inf, high = -inf) is infinitely far.
+inline double axis_gap(double q, double low, double high) noexcept {
+    return std::max(low - q, 0.0) + std::max(q - high, 0.0);
+}
+
 // A lower bound on chord_sq(q, p) for every p in the box, in the same floating-point steps: each
 // per-axis gap is at most |q - p| on that axis and rounding is monotone, so the computed bound never
 // exceeds the computed chord, and pruning on "bound > limit" loses no point, ties included.
-template <class Box>
-inline double box_distance_sq(const Box& b, const unit_vector& q) noexcept {
-    std::array<double, 3> gap{};
-    for (std::size_t a = 0; a < 3; ++a) {
-        const double low = b.low[a];
-        const double high = b.high[a];
-        gap[a] = q[a] < low ? low - q[a] : (q[a] > high ? q[a] - high : 0.0);
-    }
-    return gap[0] * gap[0] + gap[1] * gap[1] + gap[2] * gap[2];
+inline double sum_of_squares(double x, double y, double z) noexcept {
+    return x * x + y * y + z * z;
 }
 
 }  // namespace
@@ -91,51 +91,107 @@ location_index::location_index(const std::vector<indexed_point>& points) {
         points_.push_back({to_unit_vector(p.position), p.slot});
     }
     if (!points_.empty()) {
-        nodes_.reserve(points_.size() / (leaf_size / 2) + 1);
+        nodes_.reserve(points_.size() / leaf_size + 1);
         root_ = build(0, static_cast<std::uint32_t>(points_.size()), root_box_);
     }
 }
 
-std::uint32_t location_index::build(std::uint32_t begin, std::uint32_t end, box& bounds) {
-    unit_vector low = points_[begin].v;
-    unit_vector high = points_[begin].v;
+namespace {
+
+struct extent {
+    unit_vector low;
+    unit_vector high;
+};
+
+template <class Points>
+extent extent_of(const Points& points, std::uint32_t begin, std::uint32_t end) {
+    extent e{points[begin].v, points[begin].v};
     for (std::uint32_t i = begin + 1; i < end; ++i) {
         for (std::size_t a = 0; a < 3; ++a) {
-            low[a] = std::min(low[a], points_[i].v[a]);
-            high[a] = std::max(high[a], points_[i].v[a]);
+            e.low[a] = std::min(e.low[a], points[i].v[a]);
+            e.high[a] = std::max(e.high[a], points[i].v[a]);
         }
     }
+    return e;
+}
+
+std::size_t widest_axis(const extent& e) noexcept {
+    std::size_t axis = 0;
+    for (std::size_t a = 1; a < 3; ++a) {
+        if (e.high[a] - e.low[a] > e.high[axis] - e.low[axis]) {
+            axis = a;
+        }
+    }
+    return axis;
+}
+
+}  // namespace
+
+std::uint32_t location_index::build(std::uint32_t begin, std::uint32_t end, box& bounds) {
+    const extent e = extent_of(points_, begin, end);
     bounds = {
-        {round_down(low[0]), round_down(low[1]), round_down(low[2])},
-        {round_up(high[0]), round_up(high[1]), round_up(high[2])},
+        {round_down(e.low[0]), round_down(e.low[1]), round_down(e.low[2])},
+        {round_up(e.high[0]), round_up(e.high[1]), round_up(e.high[2])},
     };
     if (end - begin <= leaf_size) {
         return leaf_bit | begin << count_bits | (end - begin);
     }
-    std::size_t axis = 0;
-    for (std::size_t a = 1; a < 3; ++a) {
-        if (high[a] - low[a] > high[axis] - low[axis]) {
-            axis = a;
+    // Halve the largest range at the median of its widest axis until there are four (or every range fits
+    // a leaf): two levels of a median-split binary tree in one node.
+    struct range {
+        std::uint32_t begin;
+        std::uint32_t end;
+    };
+    std::array<range, fanout> parts{};
+    parts[0] = {begin, end};
+    std::size_t count = 1;
+    while (count < fanout) {
+        std::size_t largest = 0;
+        for (std::size_t i = 1; i < count; ++i) {
+            if (parts[i].end - parts[i].begin > parts[largest].end - parts[largest].begin) {
+                largest = i;
+            }
         }
+        const range r = parts[largest];
+        if (r.end - r.begin <= leaf_size) {
+            break;
+        }
+        const std::size_t axis =
+            widest_axis(r.begin == begin && r.end == end ? e : extent_of(points_, r.begin, r.end));
+        const std::uint32_t mid = r.begin + (r.end - r.begin) / 2;
+        std::nth_element(
+            points_.begin() + r.begin,
+            points_.begin() + mid,
+            points_.begin() + r.end,
+            [axis](const point& a, const point& b) { return a.v[axis] < b.v[axis]; }
+        );
+        std::copy_backward(
+            parts.begin() + static_cast<std::ptrdiff_t>(largest) + 1,
+            parts.begin() + static_cast<std::ptrdiff_t>(count),
+            parts.begin() + static_cast<std::ptrdiff_t>(count) + 1
+        );
+        parts[largest] = {r.begin, mid};
+        parts[largest + 1] = {mid, r.end};
+        ++count;
     }
-    const std::uint32_t mid = begin + (end - begin) / 2;
-    std::nth_element(
-        points_.begin() + begin,
-        points_.begin() + mid,
-        points_.begin() + end,
-        [axis](const point& a, const point& b) { return a.v[axis] < b.v[axis]; }
-    );
     const auto index = static_cast<std::uint32_t>(nodes_.size());
     nodes_.emplace_back();
     node n{};
-    n.children[0] = build(begin, mid, n.boxes[0]);
-    n.children[1] = build(mid, end, n.boxes[1]);
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < fanout; ++i) {
+        box child{{inf, inf, inf}, {-inf, -inf, -inf}};  // empty: no point, infinitely far
+        n.children[i] = i < count ? build(parts[i].begin, parts[i].end, child) : 0;
+        for (std::size_t a = 0; a < 3; ++a) {
+            n.low[a][i] = child.low[a];
+            n.high[a][i] = child.high[a];
+        }
+    }
     nodes_[index] = n;
     return index;
 }
 
 // Visits leaves in order of their boxes' distance from q, skipping every box farther than `bound_sq`
-// (which `visit` may shrink). Each step descends to the nearer child and queues the other, so the work
+// (which `visit` may shrink). Each step descends to the nearest child and queues the others, so the work
 // follows the boxes near the answer wherever q is, not the split planes on the way to it.
 template <class Visit>
 void location_index::best_first(const unit_vector& q, double& bound_sq, Visit& visit) const {
@@ -148,25 +204,35 @@ void location_index::best_first(const unit_vector& q, double& bound_sq, Visit& v
     thread_local std::vector<entry> queue;
     queue.clear();
     std::uint32_t current = root_;
-    double current_sq = box_distance_sq(root_box_, q);
+    double current_sq = sum_of_squares(
+        axis_gap(q[0], root_box_.low[0], root_box_.high[0]),
+        axis_gap(q[1], root_box_.low[1], root_box_.high[1]),
+        axis_gap(q[2], root_box_.low[2], root_box_.high[2])
+    );
     for (;;) {
         bool live = current_sq <= bound_sq;
         while (live && (current & leaf_bit) == 0) {
             const node& n = nodes_[current];
-            double near_sq = box_distance_sq(n.boxes[0], q);
-            double far_sq = box_distance_sq(n.boxes[1], q);
-            std::uint32_t near = n.children[0];
-            std::uint32_t far = n.children[1];
-            if (far_sq < near_sq) {
-                std::swap(near, far);
-                std::swap(near_sq, far_sq);
+            std::array<double, fanout> sq{};
+            for (std::size_t i = 0; i < fanout; ++i) {
+                sq[i] = sum_of_squares(
+                    axis_gap(q[0], n.low[0][i], n.high[0][i]),
+                    axis_gap(q[1], n.low[1][i], n.high[1][i]),
+                    axis_gap(q[2], n.low[2][i], n.high[2][i])
+                );
             }
-            if (far_sq <= bound_sq) {
-                queue.push_back({far_sq, far});
-                std::push_heap(queue.begin(), queue.end(), farther);
+            std::size_t nearest = 0;
+            for (std::size_t i = 1; i < fanout; ++i) {
+                nearest = sq[i] < sq[nearest] ? i : nearest;
             }
-            live = near_sq <= bound_sq;
-            current = near;
+            for (std::size_t i = 0; i < fanout; ++i) {
+                if (i != nearest && sq[i] <= bound_sq) {
+                    queue.push_back({sq[i], n.children[i]});
+                    std::push_heap(queue.begin(), queue.end(), farther);
+                }
+            }
+            live = sq[nearest] <= bound_sq;
+            current = n.children[nearest];
         }
         if (live) {
             const std::uint32_t first = (current & ~leaf_bit) >> count_bits;
@@ -196,29 +262,32 @@ std::size_t location_index::nearest(const geo_point& origin, double max_km, std:
     }
     const unit_vector q = to_unit_vector(origin);
     const std::size_t k = out.size();
-    double bound_sq = *limit;
-    std::size_t kept = 0;  // out[0, kept) is a max-heap by before(): the worst kept answer on top
+    double bound_sq = *limit;  // the limit, then, once k are kept, the worst kept answer's
+    std::size_t kept = 0;      // out[0, kept) is sorted by before(): k is small, so insertion beats a heap
     auto visit = [&](const point& p) {
-        const neighbour c{p.slot, chord_sq(q, p.v)};
-        if (c.distance_km > *limit) {
-            return;
+        const double sq = chord_sq(q, p.v);
+        if (sq > bound_sq) {
+            return;  // ties with the worst kept answer go on to the slot order
         }
+        const neighbour c{p.slot, sq};
+        std::size_t i = kept;
         if (kept < k) {
-            out[kept++] = c;
-            std::push_heap(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(kept), before);
-        } else if (before(c, out[0])) {
-            std::pop_heap(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(kept), before);
-            out[kept - 1] = c;
-            std::push_heap(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(kept), before);
+            ++kept;
+        } else if (before(c, out[k - 1])) {
+            i = k - 1;  // the worst kept answer drops out
         } else {
             return;
         }
+        for (; i > 0 && before(c, out[i - 1]); --i) {
+            out[i] = out[i - 1];
+        }
+        out[i] = c;
         if (kept == k) {
-            bound_sq = out[0].distance_km;  // ties stay reachable: pruning needs a strict excess
+            bound_sq = out[k - 1].distance_km;  // ties stay reachable: pruning needs a strict excess
         }
     };
     best_first(q, bound_sq, visit);
-    finish(out.first(kept));
+    to_km(out.first(kept));
     return kept;
 }
 
@@ -243,7 +312,8 @@ std::vector<neighbour> location_index::within(const geo_point& origin, double ra
         }
     };
     best_first(q, bound_sq, visit);
-    finish(found);
+    std::sort(found.begin(), found.end(), before);
+    to_km(found);
     return found;
 }
 

@@ -201,6 +201,26 @@ BOOST_AUTO_TEST_CASE(clustered_points_match_brute_force_from_far_origins) {
     }
 }
 
+// Every set size up to a few leaves: the tree's nodes then have two, three or four children (or the root
+// is a single leaf), and each shape must agree with brute force.
+BOOST_AUTO_TEST_CASE(small_sets_of_every_size_match_brute_force) {
+    std::mt19937_64 rng(11);
+    for (std::size_t n = 1; n <= 80; ++n) {
+        std::vector<geo_point> positions;
+        for (std::size_t i = 0; i < n; ++i) {
+            positions.push_back(uniform_on_sphere(rng));
+        }
+        const auto points = with_slots(positions);
+        const location_index index(points);
+        const brute_force brute(points);
+        for (int i = 0; i < 5; ++i) {
+            BOOST_TEST_CONTEXT("n " << n) {
+                check_queries(index, brute, points, uniform_on_sphere(rng), {1, 5, 50}, {0, 2500, infinity});
+            }
+        }
+    }
+}
+
 // The allocation-free form writes the same answer as the vector form, into a buffer of size k.
 BOOST_AUTO_TEST_CASE(span_form_matches_vector_form) {
     std::mt19937_64 rng(5);

@@ -49,17 +49,21 @@ class location_index {
         unit_vector v;
         std::uint32_t slot;
     };
-    // A box around a subtree's points, rounded outwards to float (half the size of doubles, and a box
-    // only has to bound).
+    // Boxes around subtrees' points, rounded outwards to float (half the size of doubles, and a box only
+    // has to bound), one coordinate array per bound and axis so a node's boxes are tested in one loop.
+    static constexpr std::size_t fanout = 4;
     struct box {
         std::array<float, 3> low;
         std::array<float, 3> high;
     };
-    // An inner node holds its two children's boxes, so one cache line decides which to descend into.
-    // A child is another node's index, or a leaf: leaf_bit | first point << count_bits | point count.
-    struct alignas(64) node {
-        std::array<box, 2> boxes;
-        std::array<std::uint32_t, 2> children;
+    // An inner node holds up to four children's boxes: the search is bound by cache misses, one per
+    // node on the way down, and four children per node halve the depth of a binary tree. A child is
+    // another node's index, or a leaf: leaf_bit | first point << count_bits | point count; an unused
+    // child has an empty box (low > high), which no query comes near.
+    struct alignas(128) node {
+        std::array<std::array<float, fanout>, 3> low;
+        std::array<std::array<float, fanout>, 3> high;
+        std::array<std::uint32_t, fanout> children;
     };
     std::uint32_t build(std::uint32_t begin, std::uint32_t end, box& bounds);
     template <class Visit>

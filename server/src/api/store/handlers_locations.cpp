@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 #include <span>
+#include <string_view>
 
 #include "core/location_query.hpp"
 #include "server/api/store/handlers.hpp"
@@ -30,7 +31,13 @@ std::string locations_body(
 ) {
     std::size_t bytes = 2 + found.size() * (2 + (with_distance ? distance_bytes : 0));
     for (const core::neighbour& n : found) {
-        bytes += objects.open_object(n.slot).size();
+        const std::string_view object = objects.open_object(n.slot);
+        bytes += object.size();
+        // The objects lie far apart in a buffer of megabytes: start every cache miss now, so they overlap
+        // instead of stalling the appends below one by one.
+        for (std::size_t line = 0; line < object.size(); line += 64) {
+            __builtin_prefetch(object.data() + line);
+        }
     }
     std::string body;
     body.reserve(bytes);
