@@ -68,8 +68,6 @@ class store_set {
     fragment_list category_json;
     fragment_list user_json;
     answer_cache graphql_answers;  // answers to GraphQL queries over these stores
-    // Memory and SQLite: this process is the only writer, so cached lists are exactly as fresh as the store.
-    bool sole_writer;
 
     // Serialises the cached lists now, so the first requests do not pay for it.
     void warm();
