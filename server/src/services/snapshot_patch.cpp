@@ -4,6 +4,7 @@
 #include "services/snapshot_patch.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <utility>
 #include <vector>
