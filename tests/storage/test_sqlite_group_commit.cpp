@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(an_error_or_an_exception_in_a_batch_reaches_only_its_own_ca
     sqlite_file f;
     const auto before = f.catalogue->count_products({});
     const auto commits = f.db->commits();
-    const auto revision = f.db->catalogue_revision.load();
+    const auto revision = f.catalogue->revision();
     std::vector<core::result<core::product>> created(4, errc::not_found);
     core::result<void> refused;
     const auto thrown = f.one_batch({
@@ -177,14 +177,14 @@ BOOST_AUTO_TEST_CASE(an_error_or_an_exception_in_a_batch_reaches_only_its_own_ca
     BOOST_TEST(!f.has_meta("thrown"));
     BOOST_TEST(!f.has_meta("refused"));
     BOOST_TEST(f.catalogue->count_products({}) == before + 3);
-    BOOST_TEST(f.db->catalogue_revision.load() == revision + 3);  // the kept creates only
+    BOOST_TEST(f.catalogue->revision() == revision + 3);  // the kept creates only
 }
 
 BOOST_AUTO_TEST_CASE(a_commit_that_fails_reaches_every_caller_of_the_batch) {
     sqlite_file f;
     const auto before = f.catalogue->count_products({});
     const auto commits = f.db->commits();
-    const auto revision = f.db->catalogue_revision.load();
+    const auto revision = f.catalogue->revision();
     const auto thrown = f.one_batch({
         [&] { (void)f.catalogue->create_product(product("Never Acknowledged")); },
         [&] {
@@ -202,7 +202,7 @@ BOOST_AUTO_TEST_CASE(a_commit_that_fails_reaches_every_caller_of_the_batch) {
     }
     BOOST_TEST(f.db->commits() == commits);
     BOOST_TEST(f.catalogue->count_products({}) == before);
-    BOOST_TEST(f.db->catalogue_revision.load() == revision);
+    BOOST_TEST(f.catalogue->revision() == revision);
     BOOST_TEST(f.catalogue->create_product(product("After")).has_value());  // the connection is usable again
 }
 

@@ -299,8 +299,14 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
     scalar(
         "storefront_response_cache_rebuilds_total",
         "counter",
-        "Pre-serialised lists rebuilt because their data changed.",
+        "Pre-serialised lists reread whole because the store could not say which rows changed.",
         response_cache_counters().rebuilds.load(relaxed)
+    );
+    scalar(
+        "storefront_response_cache_patches_total",
+        "counter",
+        "Pre-serialised lists brought up to date by re-serialising only the rows a write changed.",
+        response_cache_counters().patches.load(relaxed)
     );
     out += "# HELP storefront_build_info The running build.\n# TYPE storefront_build_info gauge\n";
     out += "storefront_build_info{version=\"" STOREFRONT_VERSION "\",compiler=\"" __VERSION__ "\"} 1\n";

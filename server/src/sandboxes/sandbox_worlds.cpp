@@ -88,11 +88,11 @@ std::optional<row_kind> kind_added_by(std::string_view operation, error_style su
 std::size_t rows_of(row_kind kind, store_set& stores) {
     switch (kind) {
         case row_kind::product:
-            return stores.product_json.current()->ids.size();
+            return stores.product_json.current()->size();
         case row_kind::category:
-            return stores.category_json.current()->ids.size();
+            return stores.category_json.current()->size();
         case row_kind::user:
-            return stores.user_json.current()->ids.size();
+            return stores.user_json.current()->size();
         case row_kind::pet:
             return stores.pets->count();
         case row_kind::order:

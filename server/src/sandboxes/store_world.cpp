@@ -5,6 +5,7 @@
 #include <limits>
 #include <utility>
 
+#include "sandboxes/list_changes.hpp"
 #include "server/api/docs/graphiql.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "storage/factory.hpp"
@@ -52,12 +53,22 @@ store_set::store_set(const storage::storage_config& config, const world_commons&
               return serialise_each(catalogue->list_products({}, everything()), [&](const auto& p) {
                   return to_json(p, commons.public_url);
               });
+          },
+          [this, &commons](std::uint64_t since) {
+              return product_changes(*catalogue, since, [&](const core::product& p) {
+                  return to_json(p, commons.public_url);
+              });
           }
       ),
       category_json(
           [this] { return catalogue->revision(); },
           [this, &commons] {
               return serialise_each(catalogue->list_categories(), [&](const auto& c) {
+                  return to_json(c, commons.public_url);
+              });
+          },
+          [this, &commons](std::uint64_t since) {
+              return category_changes(*catalogue, since, [&](const core::category& c) {
                   return to_json(c, commons.public_url);
               });
           }
@@ -68,6 +79,11 @@ store_set::store_set(const storage::storage_config& config, const world_commons&
               return serialise_each(users->list_users(everything()), [&](const auto& u) {
                   return to_json(u, commons.public_url, {}, password_mask_of(commons.compat));
               });
+          },
+          [this, &commons](std::uint64_t since) {
+              return user_changes(*users, since, [&](const core::user& u) {
+                  return to_json(u, commons.public_url, {}, password_mask_of(commons.compat));
+              });
           }
       ),
       // 128 answers or 1 MiB per store set (a products page is ~5 KB): at most 64 MiB over the 64 sandboxes
@@ -75,8 +91,7 @@ store_set::store_set(const storage::storage_config& config, const world_commons&
       graphql_answers(128, 1024 * 1024),
       // 256 product pages or 2 MiB per store set (a filtered page of 10 is ~5 KB).
       product_answers(256, 2 * 1024 * 1024),
-      product_answers_entry(catalogue.get(), product_answers),
-      sole_writer(storage::kind_of(config.backend) != storage::backend_kind::postgresql) {}
+      product_answers_entry(catalogue.get(), product_answers) {}
 
 void store_set::warm() {
     (void)product_json.current();
@@ -123,7 +138,6 @@ store_world::store_world(
           .files_path = files_path_,
           .upload_limit = commons.upload_limit,
           .compat = commons.compat,
-          .sole_writer = stores_->sole_writer,
           .sandboxes = sandboxes,
       }),
       pets_({

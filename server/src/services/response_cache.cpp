@@ -1,10 +1,12 @@
-// Per-revision cache of serialised list items; pages are concatenations of prebuilt fragments, and recent
-// pages are kept whole (with their ETag and compressed forms) in a direct-mapped cache owned by the
-// revision's snapshot.
+// Per-revision snapshots of serialised list items: the current one, patched with the rows each revision
+// changed (or rebuilt when the source cannot say which); pages are concatenations of prebuilt fragments,
+// and recent pages are kept whole (with their ETag and compressed forms) in a direct-mapped cache.
 
 #include "server/services/response_cache.hpp"
 
 #include <algorithm>
+
+#include "services/snapshot_patch.hpp"
 
 namespace storefront::server {
 
@@ -13,8 +15,10 @@ response_cache_counts& response_cache_counters() {
     return counts;
 }
 
-fragment_list::fragment_list(std::function<std::uint64_t()> revision, std::function<serialised_items()> load)
-    : revision_(std::move(revision)), load_(std::move(load)) {}
+fragment_list::fragment_list(
+    std::function<std::uint64_t()> revision, std::function<serialised_items()> load, change_reader changes
+)
+    : revision_(std::move(revision)), load_(std::move(load)), changes_(std::move(changes)) {}
 
 std::shared_ptr<const fragment_list::snapshot> fragment_list::loaded() const {
     std::lock_guard lock(snapshot_mutex_);
@@ -32,12 +36,12 @@ void fragment_list::reset() {
 
 bool fragment_list::stale() const {
     const auto snap = loaded();
-    return !snap || snap->revision != revision_();
+    return !snap || snap->revision < revision_();
 }
 
 std::shared_ptr<const fragment_list::snapshot> fragment_list::current_if_loaded() const {
     auto snap = loaded();
-    if (!snap || snap->revision != revision_()) {
+    if (!snap || snap->revision < revision_()) {
         return nullptr;
     }
     response_cache_counters().hits.fetch_add(1, std::memory_order_relaxed);
@@ -47,36 +51,42 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current_if_loaded(
 std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
     auto snap = loaded();
     const std::uint64_t revision = revision_();
-    if (snap && snap->revision == revision) {
+    if (snap && snap->revision >= revision) {
         response_cache_counters().hits.fetch_add(1, std::memory_order_relaxed);
         return snap;
     }
     std::lock_guard lock(rebuild_);
     snap = loaded();
-    if (snap && snap->revision == revision) {
-        return snap;  // another thread rebuilt it while we waited
+    if (snap && snap->revision >= revision) {
+        return snap;  // another thread brought it up to date while we waited
     }
-    auto fresh = std::make_shared<snapshot>();
-    response_cache_counters().rebuilds.fetch_add(1, std::memory_order_relaxed);
-    fresh->revision = revision;
-    serialised_items loaded = load_();
-    fresh->items = std::move(loaded.json);
-    fresh->ids = std::move(loaded.ids);
-    std::string all = "[";
-    for (const auto& item : fresh->items) {
-        if (all.size() > 1) {
-            all += ',';
+    std::shared_ptr<const snapshot> fresh;
+    if (snap && changes_) {
+        // Labelled with the revision the changes were read at: rows read later are as new or newer, and
+        // the next revision names them again.
+        if (auto changes = changes_(snap->revision)) {
+            rows_serialised_.fetch_add(changes->present.ids.size(), std::memory_order_relaxed);
+            response_cache_counters().patches.fetch_add(1, std::memory_order_relaxed);
+            fresh = detail::patched(*snap, std::move(*changes));
         }
-        all += item;
     }
-    all += ']';
-    fresh->all_items = std::make_shared<const prepared_body>(std::move(all));
+    if (!fresh) {
+        response_cache_counters().rebuilds.fetch_add(1, std::memory_order_relaxed);
+        serialised_items items = load_();
+        rows_serialised_.fetch_add(items.ids.size(), std::memory_order_relaxed);
+        fresh = detail::snapshot_of(revision, std::move(items));
+    }
     publish(fresh);
     return fresh;
 }
 
+const std::string& fragment_list::snapshot::at(std::size_t index) const {
+    const auto k = static_cast<std::size_t>(std::upper_bound(ends.begin(), ends.end(), index) - ends.begin());
+    return chunks[k]->json[index - (k == 0 ? 0 : ends[k - 1])];
+}
+
 std::shared_ptr<const prepared_body> fragment_list::snapshot::page(const core::page_request& page) const {
-    const auto range = core::page_slice(page, items.size());
+    const auto range = core::page_slice(page, size());
     // Keyed by the item range, so every offset past the end shares the one empty page.
     const std::size_t slot = (range.first * 131 + range.last) % page_slots;
     std::shared_ptr<const cached_page> cached;
@@ -87,7 +97,7 @@ std::shared_ptr<const prepared_body> fragment_list::snapshot::page(const core::p
     if (!cached || cached->first != range.first || cached->last != range.last) {
         std::size_t bytes = 2;
         for (std::size_t i = range.first; i < range.last; ++i) {
-            bytes += items[i].size() + 1;
+            bytes += at(i).size() + 1;
         }
         std::string out;
         out.reserve(bytes);
@@ -96,7 +106,7 @@ std::shared_ptr<const prepared_body> fragment_list::snapshot::page(const core::p
             if (i != range.first) {
                 out += ',';
             }
-            out += items[i];
+            out += at(i);
         }
         out += ']';
         cached = std::make_shared<const cached_page>(range.first, range.last, std::move(out));
@@ -107,12 +117,35 @@ std::shared_ptr<const prepared_body> fragment_list::snapshot::page(const core::p
     return {cached, &cached->json};
 }
 
+std::shared_ptr<const prepared_body> fragment_list::snapshot::all() const {
+    std::lock_guard lock(all_mutex);
+    if (!all_items) {
+        std::string out = "[";
+        for (const auto& c : chunks) {
+            for (const auto& item : c->json) {
+                if (out.size() > 1) {
+                    out += ',';
+                }
+                out += item;
+            }
+        }
+        out += ']';
+        all_items = std::make_shared<const prepared_body>(std::move(out));
+    }
+    return all_items;
+}
+
 const std::string* fragment_list::snapshot::item(std::int64_t id) const {
-    const auto at = std::lower_bound(ids.begin(), ids.end(), id);
-    if (at == ids.end() || *at != id) {
+    const auto k = std::lower_bound(last_ids.begin(), last_ids.end(), id);
+    if (k == last_ids.end()) {
         return nullptr;
     }
-    return &items[static_cast<std::size_t>(at - ids.begin())];
+    const chunk& c = *chunks[static_cast<std::size_t>(k - last_ids.begin())];
+    const auto at = std::lower_bound(c.ids.begin(), c.ids.end(), id);
+    if (at == c.ids.end() || *at != id) {
+        return nullptr;
+    }
+    return &c.json[static_cast<std::size_t>(at - c.ids.begin())];
 }
 
 std::shared_ptr<const prepared_body> fragment_list::page(const core::page_request& page) {
@@ -120,7 +153,7 @@ std::shared_ptr<const prepared_body> fragment_list::page(const core::page_reques
 }
 
 std::shared_ptr<const prepared_body> fragment_list::all() {
-    return current()->all_items;
+    return current()->all();
 }
 
 }  // namespace storefront::server

@@ -5,12 +5,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "core/errc.hpp"
 #include "core/model.hpp"
 #include "core/pagination.hpp"
+#include "core/row_changes.hpp"
 
 namespace storefront::storage {
 
@@ -61,6 +63,10 @@ class catalogue_store {
 
     // Increases with every write, so callers may cache serialised pages per revision.
     [[nodiscard]] virtual std::uint64_t revision() const = 0;
+    // The rows (products and categories) written after revision `since` up to the current revision, so a
+    // cache of that revision can reread only those; nullopt when this store cannot tell (`since` is too old,
+    // the store was reset, or another writer's change arrived unnamed): then reread everything.
+    [[nodiscard]] virtual std::optional<core::row_changes> changes_since(std::uint64_t since) const = 0;
 };
 
 }  // namespace storefront::storage

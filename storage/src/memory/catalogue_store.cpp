@@ -1,5 +1,5 @@
 // memory_catalogue_store: products and categories in id-ordered maps, slugs indexed; reads share a lock,
-// writes take it alone and bump the revision before releasing it.
+// writes take it alone and record the changed row (moving the revision) before releasing it.
 
 #include "storage/catalogue_store.hpp"
 
@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/change_journal.hpp"
 #include "common/clock.hpp"
 #include "common/found.hpp"
 #include "common/next_id.hpp"
@@ -176,44 +177,54 @@ class memory_catalogue_store final : public catalogue_store {
         product_slugs_.emplace(std::move(slug), id);
         products_.emplace(id, p);
         index_.add(p);
-        committed();
+        journal_.record(core::row_table::products, id);
         return p;
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
-        return change_catalogue_row(products_, id, [&](auto it) -> core::result<core::product> {
-            core::product p = it->second;
-            if (patch.category_id) {
-                const auto category = categories_.find(*patch.category_id);
-                if (category == categories_.end()) {
-                    return core::errc::invalid_reference;
+        return change_catalogue_row(
+            products_,
+            core::row_table::products,
+            id,
+            [&](auto it) -> core::result<core::product> {
+                core::product p = it->second;
+                if (patch.category_id) {
+                    const auto category = categories_.find(*patch.category_id);
+                    if (category == categories_.end()) {
+                        return core::errc::invalid_reference;
+                    }
+                    p.product_category = category->second;
                 }
-                p.product_category = category->second;
+                auto new_slug = slug_after(product_slugs_, patch.title, "product", id, p.slug);
+                if (!new_slug) {
+                    return new_slug.error();
+                }
+                detail::patch_field(p.title, patch.title);
+                detail::patch_field(p.price, patch.price);
+                detail::patch_field(p.description, patch.description);
+                detail::patch_field(p.images, patch.images);
+                p.updated_at = detail::now_ms();
+                move_slug(product_slugs_, p.slug, std::move(*new_slug), id);
+                index_.remove(it->second);
+                index_.add(p);
+                it->second = p;
+                return p;
             }
-            auto new_slug = slug_after(product_slugs_, patch.title, "product", id, p.slug);
-            if (!new_slug) {
-                return new_slug.error();
-            }
-            detail::patch_field(p.title, patch.title);
-            detail::patch_field(p.price, patch.price);
-            detail::patch_field(p.description, patch.description);
-            detail::patch_field(p.images, patch.images);
-            p.updated_at = detail::now_ms();
-            move_slug(product_slugs_, p.slug, std::move(*new_slug), id);
-            index_.remove(it->second);
-            index_.add(p);
-            it->second = p;
-            return p;
-        });
+        );
     }
 
     core::result<void> delete_product(std::int64_t id) override {
-        return change_catalogue_row(products_, id, [&](auto it) -> core::result<void> {
-            product_slugs_.erase(it->second.slug);
-            index_.remove(it->second);
-            products_.erase(it);
-            return {};
-        });
+        return change_catalogue_row(
+            products_,
+            core::row_table::products,
+            id,
+            [&](auto it) -> core::result<void> {
+                product_slugs_.erase(it->second.slug);
+                index_.remove(it->second);
+                products_.erase(it);
+                return {};
+            }
+        );
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
@@ -235,46 +246,60 @@ class memory_catalogue_store final : public catalogue_store {
         last_category_id_ = id;
         category_slugs_.emplace(std::move(slug), id);
         categories_.emplace(id, c);
-        committed();
+        journal_.record(core::row_table::categories, id);
         return c;
     }
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
         override {
-        return change_catalogue_row(categories_, id, [&](auto it) -> core::result<core::category> {
-            core::category c = it->second;
-            auto new_slug = slug_after(category_slugs_, patch.name, "category", id, c.slug);
-            if (!new_slug) {
-                return new_slug.error();
-            }
-            detail::patch_field(c.name, patch.name);
-            detail::patch_field(c.image, patch.image);
-            c.updated_at = detail::now_ms();
-            move_slug(category_slugs_, c.slug, std::move(*new_slug), id);
-            it->second = c;
-            for (auto& [product_id, p] : products_) {
-                if (p.product_category.id == id) {
-                    p.product_category = c;
+        return change_catalogue_row(
+            categories_,
+            core::row_table::categories,
+            id,
+            [&](auto it) -> core::result<core::category> {
+                core::category c = it->second;
+                auto new_slug = slug_after(category_slugs_, patch.name, "category", id, c.slug);
+                if (!new_slug) {
+                    return new_slug.error();
                 }
+                detail::patch_field(c.name, patch.name);
+                detail::patch_field(c.image, patch.image);
+                c.updated_at = detail::now_ms();
+                move_slug(category_slugs_, c.slug, std::move(*new_slug), id);
+                it->second = c;
+                for (auto& [product_id, p] : products_) {
+                    if (p.product_category.id == id) {
+                        p.product_category = c;
+                    }
+                }
+                return c;
             }
-            return c;
-        });
+        );
     }
 
     core::result<void> delete_category(std::int64_t id) override {
-        return change_catalogue_row(categories_, id, [&](auto it) -> core::result<void> {
-            for (const auto& [product_id, p] : products_) {
-                if (p.product_category.id == id) {
-                    return core::errc::in_use;
+        return change_catalogue_row(
+            categories_,
+            core::row_table::categories,
+            id,
+            [&](auto it) -> core::result<void> {
+                for (const auto& [product_id, p] : products_) {
+                    if (p.product_category.id == id) {
+                        return core::errc::in_use;
+                    }
                 }
+                category_slugs_.erase(it->second.slug);
+                categories_.erase(it);
+                return {};
             }
-            category_slugs_.erase(it->second.slug);
-            categories_.erase(it);
-            return {};
-        });
+        );
     }
 
-    std::uint64_t revision() const override { return revision_.load(std::memory_order_acquire); }
+    std::uint64_t revision() const override { return journal_.revision(); }
+
+    std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+        return journal_.changes_since(since);
+    }
 
   private:
     using slug_index = std::map<std::string, std::int64_t, std::less<>>;
@@ -308,11 +333,12 @@ class memory_catalogue_store final : public catalogue_store {
         }
     }
 
-    // A catalogue write of entry `id` of `rows` under the exclusive lock: errc::not_found,
+    // A catalogue write of entry `id` of `rows` (`table`) under the exclusive lock: errc::not_found,
     // errc::seed_read_only for seed rows (read-only), else `change(entry)`'s answer; a success moves the
     // revision.
     template <class Map, class Change>
-    auto change_catalogue_row(Map& rows, std::int64_t id, Change&& change) -> decltype(change(rows.begin())) {
+    auto change_catalogue_row(Map& rows, core::row_table table, std::int64_t id, Change&& change)
+        -> decltype(change(rows.begin())) {
         std::unique_lock lock(mutex_);
         const auto found = detail::find_writable(rows, id, is_seed, core::errc::seed_read_only);
         if (!found) {
@@ -320,7 +346,7 @@ class memory_catalogue_store final : public catalogue_store {
         }
         auto answer = change(*found);
         if (answer) {
-            committed();
+            journal_.record(table, id);
         }
         return answer;
     }
@@ -350,8 +376,6 @@ class memory_catalogue_store final : public catalogue_store {
         }
     }
 
-    // Called with the lock held, after a write.
-    void committed() { revision_.fetch_add(1, std::memory_order_acq_rel); }
     mutable std::shared_mutex mutex_;
     std::map<std::int64_t, core::category> categories_;
     std::map<std::int64_t, core::product> products_;
@@ -362,7 +386,7 @@ class memory_catalogue_store final : public catalogue_store {
     std::int64_t last_product_id_ = 0;
     std::size_t max_products_;
     std::size_t max_categories_;
-    std::atomic<std::uint64_t> revision_{1};
+    detail::change_journal journal_;  // written with the lock held, after a write
 };
 
 }  // namespace

@@ -1,5 +1,5 @@
 // memory_user_store: users by id and by normalised e-mail; reads share a lock, writes take it alone and
-// bump the revision before releasing it.
+// record the changed user (moving the revision) before releasing it.
 
 #include "storage/user_store.hpp"
 
@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/change_journal.hpp"
 #include "common/clock.hpp"
 #include "common/found.hpp"
 #include "common/next_id.hpp"
@@ -113,7 +114,7 @@ class memory_user_store final : public user_store {
         id_by_email_.emplace(draft.email, u.profile.id);
         const core::user profile = u.profile;
         users_.emplace(profile.id, std::move(u));
-        revision_.fetch_add(1, std::memory_order_acq_rel);
+        journal_.record(core::row_table::users, profile.id);
         return profile;
     }
 
@@ -139,7 +140,7 @@ class memory_user_store final : public user_store {
         detail::patch_field(u.password_hash, patch.password_hash);
         u.profile.updated_at = detail::now_ms();
         it->second = u;
-        revision_.fetch_add(1, std::memory_order_acq_rel);
+        journal_.record(core::row_table::users, id);
         return u.profile;
     }
 
@@ -152,11 +153,15 @@ class memory_user_store final : public user_store {
         const auto it = *found;
         id_by_email_.erase(it->second.profile.email);
         users_.erase(it);
-        revision_.fetch_add(1, std::memory_order_acq_rel);
+        journal_.record(core::row_table::users, id);
         return {};
     }
 
-    std::uint64_t revision() const override { return revision_.load(std::memory_order_acquire); }
+    std::uint64_t revision() const override { return journal_.revision(); }
+
+    std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+        return journal_.changes_since(since);
+    }
 
   private:
     mutable std::shared_mutex mutex_;
@@ -164,7 +169,7 @@ class memory_user_store final : public user_store {
     std::map<std::string, std::int64_t, std::less<>> id_by_email_;  // normalised e-mail -> id
     std::int64_t last_id_ = 0;
     std::size_t max_users_;
-    std::atomic<std::uint64_t> revision_{1};
+    detail::change_journal journal_;  // written with the lock held, after a write
 };
 
 }  // namespace

@@ -1,6 +1,10 @@
-// pg_aggregate: lazy schema and seed set-up per store, its listener subscription and revision.
+// pg_aggregate: lazy schema and seed set-up per store, its listener subscription, and its journal of changed
+// rows fed by own commits and by notification payloads ("products 12").
 
 #include "postgres/aggregate.hpp"
+
+#include <charconv>
+#include <string>
 
 #include "common/budget.hpp"
 #include "common/next_id.hpp"
@@ -20,7 +24,7 @@ pg_aggregate::pg_aggregate(
       channel_(pg_channel(target.schema, name_)),
       seed_(std::move(seed)) {
     if (listen) {
-        subscription_ = pool_->listener().subscribe(channel_, revision_);
+        subscription_ = pool_->listener().subscribe(channel_, [this](auto payload) { heard(payload); });
     }
     try {
         (void)connection();                 // migrate and seed now when the database is there
@@ -53,8 +57,55 @@ pg_pool::lease pg_aggregate::connection() {
     return conn;
 }
 
-void pg_aggregate::notify(pg_connection& conn) const {
-    (void)conn.exec("SELECT pg_notify($1, '')", pg_params().add(channel_));
+namespace {
+
+constexpr std::string_view table_names[] = {"products", "categories", "users"};  // by core::row_table
+
+}  // namespace
+
+void pg_aggregate::notify(pg_connection& conn, std::optional<core::row_change> row) const {
+    std::string payload;
+    if (row) {
+        payload =
+            std::string(table_names[static_cast<std::size_t>(row->table)]) + ' ' + std::to_string(row->id);
+    }
+    (void)conn.exec("SELECT pg_notify($1, $2)", pg_params().add(channel_).add(payload));
+}
+
+std::optional<core::row_table> pg_aggregate::row_table_of(std::string_view table) {
+    for (std::size_t i = 0; i < std::size(table_names); ++i) {
+        if (table == table_names[i]) {
+            return static_cast<core::row_table>(i);
+        }
+    }
+    return std::nullopt;
+}
+
+void pg_aggregate::record(std::optional<core::row_change> row) {
+    if (row) {
+        journal_.record(row->table, row->id);
+    } else {
+        journal_.record_unknown();
+    }
+}
+
+void pg_aggregate::heard(std::optional<std::string_view> payload) {
+    // "products 12" names a row; anything else ('', 'seed', 'reset', an older instance's empty payload, or
+    // missed notifications) does not, and makes caches reread everything.
+    std::optional<core::row_change> row;
+    if (payload) {
+        const auto space = payload->find(' ');
+        const auto table = row_table_of(payload->substr(0, space));
+        std::int64_t id = 0;
+        if (table && space != std::string_view::npos) {
+            const auto digits = payload->substr(space + 1);
+            const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+            if (ec == std::errc{} && end == digits.data() + digits.size()) {
+                row = core::row_change{*table, id};
+            }
+        }
+    }
+    record(row);
 }
 
 void pg_aggregate::lock(pg_connection& conn) const {

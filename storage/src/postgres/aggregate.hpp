@@ -1,8 +1,8 @@
 #pragma once
 // What every pg_* store shares: the process's pool for its target (DSN and schema), the schema and the
 // aggregate's seed made ready before the first statement (retried on a later call while the database is
-// unreachable), the aggregate's NOTIFY channel, and the in-process revision that own commits and the listener
-// bump.
+// unreachable), the aggregate's NOTIFY channel, and the in-process journal of changed rows (and so the
+// revision) that own commits and the listener's notifications (naming the row each write changed) move.
 
 #include <atomic>
 #include <cstddef>
@@ -10,12 +10,15 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 
+#include "common/change_journal.hpp"
 #include "core/errc.hpp"
+#include "core/row_changes.hpp"
 #include "postgres/pool.hpp"
 
 namespace storefront::storage::detail {
@@ -53,8 +56,9 @@ class pg_aggregate {
     // A connection to a database whose schema and seed are in place; throws storage_unavailable.
     [[nodiscard]] pg_pool::lease connection();
 
-    // Inside a write's transaction: tells the other instances (delivered at commit).
-    void notify(pg_connection& conn) const;
+    // Inside a write's transaction: tells the other instances (delivered at commit) which row it changed, or
+    // that it changed rows nobody names (nullopt).
+    void notify(pg_connection& conn, std::optional<core::row_change> row) const;
     // Inside a write's transaction: serialises this aggregate's writers across instances until commit
     // (for "largest id + 1" and byte budgets).
     void lock(pg_connection& conn) const;
@@ -63,32 +67,40 @@ class pg_aggregate {
     [[nodiscard]] core::result<void> reserve_bytes(
         pg_connection& conn, std::string_view table, std::size_t adding, std::size_t max_bytes
     ) const;
-    // After a write committed.
-    void committed() { revision_.fetch_add(1, std::memory_order_acq_rel); }
-    // The end of every write that changed something: NOTIFY inside the transaction (delivered at commit),
-    // commit, then move this instance's revision.
-    void commit_write(pg_connection& conn, pg_transaction& tx) {
-        notify(conn);
+    // The end of every write that changed something: NOTIFY naming `row` inside the transaction (delivered
+    // at commit), commit, then record `row` in this instance's journal (moving its revision) at once rather
+    // than when the notification comes back.
+    void commit_write(pg_connection& conn, pg_transaction& tx, std::optional<core::row_change> row) {
+        notify(conn, row);
         tx.commit();
-        committed();
+        record(row);
     }
-    [[nodiscard]] std::uint64_t revision() const { return revision_.load(std::memory_order_acquire); }
+    // Moves when this instance commits and when a notification arrives (own ones too: a row then shows up
+    // twice in the journal, which costs one extra re-serialisation of it).
+    [[nodiscard]] std::uint64_t revision() const { return journal_.revision(); }
+    // The rows changed after `since` (change_journal::changes_since): nullopt after a reset, a reconnect of
+    // the listener, or a write that named no row.
+    [[nodiscard]] std::optional<core::row_changes> changes_since(std::uint64_t since) const {
+        return journal_.changes_since(since);
+    }
 
     // One write, one transaction: `change(conn)` runs inside it and its answer decides the end. An answer
     // that is a result with a value, `true`, or a plain value (an add) ends with commit_write; an error or
-    // `false` (nothing changed) rolls back, so nobody is told.
+    // `false` (nothing changed) rolls back, so nobody is told. The rows it changed are not named.
     template <class Change>
     auto write(Change&& change) -> decltype(change(std::declval<pg_connection&>())) {
-        auto conn = connection();
-        pg_transaction tx(*conn);
-        auto answer = change(*conn);
-        if constexpr (std::is_constructible_v<bool, decltype(answer)>) {
-            if (!static_cast<bool>(answer)) {
-                return answer;
-            }
-        }
-        commit_write(*conn, tx);
-        return answer;
+        return write_naming(std::forward<Change>(change), [](const auto&) {
+            return std::optional<core::row_change>{};
+        });
+    }
+
+    // write() of a change that creates one row of `table` and answers a result holding it (with its id).
+    template <class Change>
+    auto write_created(core::row_table table, Change&& change)
+        -> decltype(change(std::declval<pg_connection&>())) {
+        return write_naming(std::forward<Change>(change), [table](const auto& answer) {
+            return std::optional<core::row_change>(core::row_change{table, answer->id});
+        });
     }
 
     // A write that changes or deletes row `id` of `table`: the row is locked first (lock_writable_row:
@@ -96,12 +108,18 @@ class pg_aggregate {
     template <class Change>
     auto write_row(std::string_view table, std::int64_t id, core::errc seed_error, Change&& change)
         -> decltype(change(std::declval<pg_connection&>())) {
-        return write([&](pg_connection& conn) -> decltype(change(conn)) {
-            if (const auto writable = lock_writable_row(conn, table, id, seed_error); !writable) {
-                return writable.error();
+        const auto named = row_table_of(table);
+        return write_naming(
+            [&](pg_connection& conn) -> decltype(change(conn)) {
+                if (const auto writable = lock_writable_row(conn, table, id, seed_error); !writable) {
+                    return writable.error();
+                }
+                return change(conn);
+            },
+            [&](const auto&) {
+                return named ? std::optional(core::row_change{*named, id}) : std::nullopt;
             }
-            return change(conn);
-        });
+        );
     }
 
     // One write that deletes row `id` of `table` (which has a seed column: the catalogue's and the users'
@@ -117,13 +135,33 @@ class pg_aggregate {
     [[nodiscard]] pg_pool& pool() { return *pool_; }
 
   private:
+    // write() whose successful answer names its row with `name(answer)`.
+    template <class Change, class Name>
+    auto write_naming(Change&& change, Name&& name) -> decltype(change(std::declval<pg_connection&>())) {
+        auto conn = connection();
+        pg_transaction tx(*conn);
+        auto answer = change(*conn);
+        if constexpr (std::is_constructible_v<bool, decltype(answer)>) {
+            if (!static_cast<bool>(answer)) {
+                return answer;
+            }
+        }
+        commit_write(*conn, tx, name(answer));
+        return answer;
+    }
+    // The journal's table for an SQL table whose rows caches hold ("products"), else nullopt.
+    static std::optional<core::row_table> row_table_of(std::string_view table);
+    // Records a change of this instance or of another one (from its notification's payload).
+    void record(std::optional<core::row_change> row);
+    void heard(std::optional<std::string_view> payload);
+
     std::shared_ptr<pg_pool> pool_;
     std::string name_;
     std::string channel_;
     seed_writer seed_;
     std::mutex ready_mutex_;
     std::atomic<bool> ready_{false};
-    std::atomic<std::uint64_t> revision_{1};
+    change_journal journal_;
     std::uint64_t subscription_ = 0;
 };
 

@@ -194,27 +194,31 @@ class pg_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::product> create_product(const core::product_draft& draft) override {
-        return aggregate_.write([&](pg_connection& db) -> core::result<core::product> {
-            const auto id = next_id(db, "products");
-            const auto written = detail::exec_write(
-                db,
-                "INSERT INTO products (id, title, slug, price, description, category_id, images, created_at, "
-                "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
-                pg_params()
-                    .add(id)
-                    .add(draft.title)
-                    .add(detail::slug_for(draft.title, "product", id))
-                    .add(draft.price)
-                    .add(draft.description)
-                    .add(draft.category_id)
-                    .add(detail::format_array(draft.images))
-                    .add(detail::now_ms())
-            );
-            if (!written) {
-                return written.error();  // a taken slug, or a category that is not there
+        return aggregate_.write_created(
+            core::row_table::products,
+            [&](pg_connection& db) -> core::result<core::product> {
+                const auto id = next_id(db, "products");
+                const auto written = detail::exec_write(
+                    db,
+                    "INSERT INTO products (id, title, slug, price, description, category_id, images, "
+                    "created_at, "
+                    "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+                    pg_params()
+                        .add(id)
+                        .add(draft.title)
+                        .add(detail::slug_for(draft.title, "product", id))
+                        .add(draft.price)
+                        .add(draft.description)
+                        .add(draft.category_id)
+                        .add(detail::format_array(draft.images))
+                        .add(detail::now_ms())
+                );
+                if (!written) {
+                    return written.error();  // a taken slug, or a category that is not there
+                }
+                return one_product(db, id);
             }
-            return one_product(db, id);
-        });
+        );
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
@@ -251,24 +255,27 @@ class pg_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
-        return aggregate_.write([&](pg_connection& db) -> core::result<core::category> {
-            const auto id = next_id(db, "categories");
-            const auto written = detail::exec_write(
-                db,
-                "INSERT INTO categories (id, name, slug, image, created_at, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5, $5)",
-                pg_params()
-                    .add(id)
-                    .add(draft.name)
-                    .add(detail::slug_for(draft.name, "category", id))
-                    .add(draft.image)
-                    .add(detail::now_ms())
-            );
-            if (!written) {
-                return written.error();  // the slug is taken
+        return aggregate_.write_created(
+            core::row_table::categories,
+            [&](pg_connection& db) -> core::result<core::category> {
+                const auto id = next_id(db, "categories");
+                const auto written = detail::exec_write(
+                    db,
+                    "INSERT INTO categories (id, name, slug, image, created_at, updated_at) "
+                    "VALUES ($1, $2, $3, $4, $5, $5)",
+                    pg_params()
+                        .add(id)
+                        .add(draft.name)
+                        .add(detail::slug_for(draft.name, "category", id))
+                        .add(draft.image)
+                        .add(detail::now_ms())
+                );
+                if (!written) {
+                    return written.error();  // the slug is taken
+                }
+                return one_category(db, "WHERE id = $1", pg_params().add(id));
             }
-            return one_category(db, "WHERE id = $1", pg_params().add(id));
-        });
+        );
     }
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
@@ -302,6 +309,10 @@ class pg_catalogue_store final : public catalogue_store {
 
     // In memory: bumped by this store's commits and by other instances' notifications.
     [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
+
+    [[nodiscard]] std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+        return aggregate_.changes_since(since);
+    }
 
   private:
     // A write that changes row `id` of `table` (products or categories): seed rows are read-only.

@@ -431,14 +431,14 @@ bool pg_connection::still_open() {
 }
 
 void pg_connection::wait_for_notifications(
-    std::chrono::milliseconds timeout, std::vector<std::string>& channels
+    std::chrono::milliseconds timeout, std::vector<notification>& received
 ) {
     if (!healthy()) {
         lost("connection is broken");
     }
     const auto collect = [&] {
         while (PGnotify* n = PQnotifies(conn_)) {
-            channels.emplace_back(n->relname);
+            received.push_back({n->relname, n->extra != nullptr ? n->extra : ""});
             PQfreemem(n);
         }
     };
@@ -446,7 +446,7 @@ void pg_connection::wait_for_notifications(
         lost("connection lost");
     }
     collect();
-    if (!channels.empty()) {
+    if (!received.empty()) {
         return;
     }
     pollfd fd{PQsocket(conn_), POLLIN, 0};

@@ -119,9 +119,13 @@ class pg_connection {
     // false when the connection turned out to be gone.
     [[nodiscard]] bool still_open();
 
-    // For LISTEN: waits up to `timeout` for notifications; each one's channel is appended to `channels`.
-    // Throws storage_unavailable when the connection is lost.
-    void wait_for_notifications(std::chrono::milliseconds timeout, std::vector<std::string>& channels);
+    // For LISTEN: waits up to `timeout` for notifications; each one (its channel and payload) is appended to
+    // `received`. Throws storage_unavailable when the connection is lost.
+    struct notification {
+        std::string channel;
+        std::string payload;
+    };
+    void wait_for_notifications(std::chrono::milliseconds timeout, std::vector<notification>& received);
 
   private:
     friend class scoped_transaction<pg_connection>;

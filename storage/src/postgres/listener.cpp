@@ -33,10 +33,10 @@ pg_listener::~pg_listener() {
     thread_.join();
 }
 
-std::uint64_t pg_listener::subscribe(const std::string& channel, std::atomic<std::uint64_t>& revision) {
+std::uint64_t pg_listener::subscribe(const std::string& channel, heard on_notify) {
     std::lock_guard lock(mutex_);
     const auto id = next_id_++;
-    subscribers_.emplace(id, subscriber{channel, &revision});
+    subscribers_.emplace(id, subscriber{channel, std::move(on_notify)});
     return id;
 }
 
@@ -45,11 +45,14 @@ void pg_listener::unsubscribe(std::uint64_t id) {
     subscribers_.erase(id);
 }
 
-void pg_listener::bump(const std::string* channel) {
+void pg_listener::deliver(const pg_connection::notification* received) {
+    // Under the lock: unsubscribe() returns only once no callback of its subscriber runs.
     std::lock_guard lock(mutex_);
     for (auto& [id, s] : subscribers_) {
-        if (!channel || s.channel == *channel) {
-            s.revision->fetch_add(1, std::memory_order_acq_rel);
+        if (!received) {
+            s.on_notify(std::nullopt);
+        } else if (s.channel == received->channel) {
+            s.on_notify(std::string_view(received->payload));
         }
     }
 }
@@ -62,7 +65,7 @@ void pg_listener::pause(std::chrono::milliseconds how_long) {
 void pg_listener::run() {
     std::unique_ptr<pg_connection> conn;
     std::chrono::milliseconds backoff{0};
-    std::vector<std::string> received;
+    std::vector<pg_connection::notification> received;
     for (;;) {
         {
             std::lock_guard lock(mutex_);
@@ -79,7 +82,7 @@ void pg_listener::run() {
                 conn = std::move(fresh);
                 backoff = std::chrono::milliseconds{0};
                 sessions_.fetch_add(1, std::memory_order_acq_rel);
-                bump(nullptr);                 // whatever happened while nobody listened
+                deliver(nullptr);              // whatever happened while nobody listened
             } catch (const std::exception&) {  // storage_unavailable, or a server refusing LISTEN
                 backoff = std::clamp(backoff * 2, first_backoff, max_backoff);
                 pause(backoff);
@@ -89,12 +92,12 @@ void pg_listener::run() {
         try {
             received.clear();
             conn->wait_for_notifications(poll_interval, received);
-            for (const auto& channel : received) {
-                bump(&channel);
+            for (const auto& n : received) {
+                deliver(&n);
             }
         } catch (const storage_unavailable&) {
             conn.reset();
-            bump(nullptr);
+            deliver(nullptr);
         }
     }
 }

@@ -1,16 +1,19 @@
 #pragma once
-// LISTEN on one dedicated connection per pool: a thread waits for NOTIFY on the pool's channels and bumps the
-// revision counters subscribed to each channel, so in-process caches of every instance notice writes made
-// by the others. A lost connection is re-established with back-off; since notifications may have been
-// missed meanwhile, every counter is bumped when it drops and again when listening resumes.
+// LISTEN on one dedicated connection per pool: a thread waits for NOTIFY on the pool's channels and hands
+// each one's payload to the subscribers of its channel, so in-process caches of every instance notice writes
+// made by the others. A lost connection is re-established with back-off; since notifications may have been
+// missed meanwhile, every subscriber hears "unknown" when it drops and again when listening resumes.
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -27,8 +30,11 @@ class pg_listener {
     pg_listener(const pg_listener&) = delete;
     pg_listener& operator=(const pg_listener&) = delete;
 
-    // `revision` is bumped for every notification on `channel` until unsubscribe(id) returns.
-    [[nodiscard]] std::uint64_t subscribe(const std::string& channel, std::atomic<std::uint64_t>& revision);
+    // Called on the listener thread with a notification's payload, or nullopt when notifications may have
+    // been missed (the connection dropped or came back).
+    using heard = std::function<void(std::optional<std::string_view> payload)>;
+    // `on_notify` hears every notification on `channel` until unsubscribe(id) returns.
+    [[nodiscard]] std::uint64_t subscribe(const std::string& channel, heard on_notify);
     void unsubscribe(std::uint64_t id);
 
     // How many times listening has (re)started; tests use it to wait until notifications arrive.
@@ -37,11 +43,11 @@ class pg_listener {
   private:
     struct subscriber {
         std::string channel;
-        std::atomic<std::uint64_t>* revision;
+        heard on_notify;
     };
 
     void run();
-    void bump(const std::string* channel);  // nullptr: every subscriber
+    void deliver(const pg_connection::notification* received);  // nullptr: "unknown" to every subscriber
     void pause(std::chrono::milliseconds how_long);
 
     std::string dsn_;

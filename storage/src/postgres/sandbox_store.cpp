@@ -89,7 +89,9 @@ class pg_sandbox_store final : public sandbox_store {
         : base_(std::move(base)),
           pool_(detail::shared_pg_pool(pg_target{base_.backend, {}}, base_.pool_size)) {
         base_.pool_size = 1;  // per sandbox: many sandboxes may be open at once
-        subscription_ = pool_->listener().subscribe(detail::sandbox_registry_channel, revision_);
+        subscription_ = pool_->listener().subscribe(detail::sandbox_registry_channel, [this](auto) {
+            revision_.fetch_add(1, std::memory_order_acq_rel);
+        });
     }
 
     ~pg_sandbox_store() override { pool_->listener().unsubscribe(subscription_); }

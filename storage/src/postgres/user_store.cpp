@@ -112,26 +112,29 @@ class pg_user_store final : public user_store {
     }
 
     core::result<core::user> create_user(const core::user_draft& draft) override {
-        return aggregate_.write([&](pg_connection& db) -> core::result<core::user> {
-            pg_rows rows;
-            const auto written = detail::exec_write(
-                db,
-                "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
-                pg_params()
-                    .add(draft.email)
-                    .add(draft.name)
-                    .add(draft.role)
-                    .add(draft.avatar)
-                    .add(draft.password_hash)
-                    .add(detail::now_ms()),
-                &rows
-            );
-            if (!written) {
-                return written.error();  // the e-mail is taken
+        return aggregate_.write_created(
+            core::row_table::users,
+            [&](pg_connection& db) -> core::result<core::user> {
+                pg_rows rows;
+                const auto written = detail::exec_write(
+                    db,
+                    "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
+                    pg_params()
+                        .add(draft.email)
+                        .add(draft.name)
+                        .add(draft.role)
+                        .add(draft.avatar)
+                        .add(draft.password_hash)
+                        .add(detail::now_ms()),
+                    &rows
+                );
+                if (!written) {
+                    return written.error();  // the e-mail is taken
+                }
+                return one_profile(db, rows.int64(0, 0));
             }
-            return one_profile(db, rows.int64(0, 0));
-        });
+        );
     }
 
     core::result<core::user> update_user(std::int64_t id, const core::user_patch& patch) override {
@@ -167,6 +170,10 @@ class pg_user_store final : public user_store {
     }
 
     [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
+
+    [[nodiscard]] std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+        return aggregate_.changes_since(since);
+    }
 
   private:
     mutable detail::pg_aggregate aggregate_;

@@ -220,36 +220,35 @@ class sqlite_catalogue_store final : public catalogue_store {
     }
 
     core::result<core::product> create_product(const core::product_draft& draft) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<core::product> {
-                if (!category_by_id(w, draft.category_id)) {
-                    return core::errc::invalid_reference;
-                }
-                const std::int64_t id = next_id_of(w, "products");
-                auto insert = w.prepare(
-                    "INSERT INTO products (id, title, slug, price, description, category_id, created_at, "
-                    "updated_at) "
-                    "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
-                );
-                insert.bind(1, id).bind(2, std::string_view(draft.title));
-                insert.bind(3, std::string_view(detail::slug_for(draft.title, "product", id)))
-                    .bind(4, draft.price);
-                insert.bind(5, std::string_view(draft.description))
-                    .bind(6, draft.category_id)
-                    .bind(7, detail::now_ms());
-                if (auto written = write_slugged(insert); !written) {
-                    return written.error();
-                }
-                write_images(w, id, draft.images);
-                auto created = product_by_id(w, id);
-                return created;
-            },
-            &db_->catalogue_revision
-        );
+        auto created = db_->write([&](sqlite_connection& w) -> core::result<core::product> {
+            if (!category_by_id(w, draft.category_id)) {
+                return core::errc::invalid_reference;
+            }
+            const std::int64_t id = next_id_of(w, "products");
+            auto insert = w.prepare(
+                "INSERT INTO products (id, title, slug, price, description, category_id, created_at, "
+                "updated_at) "
+                "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
+            );
+            insert.bind(1, id).bind(2, std::string_view(draft.title));
+            insert.bind(3, std::string_view(detail::slug_for(draft.title, "product", id)))
+                .bind(4, draft.price);
+            insert.bind(5, std::string_view(draft.description))
+                .bind(6, draft.category_id)
+                .bind(7, detail::now_ms());
+            if (auto written = write_slugged(insert); !written) {
+                return written.error();
+            }
+            write_images(w, id, draft.images);
+            auto created = product_by_id(w, id);
+            return created;
+        });
+        return recorded(core::row_table::products, std::move(created));
     }
 
     core::result<core::product> update_product(std::int64_t id, const core::product_patch& patch) override {
         return change_catalogue_row(
+            core::row_table::products,
             product_by_id,
             id,
             [&](sqlite_connection& w, const core::product& current) -> core::result<core::product> {
@@ -281,33 +280,34 @@ class sqlite_catalogue_store final : public catalogue_store {
     }
 
     core::result<void> delete_product(std::int64_t id) override {
-        return db_->delete_row("products", id, core::errc::seed_read_only, &db_->catalogue_revision);
+        return recorded(
+            core::row_table::products, id, db_->delete_row("products", id, core::errc::seed_read_only)
+        );
     }
 
     core::result<core::category> create_category(const core::category_draft& draft) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<core::category> {
-                const std::int64_t id = next_id_of(w, "categories");
-                auto insert = w.prepare(
-                    "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES "
-                    "(?1,?2,?3,?4,?5,?5)"
-                );
-                insert.bind(1, id).bind(2, std::string_view(draft.name));
-                insert.bind(3, std::string_view(detail::slug_for(draft.name, "category", id)));
-                insert.bind(4, std::string_view(draft.image)).bind(5, detail::now_ms());
-                if (auto written = write_slugged(insert); !written) {
-                    return written.error();
-                }
-                auto created = category_by_id(w, id);
-                return created;
-            },
-            &db_->catalogue_revision
-        );
+        auto created = db_->write([&](sqlite_connection& w) -> core::result<core::category> {
+            const std::int64_t id = next_id_of(w, "categories");
+            auto insert = w.prepare(
+                "INSERT INTO categories (id, name, slug, image, created_at, updated_at) VALUES "
+                "(?1,?2,?3,?4,?5,?5)"
+            );
+            insert.bind(1, id).bind(2, std::string_view(draft.name));
+            insert.bind(3, std::string_view(detail::slug_for(draft.name, "category", id)));
+            insert.bind(4, std::string_view(draft.image)).bind(5, detail::now_ms());
+            if (auto written = write_slugged(insert); !written) {
+                return written.error();
+            }
+            auto created = category_by_id(w, id);
+            return created;
+        });
+        return recorded(core::row_table::categories, std::move(created));
     }
 
     core::result<core::category> update_category(std::int64_t id, const core::category_patch& patch)
         override {
         return change_catalogue_row(
+            core::row_table::categories,
             category_by_id,
             id,
             [&](sqlite_connection& w, const core::category& current) -> core::result<core::category> {
@@ -328,30 +328,48 @@ class sqlite_catalogue_store final : public catalogue_store {
 
     core::result<void> delete_category(std::int64_t id) override {
         // errc::in_use while products still reference it
-        return db_->delete_row("categories", id, core::errc::seed_read_only, &db_->catalogue_revision);
+        return recorded(
+            core::row_table::categories, id, db_->delete_row("categories", id, core::errc::seed_read_only)
+        );
     }
 
-    std::uint64_t revision() const override {
-        return db_->catalogue_revision.load(std::memory_order_acquire);
+    std::uint64_t revision() const override { return db_->catalogue_changes.revision(); }
+
+    std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+        return db_->catalogue_changes.changes_since(since);
     }
 
   private:
     // A catalogue write that changes the row `find(w, id)` reads, as `change(w, row)`: errc::not_found, or
-    // errc::seed_read_only for seed rows (read-only); a success moves the catalogue revision.
+    // errc::seed_read_only for seed rows (read-only); a success records row `id` of `table`.
     template <class Find, class Change>
-    auto change_catalogue_row(Find find, std::int64_t id, Change&& change)
+    auto change_catalogue_row(core::row_table table, Find find, std::int64_t id, Change&& change)
         -> decltype(change(std::declval<sqlite_connection&>(), *find(std::declval<sqlite_connection&>(), id))
         ) {
-        return db_->write(
-            [&](sqlite_connection& w) -> decltype(change(w, *find(w, id))) {
-                const auto current = detail::writable(find(w, id), is_seed, core::errc::seed_read_only);
-                if (!current) {
-                    return current.error();
-                }
-                return change(w, *current);
-            },
-            &db_->catalogue_revision
-        );
+        return recorded(table, id, db_->write([&](sqlite_connection& w) -> decltype(change(w, *find(w, id))) {
+            const auto current = detail::writable(find(w, id), is_seed, core::errc::seed_read_only);
+            if (!current) {
+                return current.error();
+            }
+            return change(w, *current);
+        }));
+    }
+
+    // A committed write's answer, after recording row `id` of `table` in the journal when it succeeded
+    // (once committed, so a cache built before the write holds an older revision).
+    template <class Answer>
+    Answer recorded(core::row_table table, std::int64_t id, Answer answer) {
+        if (answer) {
+            db_->catalogue_changes.record(table, id);
+        }
+        return answer;
+    }
+    template <class Item>
+    core::result<Item> recorded(core::row_table table, core::result<Item> created) {
+        if (created) {
+            db_->catalogue_changes.record(table, created->id);
+        }
+        return created;
     }
 
     std::shared_ptr<detail::sqlite_database> db_;

@@ -121,27 +121,24 @@ sqlite_database::read_lease sqlite_database::reader() const {
 }
 
 core::result<void> sqlite_database::delete_row(
-    std::string_view table, std::int64_t id, core::errc seed_error, std::atomic<std::uint64_t>* revision
+    std::string_view table, std::int64_t id, core::errc seed_error
 ) {
-    return write(
-        [&](sqlite_connection& db) -> core::result<void> {
-            auto row = db.prepare("SELECT seed FROM " + std::string(table) + " WHERE id = ?1");
-            row.bind(1, id);
-            if (row.step() != sqlite_statement::step_result::row) {
-                return core::errc::not_found;
-            }
-            if (row.int64(0) != 0) {
-                return seed_error;
-            }
-            auto remove = db.prepare("DELETE FROM " + std::string(table) + " WHERE id = ?1");
-            remove.bind(1, id);
-            if (remove.step() == sqlite_statement::step_result::constraint) {
-                return core::errc::in_use;
-            }
-            return {};
-        },
-        revision
-    );
+    return write([&](sqlite_connection& db) -> core::result<void> {
+        auto row = db.prepare("SELECT seed FROM " + std::string(table) + " WHERE id = ?1");
+        row.bind(1, id);
+        if (row.step() != sqlite_statement::step_result::row) {
+            return core::errc::not_found;
+        }
+        if (row.int64(0) != 0) {
+            return seed_error;
+        }
+        auto remove = db.prepare("DELETE FROM " + std::string(table) + " WHERE id = ?1");
+        remove.bind(1, id);
+        if (remove.step() == sqlite_statement::step_result::constraint) {
+            return core::errc::in_use;
+        }
+        return {};
+    });
 }
 
 std::size_t count_rows(const sqlite_database& db, std::string_view table) {

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/change_journal.hpp"
 #include "core/errc.hpp"
 #include "sqlite/connection.hpp"
 #include "sqlite/group_commit.hpp"
@@ -74,35 +75,28 @@ class sqlite_database {
 
     // One write on the write connection: `change(db)` runs in its own savepoint inside the transaction of a
     // group commit (sqlite/group_commit.hpp), which concurrent writes share. An answer that is an error rolls
-    // back that savepoint only; any other answer is kept, and once the transaction has committed `revision`
-    // moves (when given). An exception of `change` reaches this caller only; a commit that fails throws to
-    // every caller of the batch. `change` may run on another caller's thread, after earlier changes of the
-    // batch (which it sees, as it would see earlier commits).
+    // back that savepoint only; any other answer is kept, and returns once the transaction has committed (the
+    // caller then records the rows it changed in a journal). An exception of `change` reaches this caller
+    // only; a commit that fails throws to every caller of the batch. `change` may run on another caller's
+    // thread, after earlier changes of the batch (which it sees, as it would see earlier commits).
     template <class Change>
-    auto write(Change&& change, std::atomic<std::uint64_t>* revision = nullptr)
-        -> decltype(change(std::declval<sqlite_connection&>())) {
+    auto write(Change&& change) -> decltype(change(std::declval<sqlite_connection&>())) {
         using answer_type = decltype(change(std::declval<sqlite_connection&>()));
         if constexpr (std::is_void_v<answer_type>) {
-            commits_.run(
-                [&](sqlite_connection& db) {
-                    change(db);
-                    return true;
-                },
-                revision
-            );
+            commits_.run([&](sqlite_connection& db) {
+                change(db);
+                return true;
+            });
         } else {
             std::optional<answer_type> answer;
-            commits_.run(
-                [&](sqlite_connection& db) {
-                    answer.emplace(change(db));
-                    if constexpr (requires { answer->has_error(); }) {
-                        return !answer->has_error();
-                    } else {
-                        return true;
-                    }
-                },
-                revision
-            );
+            commits_.run([&](sqlite_connection& db) {
+                answer.emplace(change(db));
+                if constexpr (requires { answer->has_error(); }) {
+                    return !answer->has_error();
+                } else {
+                    return true;
+                }
+            });
             return std::move(*answer);
         }
     }
@@ -112,16 +106,16 @@ class sqlite_database {
     [[nodiscard]] std::uint64_t commits() const { return commits_.commits(); }
 
     // One write that deletes row `id` of `table` (which has a seed column: the catalogue's and the users'
-    // deletes), then moves `revision`. errc::not_found when there is none, `seed_error` for seed data
+    // deletes). errc::not_found when there is none, `seed_error` for seed data
     // (read-only), errc::in_use while other rows still reference it (a category that has products).
     [[nodiscard]] core::result<void> delete_row(
-        std::string_view table, std::int64_t id, core::errc seed_error, std::atomic<std::uint64_t>* revision
+        std::string_view table, std::int64_t id, core::errc seed_error
     );
 
     // Revisions for callers' caches, bumped after each committed write of the aggregate (in-process: a
     // read per request would cost a query). reset_to_seed bumps both.
-    std::atomic<std::uint64_t> catalogue_revision{1};
-    std::atomic<std::uint64_t> user_revision{1};
+    change_journal catalogue_changes;
+    change_journal user_changes;
 
   private:
     std::unique_ptr<sqlite_connection> writer_;

@@ -9,8 +9,8 @@
 
 namespace storefront::storage::detail {
 
-void group_commit::run(const change& c, std::atomic<std::uint64_t>* revision) {
-    pending mine{&c, revision};
+void group_commit::run(const change& c) {
+    pending mine{&c};
     std::unique_lock lock(mutex_);
     queue_.push_back(&mine);
     while (!mine.done) {
@@ -75,11 +75,6 @@ void group_commit::commit_batch(const std::vector<pending*>& batch) {
         return;
     }
     commits_.fetch_add(1, std::memory_order_acq_rel);
-    for (auto* p : batch) {
-        if (p->kept && p->revision != nullptr) {
-            p->revision->fetch_add(1, std::memory_order_acq_rel);
-        }
-    }
 }
 
 void group_commit::run_in_savepoint(pending& p) {

@@ -29,11 +29,10 @@ class group_commit {
     group_commit(const group_commit&) = delete;
     group_commit& operator=(const group_commit&) = delete;
 
-    // Runs `c` in the next batch and returns once that batch has committed and, when `c` was kept, moved
-    // `revision` (when given). Rethrows what `c` threw (to this caller only); throws the batch's failure
-    // (storage_unavailable, sqlite_error) when it could not commit, whatever `c` answered. With an empty
-    // queue it runs at once: there is no timer.
-    void run(const change& c, std::atomic<std::uint64_t>* revision);
+    // Runs `c` in the next batch and returns once that batch has committed. Rethrows what `c` threw (to this
+    // caller only); throws the batch's failure (storage_unavailable, sqlite_error) when it could not commit,
+    // whatever `c` answered. With an empty queue it runs at once: there is no timer.
+    void run(const change& c);
 
     // Changes waiting for a batch (the running one excluded), and batches committed so far (for tests).
     [[nodiscard]] std::size_t queued() const;
@@ -45,7 +44,6 @@ class group_commit {
   private:
     struct pending {
         const change* run;
-        std::atomic<std::uint64_t>* revision;
         bool kept = false;
         bool done = false;
         std::exception_ptr failure{};

@@ -41,8 +41,8 @@ void sqlite_reset_to_seed(const std::string& path, const storage_config& config)
         tx.commit();
     }
     // Stores open on this file in this process must not serve pages cached before the reset.
-    db->catalogue_revision.fetch_add(1, std::memory_order_acq_rel);
-    db->user_revision.fetch_add(1, std::memory_order_acq_rel);
+    db->catalogue_changes.record_unknown();
+    db->user_changes.record_unknown();
 }
 
 }  // namespace storefront::storage::detail

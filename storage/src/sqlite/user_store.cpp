@@ -129,75 +129,86 @@ class sqlite_user_store final : public user_store {
     }
 
     core::result<core::user> create_user(const core::user_draft& draft) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<core::user> {
-                auto count = w.prepare("SELECT count(*) FROM users");
-                if (count.step() == step::row && static_cast<std::size_t>(count.int64(0)) >= max_users_) {
-                    return core::errc::storage_full;
-                }
-                // AUTOINCREMENT: ids of deleted users are never given again, as in the memory adapter.
-                auto insert = w.prepare(
-                    "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
-                    "VALUES (?1,?2,?3,?4,?5,?6,?6)"
-                );
-                insert.bind(1, std::string_view(draft.email)).bind(2, std::string_view(draft.name));
-                insert.bind(3, std::string_view(draft.role)).bind(4, std::string_view(draft.avatar));
-                insert.bind(5, std::string_view(draft.password_hash)).bind(6, detail::now_ms());
-                if (insert.step() == step::constraint) {
-                    return core::errc::conflict;  // the e-mail is taken
-                }
-                auto created = user_by_id(w, w.last_insert_id());
-                if (!created) {
-                    return created.error();
-                }
-                return std::move(created->profile);
-            },
-            &db_->user_revision
-        );
+        return recorded(db_->write([&](sqlite_connection& w) -> core::result<core::user> {
+            auto count = w.prepare("SELECT count(*) FROM users");
+            if (count.step() == step::row && static_cast<std::size_t>(count.int64(0)) >= max_users_) {
+                return core::errc::storage_full;
+            }
+            // AUTOINCREMENT: ids of deleted users are never given again, as in the memory adapter.
+            auto insert = w.prepare(
+                "INSERT INTO users (email, name, role, avatar, password_hash, created_at, updated_at) "
+                "VALUES (?1,?2,?3,?4,?5,?6,?6)"
+            );
+            insert.bind(1, std::string_view(draft.email)).bind(2, std::string_view(draft.name));
+            insert.bind(3, std::string_view(draft.role)).bind(4, std::string_view(draft.avatar));
+            insert.bind(5, std::string_view(draft.password_hash)).bind(6, detail::now_ms());
+            if (insert.step() == step::constraint) {
+                return core::errc::conflict;  // the e-mail is taken
+            }
+            auto created = user_by_id(w, w.last_insert_id());
+            if (!created) {
+                return created.error();
+            }
+            return std::move(created->profile);
+        }));
     }
 
     core::result<core::user> update_user(std::int64_t id, const core::user_patch& patch) override {
-        return db_->write(
-            [&](sqlite_connection& w) -> core::result<core::user> {
-                auto current = detail::writable(user_by_id(w, id), is_seed, core::errc::seed_user_read_only);
-                if (!current) {
-                    return current.error();
-                }
-                auto update = w.prepare(
-                    "UPDATE users SET email = ?2, name = ?3, role = ?4, avatar = ?5, password_hash = ?6, "
-                    "updated_at "
-                    "= ?7 "
-                    "WHERE id = ?1"
-                );
-                const auto& p = current->profile;
-                update.bind(1, id).bind(2, std::string_view(patch.email ? *patch.email : p.email));
-                update.bind(3, std::string_view(patch.name ? *patch.name : p.name));
-                update.bind(4, std::string_view(patch.role ? *patch.role : p.role));
-                update.bind(5, std::string_view(patch.avatar ? *patch.avatar : p.avatar));
-                update.bind(
-                    6, std::string_view(patch.password_hash ? *patch.password_hash : current->password_hash)
-                );
-                update.bind(7, detail::now_ms());
-                if (update.step() == step::constraint) {
-                    return core::errc::conflict;  // the new e-mail is another user's
-                }
-                auto updated = user_by_id(w, id);
-                if (!updated) {
-                    return updated.error();
-                }
-                return std::move(updated->profile);
-            },
-            &db_->user_revision
-        );
+        return recorded(db_->write([&](sqlite_connection& w) -> core::result<core::user> {
+            auto current = detail::writable(user_by_id(w, id), is_seed, core::errc::seed_user_read_only);
+            if (!current) {
+                return current.error();
+            }
+            auto update = w.prepare(
+                "UPDATE users SET email = ?2, name = ?3, role = ?4, avatar = ?5, password_hash = ?6, "
+                "updated_at "
+                "= ?7 "
+                "WHERE id = ?1"
+            );
+            const auto& p = current->profile;
+            update.bind(1, id).bind(2, std::string_view(patch.email ? *patch.email : p.email));
+            update.bind(3, std::string_view(patch.name ? *patch.name : p.name));
+            update.bind(4, std::string_view(patch.role ? *patch.role : p.role));
+            update.bind(5, std::string_view(patch.avatar ? *patch.avatar : p.avatar));
+            update.bind(
+                6, std::string_view(patch.password_hash ? *patch.password_hash : current->password_hash)
+            );
+            update.bind(7, detail::now_ms());
+            if (update.step() == step::constraint) {
+                return core::errc::conflict;  // the new e-mail is another user's
+            }
+            auto updated = user_by_id(w, id);
+            if (!updated) {
+                return updated.error();
+            }
+            return std::move(updated->profile);
+        }));
     }
 
     core::result<void> delete_user(std::int64_t id) override {
-        return db_->delete_row("users", id, core::errc::seed_user_read_only, &db_->user_revision);
+        auto deleted = db_->delete_row("users", id, core::errc::seed_user_read_only);
+        if (deleted) {
+            db_->user_changes.record(core::row_table::users, id);
+        }
+        return deleted;
     }
 
-    std::uint64_t revision() const override { return db_->user_revision.load(std::memory_order_acquire); }
+    std::uint64_t revision() const override { return db_->user_changes.revision(); }
+
+    std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+        return db_->user_changes.changes_since(since);
+    }
 
   private:
+    // A committed write's answer, after recording its user in the journal when it succeeded (once
+    // committed, so a cache built before the write holds an older revision).
+    core::result<core::user> recorded(core::result<core::user> written) {
+        if (written) {
+            db_->user_changes.record(core::row_table::users, written->id);
+        }
+        return written;
+    }
+
     std::shared_ptr<detail::sqlite_database> db_;
     std::size_t max_users_;
 };

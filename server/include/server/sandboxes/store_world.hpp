@@ -71,8 +71,6 @@ class store_set {
     answer_cache graphql_answers;  // answers to GraphQL queries over these stores
     list_answers product_answers;  // filtered, searched or sorted product pages over these stores
     list_answers_registration product_answers_entry;
-    // Memory and SQLite: this process is the only writer, so cached lists are exactly as fresh as the store.
-    bool sole_writer;
 
     // Serialises the cached lists now, so the first requests do not pay for it.
     void warm();

@@ -62,11 +62,11 @@ boost::json::value graph_value(const core::user& u, const store_services& app) {
 
 boost::json::value cached_values(fragment_list& list, const core::page_request& page) {
     const auto snapshot = list.current();
-    const auto range = core::page_slice(page, snapshot->items.size());
+    const auto range = core::page_slice(page, snapshot->size());
     boost::json::array out;
     out.reserve(range.last - range.first);
     for (auto i = range.first; i < range.last; ++i) {
-        out.push_back(boost::json::parse(snapshot->items[i]));
+        out.push_back(boost::json::parse(snapshot->at(i)));
     }
     return out;
 }

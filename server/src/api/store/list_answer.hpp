@@ -153,8 +153,8 @@ handler_result serve_list(
 // Answers one item: its key read from the path by `parse` (an or_response: path_id's 400), `select`
 // checked (400), `find(app, key)` run through storage() (a core::result), `not_found(key)` (its
 // entity_not_found answer) when there is none, else the item with the selected fields. With `cached`, the
-// list that holds the item's default JSON by id, a request without `select` is answered from it when it
-// is current (store_services::cached_item), with no storage call.
+// list that holds the item's default JSON by id, a request without `select` is answered from it, brought
+// up to date first when the store moved on (store_services::fresh_item).
 template <class Parse, class Find, class NotFound>
 handler_result serve_item(
     request_context& ctx,
@@ -175,7 +175,7 @@ handler_result serve_item(
     }
     if constexpr (std::is_same_v<std::remove_cvref_t<decltype(*key)>, std::int64_t>) {
         if (cached != nullptr && fields->empty()) {
-            if (auto json = app.cached_item(*cached, *key)) {
+            if (auto json = co_await app.fresh_item(*cached, *key)) {
                 co_return json_response(http::status::ok, std::move(*json));
             }
         }

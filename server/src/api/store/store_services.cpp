@@ -1,9 +1,21 @@
-// The store surface's cached list pages: served from memory, rebuilt on the storage pool when the store
-// has moved on since the list was built.
+// The store surface's cached list pages and items: served from memory, patched (or rebuilt) on the storage
+// pool when the store has moved on since the list was built.
 
 #include "server/api/store/store_services.hpp"
 
 namespace storefront::server {
+
+namespace {
+
+std::optional<std::string> item_of(const fragment_list::snapshot* snapshot, std::int64_t id) {
+    const std::string* json = snapshot ? snapshot->item(id) : nullptr;
+    if (json == nullptr) {
+        return std::nullopt;
+    }
+    return *json;
+}
+
+}  // namespace
 
 boost::asio::awaitable<cached_list_page> store_services::cached_list(
     fragment_list& list, std::optional<core::page_request> page
@@ -12,8 +24,8 @@ boost::asio::awaitable<cached_list_page> store_services::cached_list(
         // Page and length from one snapshot, so they always belong to the same revision.
         const auto snapshot = list.current();
         cached_list_page out;
-        out.total = snapshot->items.size();
-        out.json = page ? snapshot->page(*page) : snapshot->all_items;
+        out.total = snapshot->size();
+        out.json = page ? snapshot->page(*page) : snapshot->all();
         return out;
     };
     if (list.stale()) {
@@ -23,16 +35,21 @@ boost::asio::awaitable<cached_list_page> store_services::cached_list(
 }
 
 std::optional<std::string> store_services::cached_item(fragment_list& list, std::int64_t id) const {
-    if (!p_.sole_writer) {
-        return std::nullopt;
+    // Never brought up to date here: that reads the store (callers that may wait use fresh_item).
+    return item_of(list.current_if_loaded().get(), id);
+}
+
+boost::asio::awaitable<std::optional<std::string>> store_services::fresh_item(
+    fragment_list& list, std::int64_t id
+) const {
+    if (auto snapshot = list.current_if_loaded()) {
+        co_return item_of(snapshot.get(), id);
     }
-    // Never rebuilt here: that reads the whole list, on the storage pool, for the next list request.
-    const auto snapshot = list.current_if_loaded();
-    const std::string* json = snapshot ? snapshot->item(id) : nullptr;
-    if (json == nullptr) {
-        return std::nullopt;
+    if (!list.loaded_once()) {
+        co_return std::nullopt;  // one item is not worth serialising the whole list: ask the store
     }
-    return *json;
+    const auto snapshot = co_await storage([&list] { return list.current(); });
+    co_return item_of(snapshot.get(), id);
 }
 
 }  // namespace storefront::server

@@ -57,10 +57,6 @@ class store_services {
         std::string_view files_path;
         std::size_t upload_limit;
         core::compat_mode compat = core::compat_mode::none;
-        // This process is the store's only writer (memory, SQLite), so the cached lists are exactly as fresh
-        // as the store and single items can be read from them. Not with PostgreSQL, where other instances
-        // write and their changes arrive here a moment later.
-        bool sole_writer = false;
         // POST /sandboxes mints ids here: the shared view's, with --sandboxes on or required (else nullptr).
         sandbox_gateway* sandboxes = nullptr;
     };
@@ -106,9 +102,15 @@ class store_services {
     fragment_list& product_json() const { return p_.product_json; }
     fragment_list& category_json() const { return p_.category_json; }
     fragment_list& user_json() const { return p_.user_json; }
-    // The JSON of item `id` from `list`'s cached revision, when this process is the store's sole writer and
-    // the cache is current; nullopt otherwise (then ask the store: the item may not exist, or be newer).
+    // The JSON of item `id` from `list`'s cached revision when it is current; nullopt otherwise (then ask
+    // the store: the item may not exist, or be newer). Every backend: on PostgreSQL the revision also moves
+    // when another instance's write is notified, so an item is exactly as fresh as the list pages are.
     [[nodiscard]] std::optional<std::string> cached_item(fragment_list& list, std::int64_t id) const;
+    // cached_item after bringing `list` up to date (through storage() when the store moved on: a patch of
+    // the rows that changed, so a write costs the next reader one small read, not the whole list).
+    [[nodiscard]] boost::asio::awaitable<std::optional<std::string>> fresh_item(
+        fragment_list& list, std::int64_t id
+    ) const;
 
   private:
     parts p_;
