@@ -97,7 +97,8 @@ handler_result handle_post_category(request_context& ctx, store_services& app) {
     if (!draft) {
         co_return draft.error();
     }
-    const auto created = co_await app.storage([&] { return app.catalogue().create_category(*draft); });
+    const auto created =
+        co_await app.catalogue_write([&] { return app.catalogue().create_category(*draft); });
     if (!created) {
         co_return co_await category_write_error(ctx, created.error(), 0, draft->name, app);
     }
@@ -114,7 +115,8 @@ handler_result handle_put_category(request_context& ctx, store_services& app) {
     if (!patch) {
         co_return patch.error();
     }
-    const auto updated = co_await app.storage([&] { return app.catalogue().update_category(*id, *patch); });
+    const auto updated =
+        co_await app.catalogue_write([&] { return app.catalogue().update_category(*id, *patch); });
     if (!updated) {
         co_return co_await category_write_error(ctx, updated.error(), *id, patch->name.value_or(""), app);
     }
@@ -127,7 +129,8 @@ handler_result handle_delete_category(request_context& ctx, store_services& app)
     if (!id) {
         co_return id.error();
     }
-    if (const auto removed = co_await app.storage([&] { return app.catalogue().delete_category(*id); });
+    if (const auto removed =
+            co_await app.catalogue_write([&] { return app.catalogue().delete_category(*id); });
         !removed) {
         co_return co_await category_write_error(ctx, removed.error(), *id, "", app);
     }

@@ -135,7 +135,7 @@ handler_result handle_post_product(request_context& ctx, store_services& app) {
     if (!draft) {
         co_return draft.error();
     }
-    const auto created = co_await app.storage([&] { return app.catalogue().create_product(*draft); });
+    const auto created = co_await app.catalogue_write([&] { return app.catalogue().create_product(*draft); });
     if (!created) {
         if (created.error() == core::errc::conflict) {
             co_return slug_conflict(draft->title);
@@ -155,7 +155,8 @@ handler_result handle_put_product(request_context& ctx, store_services& app) {
     if (!patch) {
         co_return patch.error();
     }
-    const auto updated = co_await app.storage([&] { return app.catalogue().update_product(*id, *patch); });
+    const auto updated =
+        co_await app.catalogue_write([&] { return app.catalogue().update_product(*id, *patch); });
     if (!updated) {
         if (updated.error() == core::errc::conflict) {
             co_return slug_conflict(patch->title.value_or(""));
@@ -171,7 +172,8 @@ handler_result handle_delete_product(request_context& ctx, store_services& app) 
     if (!id) {
         co_return id.error();
     }
-    if (const auto removed = co_await app.storage([&] { return app.catalogue().delete_product(*id); });
+    if (const auto removed =
+            co_await app.catalogue_write([&] { return app.catalogue().delete_product(*id); });
         !removed) {
         co_return product_write_error(ctx, app, removed.error(), *id, 0);
     }

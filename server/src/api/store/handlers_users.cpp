@@ -86,7 +86,7 @@ handler_result handle_post_user(request_context& ctx, store_services& app) {
     }
     const core::user_draft draft{
         registration->email, registration->name, *hash, registration->avatar, registration->role};
-    const auto created = co_await app.storage([&] { return app.users().create_user(draft); });
+    const auto created = co_await app.users_write([&] { return app.users().create_user(draft); });
     if (!created) {
         co_return user_write_error(ctx, app, created.error(), 0, {});
     }
@@ -120,7 +120,7 @@ handler_result handle_put_user(request_context& ctx, store_services& app) {
         }
         patch.password_hash = *hash;
     }
-    const auto updated = co_await app.storage([&] { return app.users().update_user(*id, patch); });
+    const auto updated = co_await app.users_write([&] { return app.users().update_user(*id, patch); });
     if (!updated) {
         co_return user_write_error(ctx, app, updated.error(), *id, core::seed_user_update_message);
     }
@@ -139,7 +139,8 @@ handler_result handle_delete_user(request_context& ctx, store_services& app) {
     if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, false); !allowed) {
         co_return error_response(allowed.error());
     }
-    if (const auto removed = co_await app.storage([&] { return app.users().delete_user(*id); }); !removed) {
+    if (const auto removed = co_await app.users_write([&] { return app.users().delete_user(*id); });
+        !removed) {
         co_return user_write_error(ctx, app, removed.error(), *id, core::seed_user_delete_message);
     }
     co_return deleted();

@@ -52,4 +52,14 @@ boost::asio::awaitable<std::optional<std::string>> store_services::fresh_item(
     co_return item_of(snapshot.get(), id);
 }
 
+void store_services::refresh(fragment_list& list) noexcept {
+    if (!list.loaded_once()) {
+        return;  // nobody has read this list yet (a fresh sandbox): the first reader loads it
+    }
+    try {
+        (void)list.current();
+    } catch (...) {  // storage_unavailable and the like: the next read retries and reports it
+    }
+}
+
 }  // namespace storefront::server

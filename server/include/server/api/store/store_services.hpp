@@ -93,6 +93,26 @@ class store_services {
     boost::asio::awaitable<std::invoke_result_t<Call&>> storage(Call call) const {
         return p_.storage.run(std::move(call));
     }
+    // storage(call) for a write of the catalogue, then, on the same trip, the cached product and category
+    // lists patched with what it changed: readers find them current instead of each asking the pool.
+    template <class Call>
+    boost::asio::awaitable<std::invoke_result_t<Call&>> catalogue_write(Call call) const {
+        return p_.storage.run([this, call = std::move(call)]() mutable {
+            auto answer = call();
+            refresh(p_.product_json);
+            refresh(p_.category_json);
+            return answer;
+        });
+    }
+    // storage(call) for a write of the users, then the cached user list patched on the same trip.
+    template <class Call>
+    boost::asio::awaitable<std::invoke_result_t<Call&>> users_write(Call call) const {
+        return p_.storage.run([this, call = std::move(call)]() mutable {
+            auto answer = call();
+            refresh(p_.user_json);
+            return answer;
+        });
+    }
     // A page of a cached list (the whole list when `page` is nullopt) and the list's length: served from
     // memory; rebuilt through storage() when the store moved on.
     [[nodiscard]] boost::asio::awaitable<cached_list_page> cached_list(
@@ -113,6 +133,9 @@ class store_services {
     ) const;
 
   private:
+    // Brings `list` up to date after a write; a failure is left to the next reader (the write stands).
+    static void refresh(fragment_list& list) noexcept;
+
     parts p_;
 };
 
