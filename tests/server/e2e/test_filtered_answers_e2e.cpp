@@ -13,6 +13,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "backend_matrix.hpp"
 #include "common/pg_server.hpp"
 #include "common/temp_dir.hpp"
 #include "http_client.hpp"
@@ -24,37 +25,6 @@ using namespace storefront;
 using namespace storefront::test;
 
 namespace {
-
-struct backend {
-    std::string name;
-    std::string storage;
-};
-
-std::vector<backend> backends(const temp_dir& dir) {
-    if (std::getenv("TEST_PG_DSN")) {
-        return {{"postgresql", create_test_database()}};
-    }
-    return {{"memory", "memory"}, {"sqlite", "sqlite:" + (dir.path() / "filtered.db").string()}};
-}
-
-server::server_config filtered_config(const std::string& storage) {
-    auto c = test_config();
-    c.storage.backend = storage;
-    c.storage.generated_locations = 1000;
-    return c;
-}
-
-double cache_hits(std::uint16_t port) {
-    std::istringstream lines(get(port, "/metrics").body);
-    std::string line;
-    while (std::getline(lines, line)) {
-        if (line.rfind("storefront_response_cache_hits_total ", 0) == 0) {
-            return std::stod(line.substr(line.find(' ') + 1));
-        }
-    }
-    BOOST_FAIL("no storefront_response_cache_hits_total in /metrics");
-    return 0;
-}
 
 std::string lower(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
@@ -103,9 +73,9 @@ BOOST_AUTO_TEST_SUITE(filtered_answers_e2e)
 
 BOOST_AUTO_TEST_CASE(repeated_filters_are_hits_with_the_bytes_of_the_first_answer) {
     temp_dir dir;
-    for (const auto& b : backends(dir)) {
+    for (const auto& b : backends(dir, "filtered.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            running_server server(filtered_config(b.storage));
+            running_server server(config_on(b.storage));
             const auto port = server.port();
             const json::value all = get(port, "/api/v1/products?offset=0&limit=100").json();
             std::vector<http_reply> first;
@@ -113,7 +83,7 @@ BOOST_AUTO_TEST_CASE(repeated_filters_are_hits_with_the_bytes_of_the_first_answe
                 first.push_back(get(port, "/api/v1/products?limit=100&" + f.query));
             }
             // Asked again in reverse order: each answer its own, from the cache.
-            const double before = cache_hits(port);
+            const double before = metric(port, "storefront_response_cache_hits_total");
             for (std::size_t i = filters.size(); i-- > 0;) {
                 BOOST_TEST_CONTEXT(filters[i].query) {
                     const auto again = get(port, "/api/v1/products?limit=100&" + filters[i].query);
@@ -128,7 +98,7 @@ BOOST_AUTO_TEST_CASE(repeated_filters_are_hits_with_the_bytes_of_the_first_answe
                     BOOST_TEST(again.header("x-total-count") == std::to_string(want.size()));
                 }
             }
-            const double after = cache_hits(port);
+            const double after = metric(port, "storefront_response_cache_hits_total");
             BOOST_TEST(after - before >= static_cast<double>(filters.size()));
         }
     }
@@ -136,9 +106,9 @@ BOOST_AUTO_TEST_CASE(repeated_filters_are_hits_with_the_bytes_of_the_first_answe
 
 BOOST_AUTO_TEST_CASE(searched_sorted_and_paged_answers_are_cached_per_request) {
     temp_dir dir;
-    for (const auto& b : backends(dir)) {
+    for (const auto& b : backends(dir, "filtered.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            running_server server(filtered_config(b.storage));
+            running_server server(config_on(b.storage));
             const auto port = server.port();
             const std::vector<std::string> targets = {
                 "/api/v1/products?sortBy=price&order=desc&limit=5",
@@ -170,9 +140,9 @@ BOOST_AUTO_TEST_CASE(searched_sorted_and_paged_answers_are_cached_per_request) {
 
 BOOST_AUTO_TEST_CASE(a_write_shows_in_the_next_filtered_answer) {
     temp_dir dir;
-    for (const auto& b : backends(dir)) {
+    for (const auto& b : backends(dir, "filtered.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            running_server server(filtered_config(b.storage));
+            running_server server(config_on(b.storage));
             const auto port = server.port();
             const std::string filtered = "/api/v1/products?title=quokka&price_max=500";
             const std::string searched = "/api/v1/products?q=quokka&sortBy=price";
@@ -211,9 +181,9 @@ BOOST_AUTO_TEST_CASE(a_write_shows_in_the_next_filtered_answer) {
 
 BOOST_AUTO_TEST_CASE(a_missing_category_stays_a_404_whatever_was_cached) {
     temp_dir dir;
-    for (const auto& b : backends(dir)) {
+    for (const auto& b : backends(dir, "filtered.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            running_server server(filtered_config(b.storage));
+            running_server server(config_on(b.storage));
             const auto port = server.port();
             for (int twice = 0; twice < 2; ++twice) {
                 BOOST_TEST(get(port, "/api/v1/products?categoryId=99").status == 200u);

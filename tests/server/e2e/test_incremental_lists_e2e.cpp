@@ -14,6 +14,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "backend_matrix.hpp"
 #include "common/pg_server.hpp"
 #include "common/temp_dir.hpp"
 #include "http_client.hpp"
@@ -24,37 +25,6 @@ using namespace storefront;
 using namespace storefront::test;
 
 namespace {
-
-struct backend {
-    std::string name;
-    std::string storage;
-};
-
-std::vector<backend> backends(const temp_dir& dir) {
-    if (std::getenv("TEST_PG_DSN")) {
-        return {{"postgresql", create_test_database()}};
-    }
-    return {{"memory", "memory"}, {"sqlite", "sqlite:" + (dir.path() / "incremental.db").string()}};
-}
-
-server::server_config list_config(const std::string& storage) {
-    auto c = test_config();
-    c.storage.backend = storage;
-    c.storage.generated_locations = 1000;
-    return c;
-}
-
-double metric(std::uint16_t port, const std::string& name) {
-    std::istringstream lines(get(port, "/metrics").body);
-    std::string line;
-    while (std::getline(lines, line)) {
-        if (line.rfind(name + " ", 0) == 0) {
-            return std::stod(line.substr(line.find(' ') + 1));
-        }
-    }
-    BOOST_FAIL("no " << name << " in /metrics");
-    return 0;
-}
 
 http_reply send_json(
     std::uint16_t port, const std::string& method, const std::string& target, const std::string& body
@@ -116,9 +86,9 @@ BOOST_AUTO_TEST_SUITE(incremental_lists_e2e)
 
 BOOST_AUTO_TEST_CASE(pages_and_items_follow_writes_as_a_full_reload_would) {
     temp_dir dir;
-    for (const auto& b : backends(dir)) {
+    for (const auto& b : backends(dir, "incremental.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            running_server server(list_config(b.storage));
+            running_server server(config_on(b.storage));
             const auto port = server.port();
             const auto category = send_json(
                 port, "POST", "/api/v1/categories", R"({"name":"Incremental","image":"https://x.com/i.png"})"
@@ -137,7 +107,7 @@ BOOST_AUTO_TEST_CASE(pages_and_items_follow_writes_as_a_full_reload_would) {
             // later (unnamed ones make it reread whole): let them settle before counting.
             // Every list loaded once (the cache forgets them when the listener learns its port).
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            for (const std::string list :
+            for (const std::string& list :
                  {page_target(0, 10), std::string("/api/v1/categories"), std::string("/api/v1/users")}) {
                 BOOST_TEST_REQUIRE(get(port, list).status == 200u);
             }

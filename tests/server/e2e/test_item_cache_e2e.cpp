@@ -11,6 +11,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "backend_matrix.hpp"
 #include "common/pg_server.hpp"
 #include "common/temp_dir.hpp"
 #include "http_client.hpp"
@@ -21,38 +22,6 @@ using namespace storefront;
 using namespace storefront::test;
 
 namespace {
-
-// The storage specs this run covers: memory and SQLite, or PostgreSQL under server_tests_pg.
-struct backend {
-    std::string name;
-    std::string storage;
-};
-
-std::vector<backend> backends(const temp_dir& dir) {
-    if (std::getenv("TEST_PG_DSN")) {
-        return {{"postgresql", create_test_database()}};
-    }
-    return {{"memory", "memory"}, {"sqlite", "sqlite:" + (dir.path() / "items.db").string()}};
-}
-
-server::server_config item_config(const std::string& storage) {
-    auto c = test_config();
-    c.storage.backend = storage;
-    c.storage.generated_locations = 1000;
-    return c;
-}
-
-double cache_hits(std::uint16_t port) {
-    std::istringstream lines(get(port, "/metrics").body);
-    std::string line;
-    while (std::getline(lines, line)) {
-        if (line.rfind("storefront_response_cache_hits_total ", 0) == 0) {
-            return std::stod(line.substr(line.find(' ') + 1));
-        }
-    }
-    BOOST_FAIL("no storefront_response_cache_hits_total in /metrics");
-    return 0;
-}
 
 // The element with `id` of a whole list, as the list wrote it.
 std::string element_of(std::uint16_t port, const std::string& list, std::int64_t id) {
@@ -79,13 +48,13 @@ BOOST_AUTO_TEST_SUITE(item_cache_e2e)
 
 BOOST_AUTO_TEST_CASE(items_by_id_match_the_lists_and_follow_every_write) {
     temp_dir dir;
-    for (const auto& b : backends(dir)) {
+    for (const auto& b : backends(dir, "items.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            running_server server(item_config(b.storage));
+            running_server server(config_on(b.storage));
             const auto port = server.port();
             // Each list loaded once, so its cached revision is current.
             const std::string products = "/api/v1/products?offset=0&limit=100";
-            for (const std::string list :
+            for (const std::string& list :
                  {products, std::string("/api/v1/categories"), std::string("/api/v1/users")}) {
                 BOOST_TEST_REQUIRE(get(port, list).status == 200u);
             }
@@ -102,9 +71,9 @@ BOOST_AUTO_TEST_CASE(items_by_id_match_the_lists_and_follow_every_write) {
                 }
             }
             // Served from the cache, on every backend.
-            const double before = cache_hits(port);
+            const double before = metric(port, "storefront_response_cache_hits_total");
             BOOST_TEST_REQUIRE(get(port, "/api/v1/products/7").status == 200u);
-            const double after = cache_hits(port);
+            const double after = metric(port, "storefront_response_cache_hits_total");
             BOOST_TEST(after - before >= 1.0, "cache hits " << before << " -> " << after);
 
             // A create, an update and a delete show at once, whether the list was reloaded since or not.
