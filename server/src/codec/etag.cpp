@@ -96,6 +96,9 @@ std::string strong_etag(std::string_view body) {
 
 bool if_none_match_matches(std::string_view if_none_match, std::string_view etag) noexcept {
     const std::string_view wanted = opaque(etag);
+    if (if_none_match == etag || if_none_match == wanted) {
+        return true;  // what a client sends back most often: the one tag it was given
+    }
     std::size_t i = 0;
     const std::size_t n = if_none_match.size();
     const auto skip_ows = [&] {

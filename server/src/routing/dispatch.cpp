@@ -11,6 +11,7 @@
 
 #include "server/codec/error_style.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/codec/request_fields.hpp"
 #include "server/codec/request_target.hpp"
 #include "server/routing/error_responses.hpp"
 #include "server/routing/fault_injection.hpp"
@@ -38,6 +39,7 @@ struct routed_request {
     // The sandbox the request runs in (kept alive until it is answered); nullptr: the shared view.
     std::shared_ptr<const sandbox_view> sandbox;
     std::string_view sandbox_id;  // into the head; empty: the shared view
+    request_fields fields;        // into the head
 };
 
 // Request headers a preflight allows: bodies, both auth schemes, conditional GETs and sandboxes.
@@ -71,8 +73,8 @@ std::size_t limit_of(body_policy policy, const body_limits& limits) {
 }
 
 // The declared Content-Length (already checked to be plain digits by the framing policy), or 0.
-std::size_t declared_length(const http::request_header<>& head) {
-    const std::string_view value = head[http::field::content_length];
+std::size_t declared_length(const request_fields& fields) {
+    const std::string_view value = fields.content_length;
     std::size_t n = 0;
     for (const char c : value) {
         n = n * 10 + static_cast<std::size_t>(c - '0');
@@ -110,23 +112,20 @@ constexpr std::string_view shared_view_read_only =
 
 // The X-Sandbox header of `head` as sandbox_of takes it.
 or_response<sandbox_target> sandbox_of_head(
-    const http::request_header<>& head, std::string_view path, core::sandbox_mode mode
+    const http::request_header<>& head,
+    const request_fields& fields,
+    std::string_view path,
+    core::sandbox_mode mode
 ) {
-    const auto header = head.find("X-Sandbox");
-    const bool has_header = header != head.end();
-    return sandbox_of(
-        head.method_string(),
-        path,
-        has_header ? std::string_view(header->value()) : std::string_view{},
-        has_header,
-        mode
-    );
+    return sandbox_of(head.method_string(), path, fields.sandbox, fields.has_sandbox, mode);
 }
 
 // With sandboxes off: the answer to a request that names one anyway (404 for the prefix, 400 for the
 // header), or nullopt.
-std::optional<response> refuse_sandbox(const http::request_header<>& head, std::string_view path) {
-    auto named = sandbox_of_head(head, path, core::sandbox_mode::off);
+std::optional<response> refuse_sandbox(
+    const http::request_header<>& head, const request_fields& fields, std::string_view path
+) {
+    auto named = sandbox_of_head(head, fields, path, core::sandbox_mode::off);
     if (!named) {
         return std::move(named).error();
     }
@@ -136,9 +135,12 @@ std::optional<response> refuse_sandbox(const http::request_header<>& head, std::
 // The sandbox `head` names and the path the routes match, or the answer: a bad id, or the request on
 // `/sandbox/{id}` itself (DELETE resets the sandbox; OPTIONS is its preflight).
 boost::asio::awaitable<or_response<sandbox_target>> name_sandbox(
-    const http::request_header<>& head, std::string_view path, sandbox_gateway& sandboxes
+    const http::request_header<>& head,
+    const request_fields& fields,
+    std::string_view path,
+    sandbox_gateway& sandboxes
 ) {
-    auto named = sandbox_of_head(head, path, sandboxes.mode());
+    auto named = sandbox_of_head(head, fields, path, sandboxes.mode());
     if (!named || !named->whole_sandbox) {
         co_return named;
     }
@@ -202,6 +204,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
     const http::request_header<>& head, const routing_services& services
 ) {
     routed_request routed;
+    routed.fields = request_fields::of(head);
     // Beast has already refused control characters, spaces and NUL; what else a browser sends raw is
     // escaped here so the target is strict RFC 3986 as the client meant it. A bad '%' escape stays a 400.
     std::string_view raw_target = head.target();
@@ -222,14 +225,14 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
     }
     std::string_view sandbox_id;
     if (services.sandboxes != nullptr) {
-        auto named = co_await name_sandbox(head, routed.path, *services.sandboxes);
+        auto named = co_await name_sandbox(head, routed.fields, routed.path, *services.sandboxes);
         if (!named) {
             co_return std::move(named).error();
         }
         sandbox_id = named->id;
         routed.sandbox_id = named->id;
         routed.path = named->path;
-    } else if (auto refused = refuse_sandbox(head, routed.path)) {
+    } else if (auto refused = refuse_sandbox(head, routed.fields, routed.path)) {
         co_return std::move(*refused);
     }
     routed.match = services.routes.match(head.method(), routed.path);
@@ -280,7 +283,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
         }
     }
     routed.body_limit = limit_of(r.body, services.limits);
-    if (declared_length(head) > routed.body_limit) {
+    if (declared_length(routed.fields) > routed.body_limit) {
         co_return http_error(http::status::payload_too_large, "Request body too large");
     }
     append_query_params(*target, routed.query);
@@ -342,7 +345,7 @@ boost::asio::awaitable<response> run_handler(
         &gate};
     try {
         response reply = co_await routed.match.matched->handler(ctx, routed.match.services);
-        finish_response(request.base(), reply);
+        finish_response(request.method(), routed.fields, reply);
         co_return reply;
     } catch (const storage::storage_unavailable& e) {
         co_return storage_trouble(routed.match, core::errc::storage_unavailable, e.what());

@@ -35,7 +35,10 @@ void not_modified(response& r) {
 }  // namespace
 
 void finish_response(const http::request_header<>& head, response& r) {
-    const http::verb verb = head.method();
+    finish_response(head.method(), request_fields::of(head), r);
+}
+
+void finish_response(http::verb verb, const request_fields& fields, response& r) {
     if (r.status != http::status::ok || (verb != http::verb::get && verb != http::verb::head)) {
         return;
     }
@@ -46,7 +49,7 @@ void finish_response(const http::request_header<>& head, response& r) {
     content_coding coding = content_coding::identity;
     if (compressible) {
         r.vary_encoding = true;
-        const std::string_view accept_encoding = head[http::field::accept_encoding];
+        const std::string_view accept_encoding = fields.accept_encoding;
         if (!accept_encoding.empty()) {
             coding = coding_for(accept_encoding, r.payload().size());
         }
@@ -57,7 +60,7 @@ void finish_response(const http::request_header<>& head, response& r) {
         } else {
             r.set_etag(coded_etag(strong_etag(r.payload()), coding));
         }
-        const std::string_view if_none_match = head[http::field::if_none_match];
+        const std::string_view if_none_match = fields.if_none_match;
         if (!if_none_match.empty() && if_none_match_matches(if_none_match, r.etag())) {
             not_modified(r);
             return;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "server/codec/request_fields.hpp"
 #include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
@@ -84,15 +85,9 @@ bool writes_data(http::verb verb, std::string_view operation) {
 std::string_view sandbox_named(const http::request_header<>& head) {
     const std::string_view target = head.target();
     const std::string_view path = target.substr(0, target.find('?'));
-    const auto header = head.find("X-Sandbox");
-    const bool has_header = header != head.end();
-    const auto named = sandbox_of(
-        head.method_string(),
-        path,
-        has_header ? std::string_view(header->value()) : std::string_view{},
-        has_header,
-        core::sandbox_mode::on
-    );
+    const request_fields fields = request_fields::of(head);
+    const auto named =
+        sandbox_of(head.method_string(), path, fields.sandbox, fields.has_sandbox, core::sandbox_mode::on);
     return named ? named->id : std::string_view{};
 }
 

@@ -11,6 +11,7 @@
 #include <boost/beast/http/error.hpp>
 
 #include "core/text.hpp"
+#include "server/codec/request_fields.hpp"
 
 namespace storefront::server {
 
@@ -22,11 +23,6 @@ framing_refusal bad_request(std::string message) {
 
 bool all_digits(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-std::size_t count_fields(const http::request_header<>& header, http::field name) {
-    const auto range = header.equal_range(name);
-    return static_cast<std::size_t>(std::distance(range.first, range.second));
 }
 
 // Transfer codings we accept by name: chunked, and identity, which RFC 9112 dropped and which is then
@@ -137,42 +133,37 @@ check_request_header(const http::request_header<>& header, const limits_config&)
     if (header.version() != 10 && header.version() != 11) {
         return framing_refusal{http::status::http_version_not_supported, "HTTP version not supported"};
     }
-    const std::size_t hosts = count_fields(header, http::field::host);
-    if (hosts > 1) {
+    const request_fields fields = request_fields::of(header);
+    if (fields.hosts > 1) {
         return bad_request("More than one Host header");
     }
-    if (hosts == 0 && header.version() == 11) {
+    if (fields.hosts == 0 && header.version() == 11) {
         return bad_request("Missing Host header");
     }
-    const std::size_t transfer_encodings = count_fields(header, http::field::transfer_encoding);
-    const std::size_t content_lengths = count_fields(header, http::field::content_length);
-    if (transfer_encodings > 0) {
+    if (fields.transfer_encodings > 0) {
         if (header.version() == 10) {
             return bad_request("Transfer-Encoding is not allowed in HTTP/1.0");
         }
-        if (transfer_encodings > 1) {
+        if (fields.transfer_encodings > 1) {
             return bad_request("More than one Transfer-Encoding header");
         }
-        if (content_lengths > 0) {
+        if (fields.content_lengths > 0) {
             return bad_request("Content-Length and Transfer-Encoding together");
         }
-        if (auto refusal = check_transfer_encoding(header[http::field::transfer_encoding])) {
+        if (auto refusal = check_transfer_encoding(fields.transfer_encoding)) {
             return refusal;
         }
     }
-    if (content_lengths > 1) {
+    if (fields.content_lengths > 1) {
         return bad_request("More than one Content-Length header");
     }
-    if (content_lengths == 1) {
-        const std::string_view value = header[http::field::content_length];
-        if (!all_digits(value) || value.size() > 18) {
+    if (fields.content_lengths == 1) {
+        if (!all_digits(fields.content_length) || fields.content_length.size() > 18) {
             return bad_request("Content-Length must be a plain decimal number");
         }
     }
-    if (count_fields(header, http::field::expect) > 0) {
-        const std::string_view expect = header[http::field::expect];
-        if (count_fields(header, http::field::expect) > 1 ||
-            !boost::beast::iequals(core::trim_spaces(expect), "100-continue")) {
+    if (fields.expects > 0) {
+        if (fields.expects > 1 || !boost::beast::iequals(core::trim_spaces(fields.expect), "100-continue")) {
             return framing_refusal{
                 http::status::expectation_failed, "Only Expect: 100-continue is supported"};
         }

@@ -91,7 +91,7 @@ BOOST_AUTO_TEST_CASE(etag_is_the_body_hash_and_vary_follows_the_media_type) {
 
 BOOST_AUTO_TEST_CASE(matching_if_none_match_gives_a_bodiless_304) {
     const std::string tag = strong_etag(large_json);
-    for (const std::string condition : {tag, "W/" + tag, "\"x\", " + tag, std::string("*")}) {
+    for (const std::string& condition : {tag, "W/" + tag, "\"x\", " + tag, std::string("*")}) {
         BOOST_TEST_CONTEXT(condition) {
             response reply = json_response(http::status::ok, large_json);
             reply.with_header("Cache-Control", "no-cache");

@@ -6,6 +6,7 @@
 
 #include <boost/beast/http/message.hpp>
 
+#include "server/codec/request_fields.hpp"
 #include "server/codec/response.hpp"
 
 namespace storefront::server {
@@ -15,6 +16,9 @@ namespace storefront::server {
 // names the ETag (weak comparison, `*` too). Anything but a 200 to GET or HEAD is left as it is, unhashed.
 // Prepared bodies bring their tag and compressed forms, made once; other bodies are hashed and compressed
 // here. Throws std::runtime_error when a compressor fails.
+void finish_response(http::verb verb, const request_fields& fields, response& r);
+
+// The same with the fields read from `head` (tests and one-off callers).
 void finish_response(const http::request_header<>& head, response& r);
 
 }  // namespace storefront::server
