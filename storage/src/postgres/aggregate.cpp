@@ -8,6 +8,7 @@
 
 #include "common/budget.hpp"
 #include "common/next_id.hpp"
+#include "common/random_name.hpp"
 #include "common/seed_once.hpp"
 #include "postgres/schema.hpp"
 #include "storage/storage_error.hpp"
@@ -22,6 +23,7 @@ pg_aggregate::pg_aggregate(
       // A channel per schema: a sandbox's writes must not refresh the caches of the shared view or of
       // other sandboxes (the advisory lock on the channel's name is then per schema too).
       channel_(pg_channel(target.schema, name_)),
+      origin_(random_name()),
       seed_(std::move(seed)) {
     if (listen) {
         subscription_ = pool_->listener().subscribe(channel_, [this](auto payload) { heard(payload); });
@@ -66,8 +68,8 @@ constexpr std::string_view table_names[] = {"products", "categories", "users"}; 
 void pg_aggregate::notify(pg_connection& conn, std::optional<core::row_change> row) const {
     std::string payload;
     if (row) {
-        payload =
-            std::string(table_names[static_cast<std::size_t>(row->table)]) + ' ' + std::to_string(row->id);
+        payload = std::string(table_names[static_cast<std::size_t>(row->table)]) + ' ' +
+                  std::to_string(row->id) + ' ' + origin_;
     }
     (void)conn.exec("SELECT pg_notify($1, $2)", pg_params().add(channel_).add(payload));
 }
@@ -90,15 +92,22 @@ void pg_aggregate::record(std::optional<core::row_change> row) {
 }
 
 void pg_aggregate::heard(std::optional<std::string_view> payload) {
-    // "products 12" names a row; anything else ('', 'seed', 'reset', an older instance's empty payload, or
-    // missed notifications) does not, and makes caches reread everything.
+    // "products 12 <origin>" (or "products 12" from an instance of an older version) names a row; anything
+    // else ('', 'seed', 'reset', an older instance's empty payload, or missed notifications) does not, and
+    // makes caches reread everything. Our own notifications were recorded at commit.
     std::optional<core::row_change> row;
     if (payload) {
         const auto space = payload->find(' ');
         const auto table = row_table_of(payload->substr(0, space));
         std::int64_t id = 0;
         if (table && space != std::string_view::npos) {
-            const auto digits = payload->substr(space + 1);
+            auto digits = payload->substr(space + 1);
+            if (const auto origin_at = digits.find(' '); origin_at != std::string_view::npos) {
+                if (digits.substr(origin_at + 1) == origin_) {
+                    return;
+                }
+                digits = digits.substr(0, origin_at);
+            }
             const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
             if (ec == std::errc{} && end == digits.data() + digits.size()) {
                 row = core::row_change{*table, id};

@@ -75,8 +75,8 @@ class pg_aggregate {
         tx.commit();
         record(row);
     }
-    // Moves when this instance commits and when a notification arrives (own ones too: a row then shows up
-    // twice in the journal, which costs one extra re-serialisation of it).
+    // Moves when this instance commits and when another instance's notification arrives (the echo of an
+    // own one carries this aggregate's origin and is skipped: the commit recorded it already).
     [[nodiscard]] std::uint64_t revision() const { return journal_.revision(); }
     // The rows changed after `since` (change_journal::changes_since): nullopt after a reset, a reconnect of
     // the listener, or a write that named no row.
@@ -158,6 +158,8 @@ class pg_aggregate {
     std::shared_ptr<pg_pool> pool_;
     std::string name_;
     std::string channel_;
+    // Random, per aggregate object: ends the payload of its own notifications ("products 12 <origin>").
+    std::string origin_;
     seed_writer seed_;
     std::mutex ready_mutex_;
     std::atomic<bool> ready_{false};
