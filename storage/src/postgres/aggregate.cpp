@@ -24,15 +24,7 @@ pg_aggregate::pg_aggregate(
       // other sandboxes (the advisory lock on the channel's name is then per schema too).
       channel_(pg_channel(target.schema, name_)),
       origin_(random_name()),
-      seed_(std::move(seed)),
-      commits_(pg_group_commit::hooks{
-          [this] { return connection(); },
-          [this](pg_connection& conn, const pg_group_commit::named_rows& rows) { announce(conn, rows); },
-          [this](const pg_group_commit::named_rows& rows) {
-              for (const auto& row : rows) {
-                  record(row);
-              }
-          }}) {
+      seed_(std::move(seed)) {
     if (listen) {
         subscription_ = pool_->listener().subscribe(channel_, [this](auto payload) { heard(payload); });
     }
@@ -73,19 +65,12 @@ constexpr std::string_view table_names[] = {"products", "categories", "users"}; 
 
 }  // namespace
 
-void pg_aggregate::announce(pg_connection& conn, const pg_group_commit::named_rows& rows) const {
-    std::string payload = '@' + origin_ + ' ';
-    std::string entries;
-    for (const auto& row : rows) {
-        if (!row) {
-            entries = "*";  // rows nobody names: every instance rereads everything
-            break;
-        }
-        entries += entries.empty() ? "" : ",";
-        entries +=
-            std::string(table_names[static_cast<std::size_t>(row->table)]) + ' ' + std::to_string(row->id);
+void pg_aggregate::notify(pg_connection& conn, std::optional<core::row_change> row) const {
+    std::string payload;
+    if (row) {
+        payload = std::string(table_names[static_cast<std::size_t>(row->table)]) + ' ' +
+                  std::to_string(row->id) + ' ' + origin_;
     }
-    payload += entries;
     (void)conn.exec("SELECT pg_notify($1, $2)", pg_params().add(channel_).add(payload));
 }
 
@@ -106,55 +91,30 @@ void pg_aggregate::record(std::optional<core::row_change> row) {
     }
 }
 
-std::optional<std::vector<core::row_change>> pg_aggregate::rows_named(std::string_view entries) {
-    std::vector<core::row_change> rows;
-    while (!entries.empty()) {
-        const auto comma = entries.find(',');
-        const auto entry = entries.substr(0, comma);
-        entries = comma == std::string_view::npos ? std::string_view{} : entries.substr(comma + 1);
-        const auto space = entry.find(' ');
-        const auto table = row_table_of(entry.substr(0, space));
-        if (!table || space == std::string_view::npos) {
-            return std::nullopt;
-        }
-        const auto digits = entry.substr(space + 1);
-        std::int64_t id = 0;
-        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
-        if (ec != std::errc{} || end != digits.data() + digits.size()) {
-            return std::nullopt;
-        }
-        rows.push_back({*table, id});
-    }
-    if (rows.empty()) {
-        return std::nullopt;
-    }
-    return rows;
-}
-
 void pg_aggregate::heard(std::optional<std::string_view> payload) {
-    // "@<origin> products 12,categories 4" names the rows of one batch ("products 12" alone: an instance of
-    // an older version); anything else ('', 'seed', 'reset', "@<origin> *", an older instance's empty
-    // payload, or missed notifications) names none, and makes caches reread everything. Our own batches
-    // were recorded at their commit.
-    std::optional<std::vector<core::row_change>> rows;
+    // "products 12 <origin>" (or "products 12" from an instance of an older version) names a row; anything
+    // else ('', 'seed', 'reset', an older instance's empty payload, or missed notifications) does not, and
+    // makes caches reread everything. Our own notifications were recorded at commit.
+    std::optional<core::row_change> row;
     if (payload) {
-        std::string_view entries = *payload;
-        if (entries.starts_with('@')) {
-            const auto space = entries.find(' ');
-            if (entries.substr(1, space == std::string_view::npos ? space : space - 1) == origin_) {
-                return;
+        const auto space = payload->find(' ');
+        const auto table = row_table_of(payload->substr(0, space));
+        std::int64_t id = 0;
+        if (table && space != std::string_view::npos) {
+            auto digits = payload->substr(space + 1);
+            if (const auto origin_at = digits.find(' '); origin_at != std::string_view::npos) {
+                if (digits.substr(origin_at + 1) == origin_) {
+                    return;
+                }
+                digits = digits.substr(0, origin_at);
             }
-            entries = space == std::string_view::npos ? std::string_view{} : entries.substr(space + 1);
+            const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+            if (ec == std::errc{} && end == digits.data() + digits.size()) {
+                row = core::row_change{*table, id};
+            }
         }
-        rows = rows_named(entries);
     }
-    if (!rows) {
-        record(std::nullopt);
-        return;
-    }
-    for (const auto& row : *rows) {
-        record(row);
-    }
+    record(row);
 }
 
 void pg_aggregate::lock(pg_connection& conn) const {

@@ -15,12 +15,10 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "common/change_journal.hpp"
 #include "core/errc.hpp"
 #include "core/row_changes.hpp"
-#include "postgres/group_commit.hpp"
 #include "postgres/pool.hpp"
 
 namespace storefront::storage::detail {
@@ -58,6 +56,9 @@ class pg_aggregate {
     // A connection to a database whose schema and seed are in place; throws storage_unavailable.
     [[nodiscard]] pg_pool::lease connection();
 
+    // Inside a write's transaction: tells the other instances (delivered at commit) which row it changed, or
+    // that it changed rows nobody names (nullopt).
+    void notify(pg_connection& conn, std::optional<core::row_change> row) const;
     // Inside a write's transaction: serialises this aggregate's writers across instances until commit
     // (for "largest id + 1" and byte budgets).
     void lock(pg_connection& conn) const;
@@ -66,6 +67,14 @@ class pg_aggregate {
     [[nodiscard]] core::result<void> reserve_bytes(
         pg_connection& conn, std::string_view table, std::size_t adding, std::size_t max_bytes
     ) const;
+    // The end of every write that changed something: NOTIFY naming `row` inside the transaction (delivered
+    // at commit), commit, then record `row` in this instance's journal (moving its revision) at once rather
+    // than when the notification comes back.
+    void commit_write(pg_connection& conn, pg_transaction& tx, std::optional<core::row_change> row) {
+        notify(conn, row);
+        tx.commit();
+        record(row);
+    }
     // Moves when this instance commits and when another instance's notification arrives (the echo of an
     // own one carries this aggregate's origin and is skipped: the commit recorded it already).
     [[nodiscard]] std::uint64_t revision() const { return journal_.revision(); }
@@ -75,14 +84,9 @@ class pg_aggregate {
         return journal_.changes_since(since);
     }
 
-    // One write: `change(conn)` runs in its own savepoint inside the transaction of a group commit
-    // (postgres/group_commit.hpp), which concurrent writes of this aggregate share, and its answer decides
-    // its end. An answer that is a result with a value, `true`, or a plain value (an add) is kept; an error
-    // or `false` (nothing changed) rolls its savepoint back, so nobody is told. It returns once the batch
-    // has committed, its NOTIFY naming the batch's rows (delivered at commit) and this instance's journal
-    // recording them (moving its revision) at once rather than when the notification comes back. An
-    // exception of `change` reaches this caller only; a commit that fails throws to every caller of the
-    // batch. The rows it changed are not named.
+    // One write, one transaction: `change(conn)` runs inside it and its answer decides the end. An answer
+    // that is a result with a value, `true`, or a plain value (an add) ends with commit_write; an error or
+    // `false` (nothing changed) rolls back, so nobody is told. The rows it changed are not named.
     template <class Change>
     auto write(Change&& change) -> decltype(change(std::declval<pg_connection&>())) {
         return write_naming(std::forward<Change>(change), [](const auto&) {
@@ -130,49 +134,36 @@ class pg_aggregate {
 
     [[nodiscard]] pg_pool& pool() { return *pool_; }
 
-    // Group-commit statistics for tests: writes waiting for a batch, and batches committed.
-    [[nodiscard]] std::size_t queued_writes() const { return commits_.queued(); }
-    [[nodiscard]] std::uint64_t commits() const { return commits_.commits(); }
-
   private:
     // write() whose successful answer names its row with `name(answer)`.
     template <class Change, class Name>
     auto write_naming(Change&& change, Name&& name) -> decltype(change(std::declval<pg_connection&>())) {
-        using answer_type = decltype(change(std::declval<pg_connection&>()));
-        std::optional<answer_type> answer;
-        commits_.run([&](pg_connection& conn) {
-            answer.emplace(change(conn));
-            if constexpr (std::is_constructible_v<bool, answer_type>) {
-                if (!static_cast<bool>(*answer)) {
-                    return false;
-                }
+        auto conn = connection();
+        pg_transaction tx(*conn);
+        auto answer = change(*conn);
+        if constexpr (std::is_constructible_v<bool, decltype(answer)>) {
+            if (!static_cast<bool>(answer)) {
+                return answer;
             }
-            commits_.name(name(*answer));
-            return true;
-        });
-        return std::move(*answer);
+        }
+        commit_write(*conn, tx, name(answer));
+        return answer;
     }
-    // The batch's one NOTIFY: "@<origin> products 12,categories 4", or "@<origin> *" when a change named
-    // no row.
-    void announce(pg_connection& conn, const pg_group_commit::named_rows& rows) const;
     // The journal's table for an SQL table whose rows caches hold ("products"), else nullopt.
     static std::optional<core::row_table> row_table_of(std::string_view table);
     // Records a change of this instance or of another one (from its notification's payload).
     void record(std::optional<core::row_change> row);
     void heard(std::optional<std::string_view> payload);
-    // The rows a payload names ("products 12,categories 4"); nullopt when it names none we know.
-    static std::optional<std::vector<core::row_change>> rows_named(std::string_view entries);
 
     std::shared_ptr<pg_pool> pool_;
     std::string name_;
     std::string channel_;
-    // Random, per aggregate object: starts the payload of its own notifications ("@<origin> products 12").
+    // Random, per aggregate object: ends the payload of its own notifications ("products 12 <origin>").
     std::string origin_;
     seed_writer seed_;
     std::mutex ready_mutex_;
     std::atomic<bool> ready_{false};
     change_journal journal_;
-    pg_group_commit commits_;
     std::uint64_t subscription_ = 0;
 };
 
