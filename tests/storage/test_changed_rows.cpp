@@ -14,6 +14,7 @@
 
 #include "backends.hpp"
 #include "common/change_journal.hpp"
+#include "common/eventually.hpp"
 #include "storage/factory.hpp"
 
 namespace storage = storefront::storage;
@@ -24,23 +25,13 @@ using storefront::test::pg_backend;
 using storefront::test::skipped;
 using storefront::test::sqlite_backend;
 
+using storefront::test::eventually;
+
 namespace {
 
 using all_backends = boost::mpl::list<memory_backend, sqlite_backend, pg_backend>;
 using durable_backends = boost::mpl::list<sqlite_backend, pg_backend>;
 using named_row = std::pair<core::row_table, std::int64_t>;
-
-template <class Predicate>
-bool eventually(Predicate&& done, std::chrono::milliseconds limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (done()) {
-            return true;
-        }
-        std::this_thread::sleep_for(5ms);
-    }
-    return done();
-}
 
 // Waits until `store`'s revision stops moving: on PostgreSQL the listener starts (an unknown change) and
 // the seed's notification arrives asynchronously; elsewhere it is settled at once.

@@ -13,6 +13,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "backends.hpp"
+#include "common/eventually.hpp"
 #include "storage/factory.hpp"
 #include "storage/storage_error.hpp"
 
@@ -24,6 +25,8 @@ using storefront::test::restart_guard;
 using namespace std::chrono_literals;
 using steady = std::chrono::steady_clock;
 
+using storefront::test::eventually;
+
 namespace {
 
 // Another "instance": the same database under a connection string of its own, so it gets its own pool
@@ -32,18 +35,6 @@ storage::storage_config instance(const std::string& dsn, const std::string& name
     storage::storage_config c;
     c.backend = dsn + " application_name='" + name + "'";
     return c;
-}
-
-template <class Predicate>
-bool eventually(Predicate&& done, std::chrono::milliseconds limit) {
-    const auto deadline = steady::now() + limit;
-    while (steady::now() < deadline) {
-        if (done()) {
-            return true;
-        }
-        std::this_thread::sleep_for(5ms);
-    }
-    return done();
 }
 
 double ms_since(steady::time_point start) {

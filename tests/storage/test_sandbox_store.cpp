@@ -15,6 +15,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "backends.hpp"
+#include "common/eventually.hpp"
 #include "core/errc.hpp"
 #include "storage/factory.hpp"
 #include "storage/sandbox_store.hpp"
@@ -24,6 +25,8 @@ namespace storage = storefront::storage;
 namespace core = storefront::core;
 using core::errc;
 using namespace std::chrono_literals;
+
+using storefront::test::eventually;
 
 namespace {
 
@@ -58,18 +61,6 @@ storage::storage_config instance(const std::string& dsn, const std::string& name
     storage::storage_config c;
     c.backend = dsn + " application_name='" + name + "'";
     return c;
-}
-
-template <class Predicate>
-bool eventually(Predicate&& done, std::chrono::milliseconds limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (done()) {
-            return true;
-        }
-        std::this_thread::sleep_for(5ms);
-    }
-    return done();
 }
 
 }  // namespace
