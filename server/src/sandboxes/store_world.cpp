@@ -90,8 +90,7 @@ store_set::store_set(const storage::storage_config& config, const world_commons&
       // an instance keeps open.
       graphql_answers(128, 1024 * 1024),
       // 256 product pages or 2 MiB per store set (a filtered page of 10 is ~5 KB).
-      product_answers(256, 2 * 1024 * 1024),
-      product_answers_entry(catalogue.get(), product_answers) {}
+      product_answers(256, 2 * 1024 * 1024) {}
 
 void store_set::warm() {
     (void)product_json.current();
@@ -133,6 +132,7 @@ store_world::store_world(
           .product_json = stores_->product_json,
           .category_json = stores_->category_json,
           .user_json = stores_->user_json,
+          .product_answers = &stores_->product_answers,
           .write_policy = commons.write_policy,
           .public_url = commons.public_url,
           .files_path = files_path_,

@@ -1,9 +1,7 @@
-// The bounded LRU of list answers per store revision (list_answers.hpp), and the registry that lets the
-// list handlers find the cache of the store set they serve.
+// The bounded LRU of list answers per store revision (list_answers.hpp).
 
 #include "server/services/list_answers.hpp"
 
-#include <shared_mutex>
 #include <utility>
 
 namespace storefront::server {
@@ -12,16 +10,6 @@ namespace {
 
 std::size_t cost_of(const std::string& key, const list_answer& answer) {
     return key.size() + answer.json->bytes().size();
-}
-
-struct registry {
-    std::shared_mutex mutex;
-    std::unordered_map<const void*, list_answers*> caches;
-};
-
-registry& the_registry() {
-    static registry r;
-    return r;
 }
 
 }  // namespace
@@ -95,26 +83,6 @@ std::size_t list_answers::size() const {
 std::size_t list_answers::bytes() const {
     const std::lock_guard lock(mutex_);
     return bytes_;
-}
-
-list_answers_registration::list_answers_registration(const void* catalogue, list_answers& answers)
-    : catalogue_(catalogue) {
-    registry& r = the_registry();
-    const std::unique_lock lock(r.mutex);
-    r.caches[catalogue] = &answers;
-}
-
-list_answers_registration::~list_answers_registration() {
-    registry& r = the_registry();
-    const std::unique_lock lock(r.mutex);
-    r.caches.erase(catalogue_);
-}
-
-list_answers* list_answers_of(const void* catalogue) {
-    registry& r = the_registry();
-    const std::shared_lock lock(r.mutex);
-    const auto found = r.caches.find(catalogue);
-    return found == r.caches.end() ? nullptr : found->second;
 }
 
 }  // namespace storefront::server

@@ -82,15 +82,4 @@ BOOST_AUTO_TEST_CASE(replacing_a_key_keeps_one_entry) {
     BOOST_TEST(!cache.find("a", 1).has_value());
 }
 
-BOOST_AUTO_TEST_CASE(registration_lasts_as_long_as_its_owner) {
-    list_answers cache(8, 1 << 20);
-    const int catalogue = 0;
-    BOOST_TEST(list_answers_of(&catalogue) == nullptr);
-    {
-        const list_answers_registration entry(&catalogue, cache);
-        BOOST_TEST(list_answers_of(&catalogue) == &cache);
-    }
-    BOOST_TEST(list_answers_of(&catalogue) == nullptr);
-}
-
 BOOST_AUTO_TEST_SUITE_END()

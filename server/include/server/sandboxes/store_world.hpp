@@ -70,7 +70,6 @@ class store_set {
     fragment_list user_json;
     answer_cache graphql_answers;  // answers to GraphQL queries over these stores
     list_answers product_answers;  // filtered, searched or sorted product pages over these stores
-    list_answers_registration product_answers_entry;
 
     // Serialises the cached lists now, so the first requests do not pay for it.
     void warm();

@@ -59,20 +59,4 @@ class list_answers {
     std::size_t bytes_ = 0;
 };
 
-// The handlers reach a store set's answers through its catalogue (store_services has no slot for them):
-// a store set registers its cache under its catalogue for as long as both live.
-class list_answers_registration {
-  public:
-    list_answers_registration(const void* catalogue, list_answers& answers);
-    ~list_answers_registration();
-    list_answers_registration(const list_answers_registration&) = delete;
-    list_answers_registration& operator=(const list_answers_registration&) = delete;
-
-  private:
-    const void* catalogue_;
-};
-
-// The answers registered for `catalogue`, or nullptr (services built without a store set: answer uncached).
-[[nodiscard]] list_answers* list_answers_of(const void* catalogue);
-
 }  // namespace storefront::server

@@ -79,7 +79,7 @@ template <class Compute>
 boost::asio::awaitable<or_response<counted_page>> cached_answer(
     store_services& app, const product_list& list, const list_request& request, Compute compute
 ) {
-    list_answers* answers = list_answers_of(&app.catalogue());
+    list_answers* answers = app.product_answers();
     if (answers == nullptr) {
         auto page = co_await compute();
         if (!page) {

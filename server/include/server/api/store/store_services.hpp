@@ -18,6 +18,7 @@
 #include "server/api/store/location_json.hpp"
 #include "server/routing/sandbox_gateway.hpp"
 #include "server/services/blocking_offload.hpp"
+#include "server/services/list_answers.hpp"
 #include "server/services/password_worker.hpp"
 #include "server/services/placeholder_images.hpp"
 #include "server/services/response_cache.hpp"
@@ -51,6 +52,8 @@ class store_services {
         fragment_list& product_json;
         fragment_list& category_json;
         fragment_list& user_json;
+        // Filtered, searched and sorted product pages of these stores; nullptr: computed per request.
+        list_answers* product_answers = nullptr;
         core::write_policy write_policy;
         const std::string& public_url;  // may gain its port once the listener is bound, before serving
         // Where this view's uploads are served under public_url: "" (shared view) or "/sandbox/{id}".
@@ -122,6 +125,7 @@ class store_services {
     fragment_list& product_json() const { return p_.product_json; }
     fragment_list& category_json() const { return p_.category_json; }
     fragment_list& user_json() const { return p_.user_json; }
+    list_answers* product_answers() const { return p_.product_answers; }
     // The JSON of item `id` from `list`'s cached revision when it is current; nullopt otherwise (then ask
     // the store: the item may not exist, or be newer). Every backend: on PostgreSQL the revision also moves
     // when another instance's write is notified, so an item is exactly as fresh as the list pages are.
