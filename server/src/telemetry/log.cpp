@@ -1,8 +1,11 @@
 // JSON-lines logger. Each thread buffers its lines in order: access-log lines ("request") stay there until
-// 32 KiB have gathered or 100 ms have passed (as nginx's `access_log ... buffer= flush=`), because a
-// write(2) per request cost more than building the answer; any other event is written at once, together
-// with the lines its thread logged before it. A flush writes whole lines under one lock, so lines from
-// several threads never interleave. Lines still buffered are written at exit.
+// the flusher thread writes them, every 100 ms or as soon as 32 KiB have gathered (as nginx's `access_log
+// ... buffer= flush=`), because a write(2) per request cost more than building the answer; any other event
+// is written at once, together with the lines its thread logged before it. A flush writes whole lines
+// under one lock, so lines from several threads never interleave. Lines still buffered are written at exit.
+// I/O threads never write access lines themselves: a log reader that stalls (a full journald pipe, a disk
+// under writeback) blocks the flusher only, and once it is max_pending behind, access lines are dropped
+// and counted (a warning says how many) instead of stalling every connection.
 
 #include "server/telemetry/log.hpp"
 
@@ -10,6 +13,8 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -26,6 +31,7 @@ namespace storefront::server {
 namespace {
 
 constexpr std::size_t flush_bytes = 32 * 1024;
+constexpr std::size_t max_pending = 8 * 1024 * 1024;  // per thread
 constexpr auto flush_interval = std::chrono::milliseconds(100);
 
 void write_all(const std::string& bytes) {
@@ -45,13 +51,23 @@ void write_all(const std::string& bytes) {
 // I/O threads never wait for each other to log; flush() writes under one process-wide lock.
 class line_buffer {
   public:
-    // Appends one line; writes everything this thread buffered when `now` or when the buffer is full.
-    void add(const std::string& line, bool now) {
+    enum class added { kept, filled, dropped };
+
+    // Appends one line. `now` (an event) writes everything this thread buffered at once; an access line
+    // waits for the flusher, and answers `filled` when it brought the buffer to flush_bytes (wake the
+    // flusher) or `dropped` when the buffer is already max_pending long.
+    added add(const std::string& line, bool now) {
         std::unique_lock lock(lines_mutex_);
-        pending_ += line;
-        if (now || pending_.size() >= flush_bytes) {
-            write_out(lock);
+        if (!now && pending_.size() >= max_pending) {
+            return added::dropped;
         }
+        const bool was_short = pending_.size() < flush_bytes;
+        pending_ += line;
+        if (now) {
+            write_out(lock);
+            return added::kept;
+        }
+        return was_short && pending_.size() >= flush_bytes ? added::filled : added::kept;
     }
 
     void flush() {
@@ -88,6 +104,23 @@ class line_buffers {
         static auto* const buffers = new line_buffers;
         return *buffers;
     }
+
+    // Adds `line` to this thread's buffer (see line_buffer::add), waking the flusher when it is full.
+    void add(const std::string& line, bool now) {
+        switch (mine().add(line, now)) {
+            case line_buffer::added::kept:
+                break;
+            case line_buffer::added::filled:
+                wake_flusher();
+                break;
+            case line_buffer::added::dropped:
+                dropped_.fetch_add(1, std::memory_order_relaxed);
+                break;
+        }
+    }
+
+    // Lines dropped since the last call.
+    std::uint64_t take_dropped() { return dropped_.exchange(0, std::memory_order_relaxed); }
 
     // This thread's buffer, made on its first line; written and dropped when the thread ends.
     line_buffer& mine() {
@@ -129,16 +162,23 @@ class line_buffers {
         delete buffer;
     }
 
-    [[noreturn]] void flush_periodically() {
-        for (;;) {
-            std::this_thread::sleep_for(flush_interval);
-            flush_all();
+    void wake_flusher() {
+        {
+            const std::lock_guard lock(wake_mutex_);
+            wake_requested_ = true;
         }
+        wake_.notify_one();
     }
+
+    [[noreturn]] void flush_periodically();
 
     std::mutex registry_mutex_;
     std::vector<line_buffer*> all_;
     bool flusher_started_ = false;
+    std::mutex wake_mutex_;
+    std::condition_variable wake_;
+    bool wake_requested_ = false;
+    std::atomic<std::uint64_t> dropped_{0};
 };
 
 // -1: no instance configured. Relaxed is enough: set before the I/O threads start.
@@ -179,7 +219,21 @@ void emit(std::string_view level, std::string_view event, std::initializer_list<
     }
     w.end_object();
     line += '\n';
-    line_buffers::instance().mine().add(line, true);
+    line_buffers::instance().add(line, true);
+}
+
+void line_buffers::flush_periodically() {
+    for (;;) {
+        {
+            std::unique_lock lock(wake_mutex_);
+            wake_.wait_for(lock, flush_interval, [this] { return wake_requested_; });
+            wake_requested_ = false;
+        }
+        flush_all();
+        if (const auto dropped = take_dropped(); dropped > 0) {
+            emit("warning", "access_log_lines_dropped", {field("lines", static_cast<long long>(dropped))});
+        }
+    }
 }
 
 }  // namespace
@@ -221,7 +275,7 @@ void log_request(const access_entry& entry) {
         core::append_json_string(line, entry.sandbox);
     }
     line += "}\n";
-    line_buffers::instance().mine().add(line, false);
+    line_buffers::instance().add(line, false);
 }
 
 }  // namespace storefront::server

@@ -149,6 +149,25 @@ BOOST_AUTO_TEST_CASE(pet_port_second_listener_and_pet_flags) {
     }
 }
 
+// Under systemd the log goes to journald through a pipe; a journal that stops reading must not stop the
+// service. Here stdout is a pipe this test does not read while it sends requests: it is full after 64 KiB
+// of access lines, and every request must still be answered.
+BOOST_AUTO_TEST_CASE(a_log_reader_that_stops_reading_never_stalls_requests) {
+    child_process server({"--port", "0", "--threads", "1", "--storage", "memory", "--access-log", "true"});
+    const auto port = server.wait_listening(std::chrono::seconds(20));
+    constexpr int requests = 3000;  // about 450 KB of access lines
+    int answered = 0;
+    for (int i = 0; i < requests; ++i) {
+        const auto reply = get(port, "/api/v1/products/" + std::to_string(1 + i % 50));
+        BOOST_TEST_REQUIRE(reply.status == 200u);
+        ++answered;
+    }
+    BOOST_TEST(answered == requests);
+    // Once the pipe is read again, the buffered lines come through.
+    BOOST_TEST(server.wait_for_line("\"path\":\"/api/v1/products/50\"", std::chrono::seconds(10)).has_value()
+    );
+}
+
 BOOST_AUTO_TEST_CASE(unreadable_location_file_fails_start_with_a_message) {
     child_process p({"--port", "0", "--location-file", "/nonexistent/locations.csv"});
     BOOST_TEST(p.wait_exit(std::chrono::seconds(10)).value_or(-1) == 1);
