@@ -18,19 +18,6 @@ namespace {
 constexpr std::string_view access_type = "access";
 constexpr std::array<std::string_view, 2> known_scopes{scope_read_pets, scope_write_pets};
 
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 // application/x-www-form-urlencoded decoding ('+' is a space); nullopt for a broken escape.
 std::optional<std::string> form_decode(std::string_view text) {
     std::string out;
@@ -41,8 +28,8 @@ std::optional<std::string> form_decode(std::string_view text) {
             if (i + 2 >= text.size()) {
                 return std::nullopt;
             }
-            const int hi = hex_value(text[i + 1]);
-            const int lo = hex_value(text[i + 2]);
+            const int hi = hex_digit_value(text[i + 1]);
+            const int lo = hex_digit_value(text[i + 2]);
             if (hi < 0 || lo < 0) {
                 return std::nullopt;
             }

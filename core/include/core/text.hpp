@@ -18,6 +18,20 @@ namespace storefront::core {
     return out;
 }
 
+// The value of hexadecimal digit `c` (either case), or -1 when it is not one.
+[[nodiscard]] constexpr int hex_digit_value(char c) noexcept {
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
 // `text` without leading and trailing spaces and tabs (HTTP's optional whitespace).
 [[nodiscard]] constexpr std::string_view trim_spaces(std::string_view text) noexcept {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {

@@ -5,6 +5,8 @@
 #include <array>
 #include <string>
 
+#include "core/text.hpp"
+
 namespace storefront::server {
 
 namespace {
@@ -28,19 +30,6 @@ constexpr std::array<bool, 256> allowed_bytes = [] {
     return table;
 }();
 
-int hex_value(char c) noexcept {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 }  // namespace
 
 std::optional<request_target> parse_request_target(std::string_view target) noexcept {
@@ -53,7 +42,7 @@ std::optional<request_target> parse_request_target(std::string_view target) noex
             if (i + 2 >= target.size()) {
                 return std::nullopt;
             }
-            if (hex_value(target[i + 1]) < 0 || hex_value(target[i + 2]) < 0) {
+            if (core::hex_digit_value(target[i + 1]) < 0 || core::hex_digit_value(target[i + 2]) < 0) {
                 return std::nullopt;
             }
             i += 2;
@@ -77,7 +66,9 @@ std::string decode_component(std::string_view encoded, bool plus_as_space) {
     for (std::size_t i = 0; i < encoded.size(); ++i) {
         const char c = encoded[i];
         if (c == '%' && i + 2 < encoded.size()) {
-            out.push_back(static_cast<char>(hex_value(encoded[i + 1]) * 16 + hex_value(encoded[i + 2])));
+            out.push_back(static_cast<char>(
+                core::hex_digit_value(encoded[i + 1]) * 16 + core::hex_digit_value(encoded[i + 2])
+            ));
             i += 2;
         } else if (c == '+' && plus_as_space) {
             out.push_back(' ');
