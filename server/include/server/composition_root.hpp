@@ -38,6 +38,19 @@
 
 namespace storefront::server {
 
+// The shared view's data revision for reusable answers: its catalogue's and users' revisions together
+// (each only grows, so their sum moves whenever either does).
+class shared_data_revision final : public data_revision {
+  public:
+    explicit shared_data_revision(const store_set& stores) : stores_(stores) {}
+    [[nodiscard]] std::uint64_t current() const override {
+        return stores_.catalogue->revision() + stores_.users->revision();
+    }
+
+  private:
+    const store_set& stores_;
+};
+
 class composition_root {
   public:
     explicit composition_root(const server_config& config);
@@ -83,6 +96,7 @@ class composition_root {
     // The shared view: its stores and cached lists, its tokens and its surfaces' services.
     std::shared_ptr<store_set> shared_stores_;
     store_world shared_;
+    shared_data_revision shared_revision_;
     serving_state state_;
     storage_readiness readiness_;
     ops_services ops_services_;

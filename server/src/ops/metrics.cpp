@@ -291,6 +291,12 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         offload.storage_rejections
     );
     scalar(
+        "storefront_replayed_requests_total",
+        "counter",
+        "GETs answered again from an I/O thread's replay cache, without parsing or routing.",
+        summed([](const shard& sh) -> const counter& { return sh.replayed; })
+    );
+    scalar(
         "storefront_response_cache_hits_total",
         "counter",
         "Pre-serialised list answers served from the cache.",

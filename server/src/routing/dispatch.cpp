@@ -363,12 +363,30 @@ boost::asio::awaitable<response> run_handler(
     co_return internal_error();
 }
 
+// Whether `reply` to `request`, routed as `routed`, answers every byte-identical request until the shared
+// data changes (request_outcome::reusable_at).
+bool reusable(
+    const http_request& request,
+    const routed_request& routed,
+    const response& reply,
+    const routing_services& services
+) {
+    const auto status = reply.status;
+    return request.method() == http::verb::get &&
+           routed.match.matched->reuse == answer_reuse::until_data_changes && routed.sandbox_id.empty() &&
+           !routed.sandbox && !services.fault_injection && reply.deterministic && !reply.close_connection &&
+           (status == http::status::ok || status == http::status::not_modified);
+}
+
 }  // namespace
 
 boost::asio::awaitable<request_outcome> handle_request(
     const http_request& request, body_source& body, const routing_services& services
 ) {
     request_outcome out;
+    // Read first: a write racing this request moves the revision on, so its answer is never kept stale.
+    const std::uint64_t revision =
+        services.shared_data != nullptr ? services.shared_data->current() : std::uint64_t{0};
     const error_style style = error_style_of_target(request.target());
     auto routed = co_await admit_request(request.base(), services);
     if (!routed) {
@@ -389,6 +407,9 @@ boost::asio::awaitable<request_outcome> handle_request(
     out.logged = services.log_probes || table == nullptr || table->logging == request_logging::logged;
     out.reply = co_await run_handler(*routed, request, services);
     restyle_error(out.reply, style);
+    if (services.shared_data != nullptr && reusable(request, *routed, out.reply, services)) {
+        out.reusable_at = revision;
+    }
     co_return out;
 }
 

@@ -1,7 +1,8 @@
 // One HTTP/1.1 connection as a coroutine. Each request is read in two steps — the header section, which is
 // checked against the framing policy and routed (access rule, body limit), then the body under the route's
-// limit and its deadline — then handled and answered. Keep-alive and pipelining fall out of the loop: the
-// buffer keeps any bytes read ahead.
+// limit and its deadline — then handled and answered. A GET whose header bytes this thread answered before,
+// on data that has not changed since, is answered again from the replay cache without being parsed or
+// routed. Keep-alive and pipelining fall out of the loop: the buffer keeps any bytes read ahead.
 
 #include <array>
 #include <chrono>
@@ -16,6 +17,7 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 
+#include "replay_cache.hpp"
 #include "server/codec/error_style.hpp"
 #include "server/ops/client_address.hpp"
 #include "server/ops/metrics.hpp"
@@ -85,6 +87,41 @@ std::string joined_fields(const http::request_header<>& head, std::string_view n
     return out;
 }
 
+// What answering and logging read of a request, whether it was parsed or replayed.
+struct request_facts {
+    http::verb method = http::verb::get;
+    std::string_view method_text;
+    std::string_view target;
+    bool keep_alive = true;  // as the request's version and Connection field ask
+    bool http10 = false;
+    std::size_t body_bytes = 0;
+    const http::request_header<>* head = nullptr;  // a parsed request's head; nullptr for a replayed one
+};
+
+request_facts facts_of(const http_request& request) {
+    const auto target = request.target();
+    const auto method = request.method_string();
+    return {
+        .method = request.method(),
+        .method_text = std::string_view(method.data(), method.size()),
+        .target = std::string_view(target.data(), target.size()),
+        .keep_alive = request.keep_alive(),
+        .http10 = request.version() == 10,
+        .body_bytes = request.body().size(),
+        .head = &request.base(),
+    };
+}
+
+request_facts facts_of(const replay_entry& entry) {
+    return {
+        .method = http::verb::get,
+        .method_text = "GET",
+        .target = entry.target,
+        .keep_alive = entry.keep_alive,
+        .http10 = entry.http10,
+    };
+}
+
 struct slot_guard {
     worker& owner;
     std::list<connection_slot>::iterator slot;
@@ -118,14 +155,26 @@ class connection final : body_source {
             owner_, owner_.connections.insert(owner_.connections.end(), {&stream_, false})};
         std::size_t served = 0;
         while (!owner_.stopping) {
-            request_parser parser;
-            const bool has_head = co_await read_head(parser, served == 0);
-            if (!has_head) {
+            const std::size_t end = co_await read_header_section(served == 0);
+            if (end == no_header) {
                 break;
             }
             ++served;
-            guard.slot->busy = true;
-            const bool keep_alive = co_await serve(parser, served < limits_.max_requests_per_connection);
+            const bool may_keep_alive = served < limits_.max_requests_per_connection;
+            bool keep_alive = false;
+            if (auto replayed = replay_of(end)) {
+                buffer_.consume(end);
+                head_bytes_ = end;
+                guard.slot->busy = true;
+                keep_alive = co_await replay(*replayed, may_keep_alive);
+            } else {
+                request_parser parser;
+                if (!co_await admit_head(parser, end)) {
+                    break;
+                }
+                guard.slot->busy = true;
+                keep_alive = co_await serve(parser, may_keep_alive);
+            }
             guard.slot->busy = false;
             if (!keep_alive) {
                 break;
@@ -137,16 +186,19 @@ class connection final : body_source {
     }
 
   private:
-    // Reads one request head into `parser` and checks its framing. False when there is none to answer: the
-    // peer left, timed out while idle, or the head was refused (the refusal has then been sent).
-    asio::awaitable<bool> read_head(request_parser& parser, bool first_request) {
+    static constexpr std::size_t no_header = std::string_view::npos;
+
+    // Reads until the buffer holds one request's whole header section; returns its length, or no_header
+    // when there is none to answer: the peer left, timed out while idle, or the header was too large (the
+    // refusal has then been sent).
+    asio::awaitable<std::size_t> read_header_section(bool first_request) {
         skip_leading_empty_lines(buffer_);
         if (buffer_.size() == 0) {
             // Idle: a new connection gets the header timeout, a kept-alive one the keep-alive timeout.
             stream_.expires_after(first_request ? limits_.header_timeout : limits_.keepalive_timeout);
             auto [ec, n] = co_await stream_.async_read_some(buffer_.prepare(read_chunk), use_tuple);
             if (ec) {
-                co_return false;
+                co_return no_header;
             }
             buffer_.commit(n);
         }
@@ -163,7 +215,7 @@ class connection final : body_source {
                     http::status::request_header_fields_too_large, "Request header fields too large"
                 );
                 co_await refuse(too_large);
-                co_return false;
+                co_return no_header;
             }
             if (!header_deadline_armed) {
                 stream_.expires_after(limits_.header_timeout);  // the whole header, from about its first byte
@@ -173,11 +225,16 @@ class connection final : body_source {
             // as nginx does after client_header_timeout.
             auto [ec, n] = co_await stream_.async_read_some(buffer_.prepare(read_chunk), use_tuple);
             if (ec) {
-                co_return false;
+                co_return no_header;
             }
             buffer_.commit(n);
         }
+        co_return end;
+    }
 
+    // Parses the header section of `end` bytes into `parser` and checks its framing. False when it was
+    // refused (the refusal has then been sent).
+    asio::awaitable<bool> admit_head(request_parser& parser, std::size_t end) {
         const std::string_view header = view_of(buffer_).substr(0, end);
         if (auto refusal = admit_header(header, parser, limits_)) {
             const response refused = styled_error(
@@ -189,6 +246,70 @@ class connection final : body_source {
         buffer_.consume(end);
         head_bytes_ = end;
         co_return true;
+    }
+
+    // The replayed answer to the header section of `end` bytes now in the buffer, or nullptr. A GET that
+    // misses has its header bytes kept in replay_key_, so that its answer can be kept for the next one.
+    std::shared_ptr<const replay_entry> replay_of(std::size_t end) {
+        replay_key_.clear();
+        const data_revision* data = services_.routing.shared_data;
+        if (data == nullptr || services_.routing.fault_injection) {
+            return nullptr;
+        }
+        const std::string_view header = view_of(buffer_).substr(0, end);
+        if (!header.starts_with("GET ") || header.size() > replay_cache::max_request_head) {
+            return nullptr;
+        }
+        auto found = owner_.replay.find(header, data->current());
+        if (!found) {
+            replay_key_.assign(header);
+        }
+        return found;
+    }
+
+    // Answers a request with what the replay cache kept for its bytes: the rate limit first, as for any
+    // request, then the kept answer under a head written now.
+    asio::awaitable<bool> replay(const replay_entry& entry, bool may_keep_alive) {
+        const auto started = std::chrono::steady_clock::now();
+        const request_facts facts = facts_of(entry);
+        client_ = client_of(entry);
+        client_known_ = true;
+        std::string rate_headers;
+        if (services_.rate_limit != nullptr) {
+            rate_limit_verdict verdict = services_.rate_limit->admit(entry.target, client_);
+            if (verdict.refused) {
+                metrics().rate_limited();
+                co_return co_await deliver(facts, verdict.reply, nullptr, true, may_keep_alive, started);
+            }
+            rate_headers = std::move(verdict.headers);
+        }
+        metrics().replayed();
+        co_return co_await deliver(
+            facts, entry.reply, entry.matched, entry.logged, may_keep_alive, started, rate_headers
+        );
+    }
+
+    // Keeps `handled`, the answer to the GET whose header bytes are in replay_key_, for the requests that
+    // repeat those bytes while the data stays at the revision it was answered from.
+    void keep_for_replay(const request_parser& parser, const request_outcome& handled) {
+        const http_request& request = parser.get();
+        if (!handled.reusable_at || replay_key_.empty() || request.chunked() ||
+            request.has_content_length()) {
+            return;
+        }
+        auto entry = std::make_shared<replay_entry>();
+        entry->request_head = std::move(replay_key_);
+        entry->target = request_target_of(entry->request_head);
+        entry->reply = handled.reply;
+        entry->matched = handled.matched;
+        entry->logged = handled.logged;
+        entry->keep_alive = request.keep_alive();
+        entry->http10 = request.version() == 10;
+        if (!config_.proxies.empty()) {
+            entry->forwarded_for = joined_fields(request.base(), "X-Forwarded-For");
+            entry->forwarded = joined_fields(request.base(), "Forwarded");
+        }
+        owner_.replay.keep(std::move(entry), *handled.reusable_at, services_.routing.shared_data->current());
     }
 
     // Hands the request to routing (which has its body read under the route's limit, through
@@ -210,7 +331,7 @@ class connection final : body_source {
                 // A body still unread cannot be skipped safely: answer, then close after a lingering drain.
                 const bool body_unread = !parser.is_done();
                 const bool kept = co_await deliver(
-                    request, verdict.reply, nullptr, true, may_keep_alive && !body_unread, started
+                    facts_of(request), verdict.reply, nullptr, true, may_keep_alive && !body_unread, started
                 );
                 if (body_unread) {
                     co_await linger();
@@ -222,18 +343,25 @@ class connection final : body_source {
         parser_ = &parser;
         request_outcome handled = co_await handle_request(parser.get(), *this, services_.routing);
         parser_ = nullptr;
-        handled.reply.extra_headers += rate_headers;
         switch (handled.outcome) {
             case request_outcome::kind::abandoned:
                 co_return false;
             case request_outcome::kind::answered_unread:
+                handled.reply.extra_headers += rate_headers;
                 co_await refuse(handled.reply);
                 co_return false;
             case request_outcome::kind::answered:
                 break;
         }
+        keep_for_replay(parser, handled);
         co_return co_await deliver(
-            parser.get(), handled.reply, handled.matched, handled.logged, may_keep_alive, started
+            facts_of(parser.get()),
+            handled.reply,
+            handled.matched,
+            handled.logged,
+            may_keep_alive,
+            started,
+            rate_headers
         );
     }
 
@@ -266,47 +394,52 @@ class connection final : body_source {
         co_return false;
     }
 
-    // Writes the response and logs the request. True if the connection stays open.
+    // Writes the response (with `more_headers`, this request's own lines) and logs the request. True if the
+    // connection stays open.
     asio::awaitable<bool> deliver(
-        const http_request& request,
+        const request_facts& request,
         const response& reply,
         const route* matched,
         bool logged,
         bool may_keep_alive,
-        std::chrono::steady_clock::time_point started
+        std::chrono::steady_clock::time_point started,
+        std::string_view more_headers = {}
     ) {
         // While draining, every connection ends after its next response (Connection: close), so clients
         // move to the other instances before this one stops accepting.
-        const bool keep_alive = may_keep_alive && request.keep_alive() && !reply.close_connection &&
+        const bool keep_alive = may_keep_alive && request.keep_alive && !reply.close_connection &&
                                 !owner_.stopping && !services_.state.draining();
-        const bool head_only = request.method() == http::verb::head;
-        const bool written = co_await send(reply, keep_alive, request.version() == 10, head_only);
+        const bool head_only = request.method == http::verb::head;
+        const bool written = co_await send(
+            reply,
+            {.keep_alive = keep_alive, .http10 = request.http10, .more_headers = more_headers},
+            head_only
+        );
         metrics().record_request(
             matched,
-            request.method(),
+            request.method,
             static_cast<unsigned>(reply.status),
             std::chrono::steady_clock::now() - started,
-            head_bytes_ + request.body().size(),
+            head_bytes_ + request.body_bytes,
             head_.size() + (head_only ? 0 : reply.payload().size())
         );
         if (config_.access_log && logged) {
-            const auto target = request.target();
             log_request({
-                .method = request.method_string(),
-                .path = target.substr(0, target.find('?')),
+                .method = request.method_text,
+                .path = request.target.substr(0, request.target.find('?')),
                 .status = static_cast<unsigned>(reply.status),
                 .duration = std::chrono::duration_cast<std::chrono::microseconds>(
                     std::chrono::steady_clock::now() - started
                 ),
-                .client = client_known_ ? client_ : client_of(request.base()),
-                .sandbox = sandbox_named(request.base()),
+                .client = client_known_ || request.head == nullptr ? client_ : client_of(*request.head),
+                .sandbox = request.head == nullptr ? std::string_view{} : sandbox_named(*request.head),
             });
         }
         co_return written&& keep_alive;
     }
 
-    asio::awaitable<bool> send(const response& reply, bool keep_alive, bool http10, bool head_only) {
-        write_head(head_, reply, {.keep_alive = keep_alive, .http10 = http10});
+    asio::awaitable<bool> send(const response& reply, const head_options& options, bool head_only) {
+        write_head(head_, reply, options);
         const std::array<asio::const_buffer, 2> buffers{
             asio::buffer(head_), head_only ? asio::const_buffer() : asio::buffer(reply.payload())};
         // Most responses fit in the socket's send buffer: one non-blocking write, no timer, no async
@@ -333,7 +466,8 @@ class connection final : body_source {
     // (Callers pass a named local, never a temporary: GCC 12 destroys temporaries in a co_await
     // expression twice, bug 99576.)
     asio::awaitable<void> refuse(const response& reply) {
-        const bool written = co_await send(reply, false, false, false);
+        const bool written =
+            co_await send(reply, {.keep_alive = false, .http10 = false, .more_headers = {}}, false);
         metrics().record_request(
             nullptr,
             http::verb::unknown,
@@ -383,6 +517,14 @@ class connection final : body_source {
         );
     }
 
+    // A replayed request's client: the TCP peer, or the client a trusted proxy names in the fields kept.
+    std::string client_of(const replay_entry& entry) const {
+        if (config_.proxies.empty()) {
+            return peer_text_;
+        }
+        return client_address(peer_, entry.forwarded_for, entry.forwarded, config_.proxies);
+    }
+
     beast::tcp_stream stream_;
     asio::ip::address peer_;
     std::string peer_text_;
@@ -391,6 +533,7 @@ class connection final : body_source {
     beast::flat_buffer buffer_;
     std::string head_;
     std::size_t head_bytes_ = 0;        // the current request's header section
+    std::string replay_key_;            // the current GET's header section, when its answer may be kept
     request_parser* parser_ = nullptr;  // the request being served
     worker& owner_;
     const listener_services& services_;

@@ -80,6 +80,7 @@ void write_head(std::string& out, const response& r, const head_options& options
         out.append("ETag: ").append(etag).append("\r\n");
     }
     out.append(r.extra_headers);
+    out.append(options.more_headers);
     if (!options.keep_alive) {
         out.append("Connection: close\r\n");
     } else if (options.http10) {

@@ -12,6 +12,7 @@
 
 #include "server/ops/server_config.hpp"
 #include "server/transport/http_server.hpp"
+#include "replay_cache.hpp"
 
 namespace storefront::server {
 
@@ -27,6 +28,7 @@ struct worker {
     std::size_t open_connections = 0;  // counted from accept, before the session registers its slot
     boost::asio::steady_timer capacity_freed{io};  // cancelled whenever a connection ends
     bool stopping = false;
+    replay_cache replay;  // answers to repeated GETs of this thread's connections
     std::thread thread;
 };
 

@@ -83,7 +83,13 @@ BOOST_AUTO_TEST_CASE(repeated_filters_are_hits_with_the_bytes_of_the_first_answe
                 first.push_back(get(port, "/api/v1/products?limit=100&" + f.query));
             }
             // Asked again in reverse order: each answer its own, from the cache.
-            const double before = metric(port, "storefront_response_cache_hits_total");
+            // A hit of the list cache, or of an I/O thread's replay cache, which answers the same bytes
+            // again.
+            const auto served_again = [&] {
+                return metric(port, "storefront_response_cache_hits_total") +
+                       metric(port, "storefront_replayed_requests_total");
+            };
+            const double before = served_again();
             for (std::size_t i = filters.size(); i-- > 0;) {
                 BOOST_TEST_CONTEXT(filters[i].query) {
                     const auto again = get(port, "/api/v1/products?limit=100&" + filters[i].query);
@@ -98,7 +104,7 @@ BOOST_AUTO_TEST_CASE(repeated_filters_are_hits_with_the_bytes_of_the_first_answe
                     BOOST_TEST(again.header("x-total-count") == std::to_string(want.size()));
                 }
             }
-            const double after = metric(port, "storefront_response_cache_hits_total");
+            const double after = served_again();
             BOOST_TEST(after - before >= static_cast<double>(filters.size()));
         }
     }

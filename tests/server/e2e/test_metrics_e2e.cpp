@@ -94,11 +94,12 @@ BOOST_AUTO_TEST_CASE(bytes_connections_cache_and_build_info) {
             value(before, "storefront_http_received_bytes_total") >
         30.0
     );
-    BOOST_TEST(
-        value(after, "storefront_response_cache_hits_total") -
-            value(before, "storefront_response_cache_hits_total") >=
-        1.0
-    );
+    // The second is a hit of the list cache, or answered again by its I/O thread's replay cache.
+    const auto served_again = [](const auto& scraped) {
+        return value(scraped, "storefront_response_cache_hits_total") +
+               value(scraped, "storefront_replayed_requests_total");
+    };
+    BOOST_TEST(served_again(after) - served_again(before) >= 1.0);
     // The scrape's own connection is open while it is answered.
     BOOST_TEST(value(after, "storefront_open_connections") >= 1.0);
     BOOST_TEST(after.count("storefront_password_queue_depth") == 1u);

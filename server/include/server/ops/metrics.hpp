@@ -39,6 +39,10 @@ class service_metrics {
         std::size_t bytes_out
     ) noexcept;
 
+    // One request answered from an I/O thread's replay cache (transport/replay_cache), after
+    // record_request. Lock-free, sharded per thread like the request counters.
+    void replayed() noexcept { my_shard().replayed.fetch_add(1, std::memory_order_relaxed); }
+
     // One request answered 429 by the rate limit (--rate-limit). Lock-free; no per-client label, so the
     // series stay bounded however many clients there are.
     void rate_limited() noexcept { rate_limited_.fetch_add(1, std::memory_order_relaxed); }
@@ -98,6 +102,7 @@ class service_metrics {
         route_counters per_route[max_routes];
         counter bytes_in{0};
         counter bytes_out{0};
+        counter replayed{0};
     };
     shard shards_[shard_count];
     std::atomic<std::int64_t> open_connections_{0};

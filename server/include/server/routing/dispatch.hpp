@@ -4,11 +4,14 @@
 // try/catch that turns an escaped exception into a logged 500. 404, 405, 401 and 413 cost no body read.
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 
 #include <boost/asio/awaitable.hpp>
 
 #include "server/codec/response.hpp"
 #include "server/routing/access.hpp"
+#include "server/routing/data_revision.hpp"
 #include "server/routing/request_context.hpp"
 #include "server/routing/router.hpp"
 #include "server/routing/sandbox_gateway.hpp"
@@ -33,6 +36,9 @@ struct routing_services {
     bool fault_injection = false;
     // The sandboxes (--sandboxes on or required); nullptr: off (the prefix and header are refused).
     sandbox_gateway* sandboxes = nullptr;
+    // The shared view's data revision, which tells when a reusable answer is stale; nullptr: no answer
+    // is reusable.
+    const data_revision* shared_data = nullptr;
 };
 
 // Reads the current request's body into the request handle_request was given, under `limit` bytes.
@@ -56,6 +62,10 @@ struct request_outcome {
     response reply;
     const route* matched = nullptr;  // for the metrics' route label (nullptr: no route)
     bool logged = true;              // whether the access log gets a line
+    // Set when `reply` answers every byte-identical request while the shared data's revision is this one:
+    // a GET of a route marked answer_reuse::until_data_changes on the shared view, with fault injection
+    // off, answered 200 or 304 (the revision was read before the request was routed).
+    std::optional<std::uint64_t> reusable_at;
 };
 
 // Routes `request` on its head, has `body` read it under the route's limit, and runs the handler. For

@@ -59,6 +59,14 @@ enum class body_policy {
     multipart,     // multipart/form-data uploads, up to upload_limit
 };
 
+// Whether the I/O thread may answer a byte-identical request again with this route's answer, without
+// parsing or routing it (transport/replay_cache): only for GETs whose answer is a function of the request's
+// bytes and of the shared view's data, so that the data revision tells when it is stale.
+enum class answer_reuse {
+    per_request,        // computed for every request
+    until_data_changes  // the same bytes get the same answer while the shared data's revision stands
+};
+
 struct route {
     http::verb verb;
     std::string_view pattern;  // "/api/v1/products/{id}": a "{name}" segment captures one path segment
@@ -66,6 +74,7 @@ struct route {
     access_rule access;
     body_policy body;
     std::string_view operation;  // "getProduct"
+    answer_reuse reuse = answer_reuse::per_request;
 };
 
 // Whether the access log gets a line per request of a table's routes.
@@ -86,6 +95,7 @@ struct route_table {
 namespace route_rows {
 using enum access_rule;
 using enum body_policy;
+using enum answer_reuse;
 using http::verb;
 }  // namespace route_rows
 

@@ -3,6 +3,7 @@
 // connection handling. Built into a reused buffer so the hot path does not allocate.
 
 #include <string>
+#include <string_view>
 
 #include "server/codec/response.hpp"
 
@@ -11,6 +12,7 @@ namespace storefront::server {
 struct head_options {
     bool keep_alive = true;
     bool http10 = false;  // an HTTP/1.0 client needs "Connection: keep-alive" to keep the connection
+    std::string_view more_headers;  // this request's own complete header lines (RateLimit), after r's
 };
 
 // Replaces `out` with the head of `r` (ending in the blank line): with its Content-Encoding, Vary and ETag
