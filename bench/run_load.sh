@@ -217,16 +217,20 @@ wrk_headers=()
 gzip_bytes=$(stat -c %s "$work/static/gz/products_0.json.gz")
 
 # Revalidation: the same page with its current ETag in If-None-Match, answered 304 without a body; its CPU
-# per request against the full page's row above (storefront alone: nginx here runs with etag off).
+# per request against the full page in rounds alternating with it (storefront alone: nginx here runs with
+# etag off), so a change in the machine's load between rows does not decide the comparison.
 page_etag=$(curl -sfI "http://127.0.0.1:$server_port/api/v1/products?offset=0&limit=10" |
     sed -n 's/^[Ee][Tt][Aa][Gg]: *\([^[:space:]]*\).*/\1/p')
 label_304='products?offset=0&limit=10, If-None-Match → 304'
-wrk_headers=(-H "If-None-Match: $page_etag")
+label_full_alternating='products?offset=0&limit=10, full 200 (alternating with the 304 rounds)'
 for _ in $(seq 1 "$rounds"); do
+    wrk_headers=(-H "If-None-Match: $page_etag")
     wrk_run "sf|$label_304" "http://127.0.0.1:$server_port/api/v1/products?offset=0&limit=10" \
         "$connections" "$wrk_threads"
+    wrk_headers=()
+    wrk_run "sf|$label_full_alternating" "http://127.0.0.1:$server_port/api/v1/products?offset=0&limit=10" \
+        "$connections" "$wrk_threads"
 done
-wrk_headers=()
 fi
 bench_pair 'locations?size=5 (random, default set)' '/api/v1/locations?size=5' random_default.json
 bench_pair "locations origin+radius=${radius_km}km (default set)" '/api/v1/locations' origin_default.json \
@@ -297,10 +301,10 @@ pair_table "$results_dir/load.dat" "${labels[@]}"
 echo
 if [[ $locations_only == 0 ]]; then
     cpu_us() { awk -v c="$(field "$1" cpu_ns)" -v r="$(field "$1" requests)" 'BEGIN {printf "%.1f", c / r / 1000}'; }
-    full=$(row_of "sf|products?offset=0&limit=10")
+    full=$(row_of "sf|$label_full_alternating")
     revalidated=$(row_of "sf|$label_304")
     echo "Accept-Encoding: gzip row: both send the same $gzip_bytes gzip bytes (body B is the identity size)."
-    echo "304 vs full page (storefront, products?offset=0&limit=10, median round each): $(rps_row "$revalidated") vs" \
+    echo "304 vs full page (storefront, products?offset=0&limit=10, alternating rounds, median round each): $(rps_row "$revalidated") vs" \
         "$(rps_row "$full") req/s, CPU $(cpu_us "$revalidated") vs $(cpu_us "$full") µs/req; wire" \
         "$(awk -v b="$(field "$revalidated" bytes)" -v r="$(field "$revalidated" requests)" 'BEGIN {printf "%.0f", b / r}') vs" \
         "$(awk -v b="$(field "$full" bytes)" -v r="$(field "$full" requests)" 'BEGIN {printf "%.0f", b / r}') B/resp."
