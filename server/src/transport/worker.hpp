@@ -10,9 +10,9 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 
+#include "replay_cache.hpp"
 #include "server/ops/server_config.hpp"
 #include "server/transport/http_server.hpp"
-#include "replay_cache.hpp"
 
 namespace storefront::server {
 
