@@ -215,12 +215,12 @@ BOOST_AUTO_TEST_CASE(with_fault_injection_on_identical_requests_are_each_routed)
     int served = 0;
     for (int i = 0; i < 60; ++i) {
         const auto status = c.get("/api/v1/products/1?_fail_rate=0.5").status;
-        failed += status == 503u ? 1 : 0;
+        // Counted from the first 200 on: a 200 kept and replayed would answer every later request.
+        failed += status == 503u && served > 0 ? 1 : 0;
         served += status == 200u ? 1 : 0;
     }
     BOOST_TEST(failed > 0);
     BOOST_TEST(served > 0);
-    BOOST_TEST(failed + served == 60);
 }
 
 BOOST_AUTO_TEST_CASE(replayed_requests_are_counted_and_keep_their_connection_handling) {
