@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "common/transaction.hpp"
 
@@ -29,11 +31,15 @@ class sqlite_error : public std::runtime_error {
     int code_;
 };
 
+class sqlite_connection;
+
 class sqlite_statement {
   public:
     enum class step_result { row, done, constraint };
 
-    sqlite_statement(sqlite3* db, std::string_view sql);
+    // A statement from `home`'s cache (prepared there the first time this SQL is asked for); it goes back,
+    // reset and unbound, when this object ends.
+    sqlite_statement(sqlite_connection& home, std::string_view sql);
     ~sqlite_statement();
     sqlite_statement(const sqlite_statement&) = delete;
     sqlite_statement& operator=(const sqlite_statement&) = delete;
@@ -69,8 +75,10 @@ class sqlite_statement {
     }
 
   private:
+    sqlite_connection& home_;
     sqlite3* db_;
     sqlite3_stmt* stmt_ = nullptr;
+    bool keep_ = false;  // its SQL text is the cache's key (so a later prepare() of that text finds it)
 };
 
 class sqlite_connection {
@@ -85,7 +93,12 @@ class sqlite_connection {
     sqlite_connection& operator=(const sqlite_connection&) = delete;
 
     void exec(std::string_view sql);  // statements without results (schema, pragmas)
-    [[nodiscard]] sqlite_statement prepare(std::string_view sql) { return sqlite_statement(db_, sql); }
+    // One statement without results, through the statement cache (what a write runs every time: SAVEPOINT,
+    // RELEASE, BEGIN, COMMIT).
+    void run(std::string_view sql);
+    // A prepared statement for `sql`, kept by this connection between uses: parsing and planning a statement
+    // costs more than running most of ours, and a write runs the same handful every time.
+    [[nodiscard]] sqlite_statement prepare(std::string_view sql) { return sqlite_statement(*this, sql); }
     [[nodiscard]] std::int64_t last_insert_id() const;
     [[nodiscard]] std::int64_t changes() const;  // rows the last INSERT, UPDATE or DELETE touched
     // False outside BEGIN … COMMIT, and after SQLite rolled a transaction back by itself (I/O error, full
@@ -105,11 +118,25 @@ class sqlite_connection {
 
   private:
     friend class scoped_transaction<sqlite_connection>;
+    friend class sqlite_statement;
     void begin(begin_mode mode = begin_mode::immediate);
     void commit();
     void rollback();
 
+    // The statement cache: idle statements by their SQL text. A connection is used by one thread at a time
+    // (a read lease or the write lock), so it needs no lock of its own. Bounded: past max_idle_statements a
+    // statement is finalized instead of kept (filters build SQL from the clauses a request names).
+    struct text_hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
+    };
+    static constexpr std::size_t max_idle_statements = 64;
+    sqlite3_stmt* take_statement(std::string_view sql);
+    void give_back(sqlite3_stmt* stmt, bool keep) noexcept;
+
     sqlite3* db_ = nullptr;
+    std::unordered_map<std::string, std::vector<sqlite3_stmt*>, text_hash, std::equal_to<>> idle_statements_;
+    std::size_t idle_count_ = 0;
 };
 
 }  // namespace storefront::storage::detail

@@ -63,6 +63,9 @@ void group_commit::commit_batch(const std::vector<pending*>& batch) {
         for (auto* p : batch) {
             run_in_savepoint(*p);
         }
+        if (before_commit_) {
+            before_commit_(db_);
+        }
         tx.commit();
     } catch (...) {
         // Nothing of the batch is on disk: no change was acknowledged, each caller gets the failure.
@@ -78,7 +81,7 @@ void group_commit::commit_batch(const std::vector<pending*>& batch) {
 }
 
 void group_commit::run_in_savepoint(pending& p) {
-    db_.exec("SAVEPOINT change");
+    db_.run("SAVEPOINT change");
     try {
         p.kept = (*p.run)(db_);
     } catch (...) {
@@ -92,9 +95,9 @@ void group_commit::run_in_savepoint(pending& p) {
         throw storage_unavailable("sqlite: a write's transaction was rolled back");
     }
     if (!p.kept) {
-        db_.exec("ROLLBACK TO change");
+        db_.run("ROLLBACK TO change");
     }
-    db_.exec("RELEASE change");
+    db_.run("RELEASE change");
 }
 
 }  // namespace storefront::storage::detail

@@ -26,6 +26,9 @@ class group_commit {
     // Batches on `db`, taking `write_mutex` around each batch so that write_lease holders (seed, reset)
     // never interleave with one.
     group_commit(sqlite_connection& db, std::mutex& write_mutex) : db_(db), write_mutex_(write_mutex) {}
+    // Work every batch does once, after its changes and before its commit (catching derived indexes up);
+    // set before the first run(). Its failure fails the batch.
+    void before_commit(std::function<void(sqlite_connection&)> work) { before_commit_ = std::move(work); }
     group_commit(const group_commit&) = delete;
     group_commit& operator=(const group_commit&) = delete;
 
@@ -56,6 +59,7 @@ class group_commit {
 
     sqlite_connection& db_;
     std::mutex& write_mutex_;
+    std::function<void(sqlite_connection&)> before_commit_;
     mutable std::mutex mutex_;  // guards queue_, leading_ and every pending's `done`
     std::deque<pending*> queue_;
     bool leading_ = false;

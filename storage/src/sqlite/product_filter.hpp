@@ -22,8 +22,12 @@ namespace storefront::storage::detail {
 void bind_product_filter(sqlite_statement& s, const core::product_filter& filter);
 
 // Creates, inside the caller's schema transaction, the title trigram index (FTS5) with the triggers that
-// keep it in step with `products`, filling it from the existing rows when it is new (a file from before
-// the index), and the price index.
+// note which products it has to catch up with, filling it from the existing rows when it is new (a file
+// from before the index), and the price index.
 void create_product_indexes(sqlite_connection& w);
+
+// Brings the title index up to date with the products the triggers noted since the last call (inside the
+// caller's write transaction; a group commit runs it once per batch, before its commit).
+void sync_title_index(sqlite_connection& w);
 
 }  // namespace storefront::storage::detail
