@@ -416,7 +416,7 @@ void write_catalogue_seed(
         insert_product.reset();
         write_images(db, p.id, p.images);
     }
-    sync_title_index(db);  // the seed's titles indexed in its own transaction (a reset's too)
+    sync_title_index(db, 1);  // the seed's titles indexed in its own transaction (a reset's too)
 }
 
 }  // namespace detail

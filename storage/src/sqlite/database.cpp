@@ -94,7 +94,7 @@ sqlite_database::sqlite_database(const std::string& path, const storage_config& 
         create_product_indexes(*writer_);
         tx.commit();
     }
-    commits_.before_commit(sync_title_index);
+    commits_.before_commit([](sqlite_connection& w) { sync_title_index(w, title_backlog_limit); });
     // Opened after the schema exists, so their first statements see it.
     const std::size_t readers = std::max<std::size_t>(config.pool_size, 1);
     for (std::size_t i = 0; i < readers; ++i) {

@@ -2,6 +2,7 @@
 // The product filter of the SQLite catalogue as SQL built per filter (only the conditions it sets, so the
 // planner can use the title, price and category indexes), and the search indexes those conditions use.
 
+#include <cstdint>
 #include <string>
 
 #include "core/model.hpp"
@@ -26,8 +27,12 @@ void bind_product_filter(sqlite_statement& s, const core::product_filter& filter
 // from before the index), and the price index.
 void create_product_indexes(sqlite_connection& w);
 
-// Brings the title index up to date with the products the triggers noted since the last call (inside the
-// caller's write transaction; a group commit runs it once per batch, before its commit).
-void sync_title_index(sqlite_connection& w);
+// Brings the title index up to date with the products the triggers noted since the last call, when they
+// are at least `at_least` (inside the caller's write transaction; a group commit runs it before each
+// batch's commit with title_backlog_limit: each catch-up writes an FTS segment, dearer than a create).
+void sync_title_index(sqlite_connection& w, std::int64_t at_least);
+
+// The stale titles a filter may read besides the index (each one a row lookup and an exact test).
+constexpr std::int64_t title_backlog_limit = 256;
 
 }  // namespace storefront::storage::detail
