@@ -40,7 +40,7 @@ errc code_of(const core::result<T>& r) {
 }
 
 core::product_draft mug(std::string title = "Blue Mug", std::int64_t category = 2) {
-    return {std::move(title), 12.5, "A mug", category, {"https://x.com/mug.png"}};
+    return {std::move(title), 12.5, "A mug", category, {"https://x.com/mug.png", "https://x.com/mug-side.png"}};
 }
 
 std::vector<std::int64_t> ids_of(const std::vector<core::product>& products) {
@@ -74,6 +74,23 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(
     BOOST_TEST(store->find_product(52)->title == "Blue Mug");
     BOOST_TEST(store->find_product_by_slug("blue-mug")->id == 52);
     BOOST_TEST(store->count_products({}) == 52u);
+    // The answer to a create is the row as stored, field for field (SQLite builds it without reading back).
+    const auto stored = store->find_product(52);
+    BOOST_TEST_REQUIRE(stored.has_value());
+    BOOST_TEST(created->title == stored->title);
+    BOOST_TEST(created->slug == stored->slug);
+    BOOST_TEST(created->price == stored->price);
+    BOOST_TEST(created->description == stored->description);
+    BOOST_TEST(created->images == stored->images, boost::test_tools::per_element());
+    BOOST_TEST(created->created_at == stored->created_at);
+    BOOST_TEST(created->updated_at == stored->updated_at);
+    BOOST_TEST(created->seed == stored->seed);
+    BOOST_TEST(created->product_category.id == stored->product_category.id);
+    BOOST_TEST(created->product_category.name == stored->product_category.name);
+    BOOST_TEST(created->product_category.slug == stored->product_category.slug);
+    BOOST_TEST(created->product_category.image == stored->product_category.image);
+    BOOST_TEST(created->product_category.created_at == stored->product_category.created_at);
+    BOOST_TEST(created->product_category.updated_at == stored->product_category.updated_at);
     BOOST_TEST((code_of(store->create_product(mug("BLUE mug!"))) == errc::conflict));  // same slug
     BOOST_TEST((code_of(store->create_product(mug("Other", 99))) == errc::invalid_reference));
     BOOST_TEST(store->count_products({}) == 52u);  // refused writes change nothing

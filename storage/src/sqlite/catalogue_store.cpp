@@ -221,27 +221,34 @@ class sqlite_catalogue_store final : public catalogue_store {
 
     core::result<core::product> create_product(const core::product_draft& draft) override {
         auto created = db_->write([&](sqlite_connection& w) -> core::result<core::product> {
-            if (!category_by_id(w, draft.category_id)) {
+            auto category = category_by_id(w, draft.category_id);
+            if (!category) {
                 return core::errc::invalid_reference;
             }
-            const std::int64_t id = next_id_of(w, "products");
+            core::product row;
+            row.id = next_id_of(w, "products");
+            row.title = draft.title;
+            row.slug = detail::slug_for(draft.title, "product", row.id);
+            row.price = draft.price;
+            row.description = draft.description;
+            row.created_at = row.updated_at = detail::now_ms();
+            row.product_category = std::move(*category);
+            row.images = draft.images;
             auto insert = w.prepare(
                 "INSERT INTO products (id, title, slug, price, description, category_id, created_at, "
                 "updated_at) "
                 "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
             );
-            insert.bind(1, id).bind(2, std::string_view(draft.title));
-            insert.bind(3, std::string_view(detail::slug_for(draft.title, "product", id)))
-                .bind(4, draft.price);
-            insert.bind(5, std::string_view(draft.description))
-                .bind(6, draft.category_id)
-                .bind(7, detail::now_ms());
+            insert.bind(1, row.id).bind(2, std::string_view(row.title)).bind(3, std::string_view(row.slug));
+            insert.bind(4, row.price).bind(5, std::string_view(row.description)).bind(6, draft.category_id);
+            insert.bind(7, row.created_at);
             if (auto written = write_slugged(insert); !written) {
                 return written.error();
             }
-            write_images(w, id, draft.images);
-            auto created = product_by_id(w, id);
-            return created;
+            write_images(w, row.id, row.images);
+            // The row as written, not read back: reading it again (a join and an ordered image subquery)
+            // cost a sixth of a create's CPU.
+            return row;
         });
         return recorded(core::row_table::products, std::move(created));
     }
