@@ -40,7 +40,8 @@ errc code_of(const core::result<T>& r) {
 }
 
 core::product_draft mug(std::string title = "Blue Mug", std::int64_t category = 2) {
-    return {std::move(title), 12.5, "A mug", category, {"https://x.com/mug.png", "https://x.com/mug-side.png"}};
+    return {
+        std::move(title), 12.5, "A mug", category, {"https://x.com/mug.png", "https://x.com/mug-side.png"}};
 }
 
 std::vector<std::int64_t> ids_of(const std::vector<core::product>& products) {

@@ -325,11 +325,15 @@ BOOST_AUTO_TEST_CASE(titles_not_yet_in_the_index_are_found_until_it_catches_up) 
     );
     BOOST_TEST(stale_rows() == 2);  // the lamp and the kettle
     BOOST_TEST(store->count_products(titled("quokka")) == 1u);
-    BOOST_TEST(ids_of(store->list_products(titled("wombat"), {0, 10})) == std::vector<std::int64_t>{lamp->id});
+    BOOST_TEST(
+        ids_of(store->list_products(titled("wombat"), {0, 10})) == std::vector<std::int64_t>{lamp->id}
+    );
     core::product_patch rename;
     rename.title = "Numbat Lamp";
     BOOST_TEST_REQUIRE(store->update_product(lamp->id, rename).has_value());
-    BOOST_TEST(ids_of(store->list_products(titled("numbat"), {0, 10})) == std::vector<std::int64_t>{lamp->id});
+    BOOST_TEST(
+        ids_of(store->list_products(titled("numbat"), {0, 10})) == std::vector<std::int64_t>{lamp->id}
+    );
     BOOST_TEST(store->count_products(titled("wombat")) == 0u);
     BOOST_TEST_REQUIRE(store->delete_product(lamp->id).has_value());
     BOOST_TEST(store->count_products(titled("numbat")) == 0u);
@@ -343,7 +347,10 @@ BOOST_AUTO_TEST_CASE(titles_not_yet_in_the_index_are_found_until_it_catches_up) 
     BOOST_TEST(stale_rows() < storage::detail::title_backlog_limit);
     BOOST_TEST(store->count_products(titled("quokka")) == 1u);
     BOOST_TEST(store->count_products(titled("numbat")) == 0u);
-    BOOST_TEST(store->count_products(titled("bilby chair")) == static_cast<std::size_t>(storage::detail::title_backlog_limit));
+    BOOST_TEST(
+        store->count_products(titled("bilby chair")) ==
+        static_cast<std::size_t>(storage::detail::title_backlog_limit)
+    );
     check_every_filter(*store);
     // Opened again, the store catches up with whatever is left.
     store.reset();

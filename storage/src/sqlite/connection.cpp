@@ -170,8 +170,9 @@ sqlite3_stmt* sqlite_connection::take_statement(std::string_view sql) {
         return stmt;
     }
     sqlite3_stmt* stmt = nullptr;
-    const int code =
-        sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+    const int code = sqlite3_prepare_v3(
+        db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr
+    );
     check(db_, code, "prepare");
     return stmt;
 }

@@ -128,7 +128,9 @@ class sqlite_connection {
     // statement is finalized instead of kept (filters build SQL from the clauses a request names).
     struct text_hash {
         using is_transparent = void;
-        std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
+        std::size_t operator()(std::string_view text) const noexcept {
+            return std::hash<std::string_view>{}(text);
+        }
     };
     static constexpr std::size_t max_idle_statements = 64;
     sqlite3_stmt* take_statement(std::string_view sql);
