@@ -197,26 +197,43 @@ class pg_catalogue_store final : public catalogue_store {
         return aggregate_.write_created(
             core::row_table::products,
             [&](pg_connection& db) -> core::result<core::product> {
-                const auto id = next_id(db, "products");
+                core::product row;
+                row.id = next_id(db, "products");
+                row.title = draft.title;
+                row.slug = detail::slug_for(draft.title, "product", row.id);
+                row.price = draft.price;  // sent as its shortest round-trip text: stored exactly
+                row.description = draft.description;
+                row.images = draft.images;
+                row.created_at = row.updated_at = detail::now_ms();
+                // The insert answers its category in the same round trip; the row itself is the one
+                // written, not read back.
+                pg_rows category;
                 const auto written = detail::exec_write(
                     db,
-                    "INSERT INTO products (id, title, slug, price, description, category_id, images, "
-                    "created_at, "
-                    "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+                    "WITH created AS (INSERT INTO products (id, title, slug, price, description, category_id, "
+                    "images, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) "
+                    "RETURNING category_id) "
+                    "SELECT c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed "
+                    "FROM categories c JOIN created ON c.id = created.category_id",
                     pg_params()
-                        .add(id)
-                        .add(draft.title)
-                        .add(detail::slug_for(draft.title, "product", id))
-                        .add(draft.price)
-                        .add(draft.description)
+                        .add(row.id)
+                        .add(row.title)
+                        .add(row.slug)
+                        .add(row.price)
+                        .add(row.description)
                         .add(draft.category_id)
-                        .add(detail::format_array(draft.images))
-                        .add(detail::now_ms())
+                        .add(detail::format_array(row.images))
+                        .add(row.created_at),
+                    &category
                 );
                 if (!written) {
                     return written.error();  // a taken slug, or a category that is not there
                 }
-                return one_product(db, id);
+                if (category.empty()) {  // cannot happen (the foreign key held it), but never read past it
+                    return core::errc::invalid_reference;
+                }
+                row.product_category = category_at(category, 0, 0);
+                return row;
             }
         );
     }
