@@ -210,8 +210,9 @@ class pg_catalogue_store final : public catalogue_store {
                 pg_rows category;
                 const auto written = detail::exec_write(
                     db,
-                    "WITH created AS (INSERT INTO products (id, title, slug, price, description, category_id, "
-                    "images, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) "
+                    "WITH created AS (INSERT INTO products (id, title, slug, price, description, "
+                    "category_id, images, created_at, updated_at) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) "
                     "RETURNING category_id) "
                     "SELECT c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed "
                     "FROM categories c JOIN created ON c.id = created.category_id",
