@@ -85,6 +85,7 @@ mkdir -p "$results_dir"
 
 big_csv=$build_dir/bench-locations-$big_count.csv
 if [[ ! -s $big_csv ]]; then
+    mkdir -p "$build_dir"  # with --server-bin, nothing else made it
     log "generating $big_count locations into $big_csv"
     c++ -O2 -std=c++20 "$repo/bench/load/gen_locations.cpp" -o "$build_dir/gen_locations"
     "$build_dir/gen_locations" "$big_count" "$big_csv.tmp"
