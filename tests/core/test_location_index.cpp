@@ -221,6 +221,31 @@ BOOST_AUTO_TEST_CASE(small_sets_of_every_size_match_brute_force) {
     }
 }
 
+// A buffer larger than the index (the handler's span is the query's size, a location file may be smaller)
+// gets every point exactly once, nearest first, whatever the tree's shape: no node is entered twice.
+BOOST_AUTO_TEST_CASE(a_buffer_larger_than_the_index_gets_each_point_once) {
+    std::mt19937_64 rng(13);
+    for (std::size_t n = 1; n <= 40; ++n) {
+        std::vector<geo_point> positions;
+        for (std::size_t i = 0; i < n; ++i) {
+            positions.push_back(uniform_on_sphere(rng));
+        }
+        const auto points = with_slots(positions);
+        const location_index index(points);
+        const brute_force brute(points);
+        std::vector<neighbour> buffer(64);
+        const geo_point origin = uniform_on_sphere(rng);
+        BOOST_TEST_CONTEXT("n " << n) {
+            const std::size_t found = index.nearest(origin, infinity, std::span(buffer));
+            BOOST_TEST_REQUIRE(found == n);
+            expect_same(
+                {buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(found)},
+                brute_force::answer(brute.ranked(origin), n, infinity)
+            );
+        }
+    }
+}
+
 // The allocation-free form writes the same answer as the vector form, into a buffer of size k.
 BOOST_AUTO_TEST_CASE(span_form_matches_vector_form) {
     std::mt19937_64 rng(5);
