@@ -94,6 +94,10 @@ std::string strong_etag(std::string_view body) {
     return slot.etag;
 }
 
+std::string derived_etag(std::string_view basis) {
+    return sha1_etag(basis);
+}
+
 bool if_none_match_matches(std::string_view if_none_match, std::string_view etag) noexcept {
     const std::string_view wanted = opaque(etag);
     if (if_none_match == etag || if_none_match == wanted) {

@@ -57,6 +57,8 @@ void finish_response(http::verb verb, const request_fields& fields, response& r)
     if (r.deterministic) {
         if (r.prepared) {
             r.set_etag(r.prepared->etag(coding));
+        } else if (!r.etag().empty()) {
+            r.set_etag(coded_etag(r.etag(), coding));  // the handler named its bytes (derived_etag)
         } else {
             r.set_etag(coded_etag(strong_etag(r.payload()), coding));
         }

@@ -135,6 +135,41 @@ BOOST_AUTO_TEST_CASE(if_none_match_answers_304_without_a_body) {
     }
 }
 
+// Location answers are tagged by what they hold (the set, the locations, the distances written) rather
+// than by hashing their bytes: equal bodies share a tag, and every difference in the bytes changes it.
+BOOST_AUTO_TEST_CASE(location_answers_share_a_tag_exactly_when_their_bytes_are_equal) {
+    const auto port = shared_server().port();
+    struct answer {
+        std::string body;
+        std::string etag;
+    };
+    const auto get = [&](const std::string& query) {
+        const auto reply = fetch(port, "/api/v1/locations?" + query);
+        BOOST_TEST_REQUIRE(reply.status == 200u);
+        return answer{reply.body, reply.header("etag")};
+    };
+    // Two origins a metre apart: the same five locations, at distances that differ in the metres written.
+    const std::vector<answer> answers{
+        get("origin=4.6482784,-74.2726198&size=5"),
+        get("origin=4.6482874,-74.2726198&size=5"),
+        get("origin=4.6482784,-74.2726198&size=5&withDistance=true"),
+        get("origin=4.6482874,-74.2726198&size=5&withDistance=true"),
+        get("origin=4.6482784,-74.2726198&size=4"),
+        get("origin=0,-140&size=5"),
+        get("origin=0,-140&size=5&radius=20000"),
+    };
+    BOOST_TEST(answers[0].body == answers[1].body);
+    BOOST_TEST(answers[2].body != answers[3].body);
+    BOOST_TEST(answers[5].body == answers[6].body);
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+        for (std::size_t j = i + 1; j < answers.size(); ++j) {
+            BOOST_TEST_CONTEXT("answers " << i << " and " << j) {
+                BOOST_TEST((answers[i].etag == answers[j].etag) == (answers[i].body == answers[j].body));
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(random_live_and_failed_answers_carry_no_etag) {
     const auto port = shared_server().port();
     const std::vector<std::string> untagged{

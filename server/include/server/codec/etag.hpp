@@ -11,6 +11,10 @@ namespace storefront::server {
 // tag on every instance and every start; any change gives another with probability 1 - 2^-64.
 [[nodiscard]] std::string strong_etag(std::string_view body);
 
+// The same form of tag from `basis` instead of the body: bytes that determine the body entirely (what it
+// was made of and how), for answers cheaper to name than to hash (a few picks from a large, fixed set).
+[[nodiscard]] std::string derived_etag(std::string_view basis);
+
 // Whether an If-None-Match value names `etag` (a quoted tag, W/ allowed): `*`, or a comma-separated list
 // of entity tags, one equal to `etag` under weak comparison (W/ ignored on both sides). Spaces and tabs
 // around tags and empty list elements are tolerated; anything else malformed (an unquoted tag, a lower-case

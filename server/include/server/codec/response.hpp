@@ -52,7 +52,8 @@ struct response {
 
     // The ETag header's value (empty: none). Held in place, so tagging an answer never allocates.
     [[nodiscard]] std::string_view etag() const noexcept { return {etag_.data(), etag_size_}; }
-    // Sets it; `tag` is one of ours (strong_etag, coded_etag), at most max_etag_size characters.
+    // Sets it; `tag` is one of ours (strong_etag, derived_etag, coded_etag), at most max_etag_size
+    // characters. A handler that sets the identity tag itself spares routing hashing the body.
     void set_etag(std::string_view tag);
     static constexpr std::size_t max_etag_size = 40;
 

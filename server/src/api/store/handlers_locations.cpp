@@ -9,6 +9,7 @@
 
 #include "core/location_query.hpp"
 #include "server/api/store/handlers.hpp"
+#include "server/codec/etag.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/routing/error_responses.hpp"
 
@@ -57,6 +58,23 @@ std::string locations_body(
     return body;
 }
 
+// What the body is made of: the set (its fingerprint), which objects, and the distances written, so the
+// ETag costs a hash of a few dozen bytes instead of the whole body.
+std::string locations_etag(
+    const location_json& objects, std::span<const core::neighbour> found, bool with_distance
+) {
+    std::string basis(objects.fingerprint());
+    basis += with_distance ? 'd' : '-';
+    for (const core::neighbour& n : found) {
+        basis.append(reinterpret_cast<const char*>(&n.slot), sizeof n.slot);
+        if (with_distance) {
+            const double written = std::round(n.distance_km * 1000) / 1000;
+            basis.append(reinterpret_cast<const char*>(&written), sizeof written);
+        }
+    }
+    return derived_etag(basis);
+}
+
 }  // namespace
 
 // GET /locations?size=&origin=lat,lng&radius=km&withDistance= : random locations, or the nearest to origin
@@ -83,6 +101,10 @@ handler_result handle_get_locations(request_context& ctx, store_services& app) {
         locations_body(app.location_objects(), std::span(found).first(count), query->with_distance)
     );
     r.deterministic = query->origin.has_value();  // a random sample gets no ETag
+    if (r.deterministic) {
+        r.set_etag(locations_etag(app.location_objects(), std::span(found).first(count), query->with_distance)
+        );
+    }
     co_return r;
 }
 

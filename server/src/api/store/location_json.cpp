@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "server/api/store/json_mapping.hpp"
+#include "server/codec/etag.hpp"
 
 namespace storefront::server {
 
@@ -21,6 +22,7 @@ location_json::location_json(std::span<const core::location> locations) {
         offsets_.push_back(static_cast<std::uint32_t>(bytes_.size()));
     }
     bytes_.shrink_to_fit();  // growth by doubling may have left up to half the buffer unused
+    fingerprint_ = strong_etag(bytes_);
 }
 
 }  // namespace storefront::server

@@ -27,8 +27,12 @@ class location_json {
 
     [[nodiscard]] std::size_t size() const noexcept { return offsets_.size() - 1; }
 
+    // The tag of every object's bytes (strong_etag): the same set gives the same on every instance.
+    [[nodiscard]] std::string_view fingerprint() const noexcept { return fingerprint_; }
+
   private:
-    std::string bytes_;                   // every open object, back to back
+    std::string bytes_;  // every open object, back to back
+    std::string fingerprint_;
     std::vector<std::uint32_t> offsets_;  // object i is [offsets_[i], offsets_[i + 1])
 };
 
