@@ -2,6 +2,7 @@
 
 #include "server/codec/request_target.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -63,17 +64,28 @@ std::optional<request_target> parse_request_target(std::string_view target) noex
 std::string decode_component(std::string_view encoded, bool plus_as_space) {
     std::string out;
     out.reserve(encoded.size());
-    for (std::size_t i = 0; i < encoded.size(); ++i) {
-        const char c = encoded[i];
-        if (c == '%' && i + 2 < encoded.size()) {
+    const auto is_special = [plus_as_space](char c) { return c == '%' || (c == '+' && plus_as_space); };
+    std::size_t i = 0;
+    while (i < encoded.size()) {
+        // Plain runs (most of a query) are copied whole rather than byte by byte.
+        std::size_t special = i;
+        while (special < encoded.size() && !is_special(encoded[special])) {
+            ++special;
+        }
+        out.append(encoded.substr(i, special - i));
+        if (special == encoded.size()) {
+            break;
+        }
+        i = special + 1;
+        if (encoded[special] == '+') {
+            out.push_back(' ');
+        } else if (special + 2 < encoded.size()) {
             out.push_back(static_cast<char>(
-                core::hex_digit_value(encoded[i + 1]) * 16 + core::hex_digit_value(encoded[i + 2])
+                core::hex_digit_value(encoded[special + 1]) * 16 + core::hex_digit_value(encoded[special + 2])
             ));
             i += 2;
-        } else if (c == '+' && plus_as_space) {
-            out.push_back(' ');
         } else {
-            out.push_back(c);
+            out.push_back('%');  // too short to be an escape: kept as it is
         }
     }
     return out;
@@ -84,6 +96,7 @@ void append_query_params(const request_target& target, core::query_params& out) 
         return;
     }
     std::string_view rest = target.query;
+    out.reserve(out.size() + 1 + static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '&')));
     for (;;) {
         const std::size_t amp = rest.find('&');
         const std::string_view item = rest.substr(0, amp);

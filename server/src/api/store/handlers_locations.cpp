@@ -75,6 +75,32 @@ std::string locations_etag(
     return derived_etag(basis);
 }
 
+// The answer to a valid query. A plain function, not the coroutine: its arrays (a kilobyte) stay on the
+// stack instead of enlarging the coroutine's frame past what asio recycles per thread.
+response locations_answer(const core::location_query& query, store_services& app) {
+    std::array<core::neighbour, core::max_location_size> found{};  // positions (and km) into the store
+    std::size_t count = 0;
+    if (query.origin) {
+        count = app.locations().nearest_positions(
+            *query.origin, query.radius_km, std::span(found).first(query.size)
+        );
+    } else {
+        std::array<std::uint32_t, core::max_location_size> positions{};
+        count = app.locations().random_positions(next_sample_seed(), std::span(positions).first(query.size));
+        for (std::size_t i = 0; i < count; ++i) {
+            found[i].slot = positions[i];
+        }
+    }
+    const auto answer = std::span(found).first(count);
+    response r =
+        json_response(http::status::ok, locations_body(app.location_objects(), answer, query.with_distance));
+    r.deterministic = query.origin.has_value();  // a random sample gets no ETag
+    if (r.deterministic) {
+        r.set_etag(locations_etag(app.location_objects(), answer, query.with_distance));
+    }
+    return r;
+}
+
 }  // namespace
 
 // GET /locations?size=&origin=lat,lng&radius=km&withDistance= : random locations, or the nearest to origin
@@ -83,29 +109,7 @@ handler_result handle_get_locations(request_context& ctx, store_services& app) {
     if (!query) {
         co_return validation_failed(query.error());
     }
-    std::array<core::neighbour, core::max_location_size> found{};  // positions (and km) into the store
-    std::size_t count = 0;
-    if (query->origin) {
-        count = app.locations().nearest_positions(
-            *query->origin, query->radius_km, std::span(found).first(query->size)
-        );
-    } else {
-        std::array<std::uint32_t, core::max_location_size> positions{};
-        count = app.locations().random_positions(next_sample_seed(), std::span(positions).first(query->size));
-        for (std::size_t i = 0; i < count; ++i) {
-            found[i].slot = positions[i];
-        }
-    }
-    response r = json_response(
-        http::status::ok,
-        locations_body(app.location_objects(), std::span(found).first(count), query->with_distance)
-    );
-    r.deterministic = query->origin.has_value();  // a random sample gets no ETag
-    if (r.deterministic) {
-        r.set_etag(locations_etag(app.location_objects(), std::span(found).first(count), query->with_distance)
-        );
-    }
-    co_return r;
+    co_return locations_answer(*query, app);
 }
 
 }  // namespace storefront::server
