@@ -18,6 +18,7 @@
 
 #include "core/location_index.hpp"
 #include "memory/stores.hpp"
+#include "storage/huge_pages.hpp"
 
 namespace storefront::storage {
 namespace {
@@ -81,7 +82,11 @@ class memory_location_store final : public location_store {
     // Sorts by id and builds the index (O(n log n)). Throws std::invalid_argument on a duplicate id,
     // a coordinate out of range, or more locations than the index can address.
     explicit memory_location_store(std::vector<core::location> locations)
-        : locations_(checked(std::move(locations))), index_(build_index(locations_)) {}
+        : locations_(checked(std::move(locations))), index_(build_index(locations_)) {
+        for (const auto region : index_.memory()) {
+            prefer_huge_pages(region);
+        }
+    }
 
     [[nodiscard]] std::span<const core::location> all() const override { return locations_; }
     std::size_t random_positions(std::uint64_t seed, std::span<std::uint32_t> out) const override {
