@@ -86,6 +86,34 @@ void append_json_number(std::string& out, double number) {
     out.append(buf.data(), end);
 }
 
+void append_json_thousandths(std::string& out, double number) {
+    const double thousandths = std::round(number * 1000);
+    // Up to 10^12 thousandths the text has at most 13 digits, so it is the shortest that round-trips, and
+    // fixed notation is never longer than scientific (10000 and "1e+04" tie, and ties go to fixed).
+    if (!(thousandths >= 0 && thousandths < 1e12) || std::signbit(thousandths)) {
+        append_json_number(out, thousandths / 1000);
+        return;
+    }
+    const auto count = static_cast<std::uint64_t>(thousandths);
+    std::array<char, 24> digits{};
+    const auto [end, ec] = std::to_chars(digits.data(), digits.data() + digits.size(), count / 1000);
+    out.append(digits.data(), end);
+    auto fraction = static_cast<unsigned>(count % 1000);
+    if (fraction == 0) {
+        return;
+    }
+    std::array<char, 4> decimals{
+        '.',
+        static_cast<char>('0' + fraction / 100),
+        static_cast<char>('0' + fraction / 10 % 10),
+        static_cast<char>('0' + fraction % 10)};
+    std::size_t length = decimals.size();
+    while (decimals[length - 1] == '0') {
+        --length;  // trailing zeros: 12.5, not 12.500
+    }
+    out.append(decimals.data(), length);
+}
+
 void json_writer::separate() {
     if (need_comma_) {
         out_ += ',';

@@ -1,6 +1,8 @@
 // Server pieces without sockets: number and date formatting, body decoding, response heads, error mapping.
 
+#include <cmath>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,25 @@ BOOST_AUTO_TEST_CASE(numbers_print_in_plain_shortest_form) {
             BOOST_TEST(out == text);
             BOOST_TEST(boost::json::parse(out).to_number<double>() == number);
         }
+    }
+}
+
+// The distances' shortcut writes exactly what the general path writes for the rounded value.
+BOOST_AUTO_TEST_CASE(thousandths_print_as_the_rounded_number_would) {
+    std::vector<double> values{0.0,        -0.0,    0.0004,     0.0005,       0.001, 0.01, 0.1,       0.5,
+                               1,          9.9995,  10,         12.5,         100,   1000, 9999.9996, 10000,
+                               20015.0868, 20037.5, 123456.789, 1e9 - 0.0001, 1e12,  -1.5};
+    std::mt19937_64 random(7);
+    std::uniform_real_distribution<double> distance(0.0, 20040.0);
+    for (int i = 0; i < 100000; ++i) {
+        values.push_back(distance(random));
+    }
+    for (const double v : values) {
+        std::string expected;
+        append_json_number(expected, std::round(v * 1000) / 1000);
+        std::string got;
+        append_json_thousandths(got, v);
+        BOOST_TEST_REQUIRE(got == expected, "for " << v);
     }
 }
 

@@ -36,6 +36,9 @@ class json_writer {
 // paths that append fixed JSON text around them directly.
 using core::append_json_string;
 void append_json_number(std::string& out, double number);
+// What append_json_number writes for std::round(number * 1000) / 1000 (kilometres to the metre), from the
+// integer count of thousandths: a few divisions instead of a shortest round-trip search.
+void append_json_thousandths(std::string& out, double number);
 
 // "2026-01-02T03:04:05.000Z" for milliseconds since the epoch.
 [[nodiscard]] std::string iso8601_ms(std::int64_t epoch_ms);

@@ -50,7 +50,7 @@ std::string locations_body(
         body += objects.open_object(n.slot);
         if (with_distance) {
             body += R"(,"distance":)";
-            append_json_number(body, std::round(n.distance_km * 1000) / 1000);
+            append_json_thousandths(body, n.distance_km);
         }
         body += '}';
     }
