@@ -233,6 +233,23 @@ max_ms=99999
 report database none
 "$cluster" status | sed 's/^/  /'
 
+# Behind the load balancer a client revalidates against whichever instance answers: each tag must be the
+# same on every instance (locations are tagged from what they hold, the rest from their bytes).
+echo "== the same ETag from every instance"
+for target in '/api/v1/locations?origin=4.6482784,-74.2726198&size=5&withDistance=true' \
+    '/api/v1/locations?origin=0,-140&size=3' '/api/v1/products/1' '/api/v1/categories'; do
+    tags=()
+    for n in 1 2 3; do
+        tags+=("$(curl -s -o /dev/null -D - --max-time 3 "$(instance_url "$n")$target" |
+            tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p')")
+    done
+    if [ -z "${tags[0]}" ] || [ "${tags[0]}" != "${tags[1]}" ] || [ "${tags[0]}" != "${tags[2]}" ]; then
+        fail "etag: $target tagged '${tags[*]}' by instances 1, 2, 3"
+    else
+        echo "  $target: ${tags[0]} on all three"
+    fi
+done
+
 if [ "$failures" -ne 0 ]; then
     echo "drills: $failures failure(s)"
     exit 1
