@@ -71,6 +71,11 @@ composition_root::composition_root(const server_config& config)
               : config.limits.storage_threads,
           config.limits.storage_queue
       ),
+      storage_writes_(
+          storage::kind_of(config.storage.backend) == storage::backend_kind::sqlite
+              ? std::make_unique<write_lane>(config.limits.storage_queue)
+              : nullptr
+      ),
       pet_keys_(config.pet.api_keys, config.pet.clients),
       graph_engine_(
           graphql::limits{.max_depth = config.graphql.max_depth, .max_fields = config.graphql.max_fields},
@@ -82,6 +87,7 @@ composition_root::composition_root(const server_config& config)
           .images = images_,
           .passwords = passwords_,
           .storage = storage_calls_,
+          .writes = storage_writes_.get(),
           .pet_keys = pet_keys_,
           .graphql = graph_engine_,
           .public_url = public_url_,
@@ -117,6 +123,7 @@ composition_root::composition_root(const server_config& config)
           .catalogue = *shared_stores_->catalogue,
           .storage = storage_calls_,
           .passwords = passwords_,
+          .writes = storage_writes_.get(),
       },
       routes_({
           store_routes().mount(shared_.store(), config.compat),

@@ -161,6 +161,7 @@ int main(int argc, char* argv[]) {
             clean = pet_server->wait(config.limits.shutdown_timeout) && clean;
         }
         app.passwords().stop();
+        app.stop_writes();
         log_event("info", "stopped", {field("clean", clean ? "true" : "false")});
         return 0;
     } catch (const std::exception& e) {

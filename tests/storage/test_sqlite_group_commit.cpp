@@ -1,6 +1,7 @@
 // Group commit of concurrent writes (issue 21): many writers at once all get their own answer and their rows,
 // on every backend; on SQLite, the changes queued together share one transaction, where a change that answers
 // an error or throws affects only its own caller, and a commit that fails reaches every caller of the batch.
+// A writer thread's storage::write_batch: its writes answer at once and stand only once it commits.
 
 #include <atomic>
 #include <chrono>
@@ -22,6 +23,7 @@
 #include "core/errc.hpp"
 #include "sqlite/database.hpp"
 #include "storage/factory.hpp"
+#include "storage/write_batch.hpp"
 
 namespace storage = storefront::storage;
 namespace core = storefront::core;
@@ -204,6 +206,98 @@ BOOST_AUTO_TEST_CASE(a_commit_that_fails_reaches_every_caller_of_the_batch) {
     BOOST_TEST(f.catalogue->count_products({}) == before);
     BOOST_TEST(f.catalogue->revision() == revision);
     BOOST_TEST(f.catalogue->create_product(product("After")).has_value());  // the connection is usable again
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(write_batch_on_sqlite)
+
+BOOST_AUTO_TEST_CASE(writes_answer_at_once_and_are_seen_by_no_reader_until_the_batch_commits) {
+    sqlite_file f;
+    const auto before = f.catalogue->count_products({});
+    const auto commits = f.db->commits();
+    const auto revision = f.catalogue->revision();
+    std::set<std::int64_t> ids;
+    {
+        storage::write_batch batch;
+        for (int i = 0; i < 3; ++i) {
+            const auto created = f.catalogue->create_product(product("Batched " + std::to_string(i)));
+            BOOST_TEST_REQUIRE(created.has_value());
+            ids.insert(created->id);
+        }
+        const auto twin = f.catalogue->create_product(product("Batched 1"));  // same slug: conflict
+        BOOST_TEST((code_of(twin) == errc::conflict));
+        BOOST_TEST(f.catalogue->count_products({}) == before);  // readers see the last commit
+        BOOST_TEST(f.catalogue->revision() == revision);        // caches are not told yet
+        BOOST_TEST(f.db->commits() == commits);
+        batch.commit();
+    }
+    BOOST_TEST(ids.size() == 3U);
+    BOOST_TEST(f.db->commits() == commits + 1);
+    BOOST_TEST(f.catalogue->count_products({}) == before + 3);
+    BOOST_TEST(f.catalogue->revision() == revision + 3);
+    for (const auto id : ids) {
+        BOOST_TEST(f.catalogue->find_product(id).has_value());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_batch_that_is_not_committed_leaves_nothing) {
+    sqlite_file f;
+    const auto before = f.catalogue->count_products({});
+    const auto revision = f.catalogue->revision();
+    {
+        storage::write_batch batch;
+        BOOST_TEST(f.catalogue->create_product(product("Abandoned")).has_value());
+    }
+    BOOST_TEST(f.catalogue->count_products({}) == before);
+    BOOST_TEST(f.catalogue->revision() == revision);
+    BOOST_TEST(f.catalogue->create_product(product("Abandoned")).has_value());  // not taken: never written
+}
+
+BOOST_AUTO_TEST_CASE(a_commit_that_fails_undoes_every_write_of_the_batch) {
+    sqlite_file f;
+    const auto before = f.catalogue->count_products({});
+    const auto revision = f.catalogue->revision();
+    {
+        storage::write_batch batch;
+        BOOST_TEST(f.catalogue->create_product(product("Lost With The Batch")).has_value());
+        f.db->write([](detail::sqlite_connection& w) {
+            w.exec("PRAGMA defer_foreign_keys = ON");
+            w.exec("INSERT INTO product_images (product_id, position, url) VALUES (999999, 0, 'x')");
+        });
+        BOOST_CHECK_THROW(batch.commit(), std::exception);
+    }
+    BOOST_TEST(f.catalogue->count_products({}) == before);
+    BOOST_TEST(f.catalogue->revision() == revision);
+    BOOST_TEST(f.catalogue->create_product(product("Lost With The Batch")).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(another_thread_s_write_waits_for_the_batch_and_commits_after_it) {
+    sqlite_file f;
+    const auto before = f.catalogue->count_products({});
+    std::atomic<bool> written{false};
+    std::thread other;
+    {
+        storage::write_batch batch;
+        BOOST_TEST(f.catalogue->create_product(product("First In Batch")).has_value());
+        other =
+            std::thread([&] { written = f.catalogue->create_product(product("Second Alone")).has_value(); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        BOOST_TEST(!written.load());  // the write connection is the batch's until it commits
+        batch.commit();
+    }
+    other.join();
+    BOOST_TEST(written.load());
+    BOOST_TEST(f.catalogue->count_products({}) == before + 2);
+}
+
+BOOST_AUTO_TEST_CASE(a_write_lease_inside_the_batch_is_refused_instead_of_waiting_for_itself) {
+    sqlite_file f;
+    storage::write_batch batch;
+    BOOST_TEST(f.catalogue->create_product(product("Holding The Writer")).has_value());
+    BOOST_CHECK_THROW((void)f.db->writer(), std::logic_error);
+    BOOST_CHECK_THROW(storage::write_batch{}, std::logic_error);  // batches do not nest
+    batch.commit();
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -28,6 +28,7 @@
 #include "server/services/placeholder_images.hpp"
 #include "server/services/rate_limiter.hpp"
 #include "server/services/response_cache.hpp"
+#include "server/services/write_lane.hpp"
 #include "server/transport/http_server.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/file_store.hpp"
@@ -67,6 +68,12 @@ class composition_root {
     // Started / draining, as main sets it; read by /readyz and the sessions.
     serving_state& state() { return state_; }
     password_worker& passwords() { return passwords_; }
+    // Finishes the queued writes that share commits (SQLite); call once the I/O threads have stopped.
+    void stop_writes() {
+        if (storage_writes_) {
+            storage_writes_->stop();
+        }
+    }
     [[nodiscard]] const blocking_offload& storage_calls() const { return storage_calls_; }
     storage::location_store& locations() { return *locations_; }
     // The sandboxes (nullptr with --sandboxes off), for tests that run a purge pass.
@@ -88,6 +95,7 @@ class composition_root {
     core::pet_token_settings pet_token_settings_;
     password_worker passwords_;
     blocking_offload storage_calls_;
+    std::unique_ptr<write_lane> storage_writes_;  // SQLite only
     pet_credentials pet_keys_;
     graph_engine graph_engine_;
     world_commons commons_;

@@ -291,6 +291,24 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         offload.storage_rejections
     );
     scalar(
+        "storefront_write_queue_depth",
+        "gauge",
+        "SQLite catalogue and user writes queued or running on the write lane, to share a commit.",
+        offload.write_depth
+    );
+    scalar(
+        "storefront_write_batches_total",
+        "counter",
+        "Transactions the write lane ran, each one commit shared by the writes queued together.",
+        offload.write_batches
+    );
+    scalar(
+        "storefront_batched_writes_total",
+        "counter",
+        "Writes the write lane's transactions carried (divided by the batches: writes per commit).",
+        offload.batched_writes
+    );
+    scalar(
         "storefront_replayed_requests_total",
         "counter",
         "GETs answered again from an I/O thread's replay cache, without parsing or routing.",

@@ -17,7 +17,10 @@ handler_result handle_get_metrics(request_context&, ops_services& ops) {
         .password_depth = ops.passwords.queued(),
         .password_rejections = ops.passwords.rejected(),
         .storage_depth = ops.storage.queued(),
-        .storage_rejections = ops.storage.rejected(),
+        .storage_rejections = ops.storage.rejected() + (ops.writes ? ops.writes->rejected() : 0),
+        .write_depth = ops.writes ? ops.writes->queued() : 0,
+        .write_batches = ops.writes ? ops.writes->batches() : 0,
+        .batched_writes = ops.writes ? ops.writes->writes() : 0,
     });
     r.content_type = "text/plain; version=0.0.4; charset=utf-8";
     r.with_header("Cache-Control", "no-store");

@@ -129,6 +129,7 @@ store_world::store_world(
           .tokens = tokens_,
           .passwords = commons.passwords,
           .storage = commons.storage,
+          .writes = commons.writes,
           .product_json = stores_->product_json,
           .category_json = stores_->category_json,
           .user_json = stores_->user_json,

@@ -367,14 +367,14 @@ class sqlite_catalogue_store final : public catalogue_store {
     template <class Answer>
     Answer recorded(core::row_table table, std::int64_t id, Answer answer) {
         if (answer) {
-            db_->catalogue_changes.record(table, id);
+            db_->record_after_commit(db_->catalogue_changes, table, id);
         }
         return answer;
     }
     template <class Item>
     core::result<Item> recorded(core::row_table table, core::result<Item> created) {
         if (created) {
-            db_->catalogue_changes.record(table, created->id);
+            db_->record_after_commit(db_->catalogue_changes, table, created->id);
         }
         return created;
     }

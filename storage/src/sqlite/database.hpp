@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -71,7 +72,13 @@ class sqlite_database {
         std::unique_lock<std::mutex> lock_;
         sqlite_connection& db_;
     };
-    [[nodiscard]] write_lease writer() { return write_lease(*this); }
+    // Throws std::logic_error on a thread whose write_batch holds this database (it would wait for itself).
+    [[nodiscard]] write_lease writer() {
+        if (commits_.held_by_this_thread()) {
+            throw std::logic_error("sqlite: a write lease inside this thread's write batch");
+        }
+        return write_lease(*this);
+    }
 
     // One write on the write connection: `change(db)` runs in its own savepoint inside the transaction of a
     // group commit (sqlite/group_commit.hpp), which concurrent writes share. An answer that is an error rolls
@@ -79,6 +86,7 @@ class sqlite_database {
     // caller then records the rows it changed in a journal). An exception of `change` reaches this caller
     // only; a commit that fails throws to every caller of the batch. `change` may run on another caller's
     // thread, after earlier changes of the batch (which it sees, as it would see earlier commits).
+    // On a thread with a storage::write_batch open, it returns before the commit: the batch commits it.
     template <class Change>
     auto write(Change&& change) -> decltype(change(std::declval<sqlite_connection&>())) {
         using answer_type = decltype(change(std::declval<sqlite_connection&>()));
@@ -99,6 +107,14 @@ class sqlite_database {
             });
             return std::move(*answer);
         }
+    }
+
+    // Runs `work` (a journal record) once this thread's writes are committed: at once, or when this thread's
+    // write_batch commits (never if it fails), so no cache sees a revision its readers cannot read yet.
+    void after_commit(std::function<void()> work) { commits_.after_commit(std::move(work)); }
+    // Records row `id` of `table` in `journal` (one of the two below) once committed (after_commit).
+    void record_after_commit(change_journal& journal, core::row_table table, std::int64_t id) {
+        after_commit([&journal, table, id] { journal.record(table, id); });
     }
 
     // Group-commit statistics for tests: changes waiting for a batch, and batches committed.

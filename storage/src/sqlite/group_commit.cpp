@@ -9,7 +9,15 @@
 
 namespace storefront::storage::detail {
 
+group_commit::~group_commit() {
+    roll_back();
+}
+
 void group_commit::run(const change& c) {
+    if (auto* batch = write_batch::open_on_this_thread(); batch != nullptr && join(*batch)) {
+        run_in_joined_batch(c);
+        return;
+    }
     pending mine{&c};
     std::unique_lock lock(mutex_);
     queue_.push_back(&mine);
@@ -98,6 +106,77 @@ void group_commit::run_in_savepoint(pending& p) {
         db_.run("ROLLBACK TO change");
     }
     db_.run("RELEASE change");
+}
+
+bool group_commit::join(write_batch& batch) {
+    if (batch.holds(*this)) {
+        return true;
+    }
+    if (batch.taken()) {
+        return false;  // another database holds the batch: this write commits by itself
+    }
+    // Begun before joining: a batch that cannot begin (busy) is not joined, and the next write tries again.
+    std::unique_lock writer(write_mutex_);
+    batch_transaction_.emplace(db_);
+    batch_writer_ = std::move(writer);
+    return batch.join(*this);
+}
+
+void group_commit::run_in_joined_batch(const change& c) {
+    if (batch_lost_) {
+        std::rethrow_exception(batch_lost_);
+    }
+    pending p{&c};
+    try {
+        run_in_savepoint(p);
+    } catch (...) {
+        batch_lost_ = std::current_exception();  // the transaction is gone: later writes must not start one
+        throw;
+    }
+    if (p.failure) {
+        std::rethrow_exception(p.failure);
+    }
+}
+
+void group_commit::after_commit(std::function<void()> work) {
+    if (held_by_this_thread()) {
+        batch_after_commit_.push_back(std::move(work));
+    } else {
+        work();
+    }
+}
+
+bool group_commit::held_by_this_thread() const {
+    const auto* batch = write_batch::open_on_this_thread();
+    return batch != nullptr && batch->holds(*this);
+}
+
+void group_commit::commit() {
+    if (batch_lost_) {
+        std::rethrow_exception(batch_lost_);
+    }
+    if (before_commit_) {
+        before_commit_(db_);
+    }
+    batch_transaction_->commit();
+    commits_.fetch_add(1, std::memory_order_acq_rel);
+    // Still holding the write connection: journal records stay in commit order.
+    for (auto& work : batch_after_commit_) {
+        work();
+    }
+    batch_after_commit_.clear();
+    batch_transaction_.reset();
+    batch_writer_ = {};
+}
+
+void group_commit::roll_back() noexcept {
+    batch_transaction_.reset();  // rolls back unless committed
+    batch_after_commit_.clear();
+    batch_lost_ = nullptr;
+    if (batch_writer_.owns_lock()) {
+        batch_writer_.unlock();
+    }
+    batch_writer_ = {};
 }
 
 }  // namespace storefront::storage::detail

@@ -188,7 +188,7 @@ class sqlite_user_store final : public user_store {
     core::result<void> delete_user(std::int64_t id) override {
         auto deleted = db_->delete_row("users", id, core::errc::seed_user_read_only);
         if (deleted) {
-            db_->user_changes.record(core::row_table::users, id);
+            db_->record_after_commit(db_->user_changes, core::row_table::users, id);
         }
         return deleted;
     }
@@ -204,7 +204,7 @@ class sqlite_user_store final : public user_store {
     // committed, so a cache built before the write holds an older revision).
     core::result<core::user> recorded(core::result<core::user> written) {
         if (written) {
-            db_->user_changes.record(core::row_table::users, written->id);
+            db_->record_after_commit(db_->user_changes, core::row_table::users, written->id);
         }
         return written;
     }

@@ -66,6 +66,9 @@ class service_metrics {
         std::size_t password_rejections = 0;
         std::size_t storage_depth = 0;
         std::size_t storage_rejections = 0;
+        std::size_t write_depth = 0;     // the write lane's (SQLite): queued or running writes
+        std::size_t write_batches = 0;   // its transactions so far
+        std::size_t batched_writes = 0;  // the writes they carried
     };
 
     // Everything, in the Prometheus text exposition format 0.0.4.

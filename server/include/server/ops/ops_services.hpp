@@ -1,11 +1,12 @@
 #pragma once
 // What the operational routes (/healthz, /readyz, /metrics) use: the serving state, the shared readiness
-// check and what it calls, and the offload pools whose depths /metrics reports.
+// check and what it calls, and the offload pools and write lane whose depths /metrics reports.
 
 #include "server/ops/readiness.hpp"
 #include "server/ops/serving_state.hpp"
 #include "server/services/blocking_offload.hpp"
 #include "server/services/password_worker.hpp"
+#include "server/services/write_lane.hpp"
 #include "storage/catalogue_store.hpp"
 
 namespace storefront::server {
@@ -16,6 +17,7 @@ struct ops_services {
     storage::catalogue_store& catalogue;  // what the readiness check reads
     blocking_offload& storage;
     password_worker& passwords;
+    const write_lane* writes = nullptr;  // SQLite's shared commits (nullptr on other backends)
 };
 
 }  // namespace storefront::server

@@ -22,6 +22,7 @@
 #include "server/services/pet_credentials.hpp"
 #include "server/services/placeholder_images.hpp"
 #include "server/services/response_cache.hpp"
+#include "server/services/write_lane.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/file_store.hpp"
 #include "storage/pet_store.hpp"
@@ -39,6 +40,7 @@ struct world_commons {
     placeholder_images& images;
     password_worker& passwords;
     blocking_offload& storage;
+    write_lane* writes;  // SQLite: catalogue and user writes share commits here (else nullptr)
     const pet_credentials& pet_keys;
     const graph_engine& graphql;
     const std::string& public_url;  // may gain its port once the listener is bound, before serving

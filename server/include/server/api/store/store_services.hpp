@@ -22,6 +22,7 @@
 #include "server/services/password_worker.hpp"
 #include "server/services/placeholder_images.hpp"
 #include "server/services/response_cache.hpp"
+#include "server/services/write_lane.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/file_store.hpp"
 #include "storage/location_store.hpp"
@@ -49,6 +50,8 @@ class store_services {
         const core::auth_tokens& tokens;
         password_worker& passwords;
         blocking_offload& storage;
+        // Where catalogue and user writes share commits (SQLite); nullptr: they run through `storage`.
+        write_lane* writes = nullptr;
         fragment_list& product_json;
         fragment_list& category_json;
         fragment_list& user_json;
@@ -97,9 +100,17 @@ class store_services {
         return p_.storage.run(std::move(call));
     }
     // storage(call) for a write of the catalogue, then, on the same trip, the cached product and category
-    // lists patched with what it changed: readers find them current instead of each asking the pool.
+    // lists patched with what it changed: readers find them current instead of each asking the pool. With a
+    // write lane, the write shares a commit with the other writes queued meanwhile, and the lists are patched
+    // once it has committed.
     template <class Call>
     boost::asio::awaitable<std::invoke_result_t<Call&>> catalogue_write(Call call) const {
+        if (p_.writes != nullptr) {
+            return p_.writes->run(this, std::move(call), [this]() noexcept {
+                refresh(p_.product_json);
+                refresh(p_.category_json);
+            });
+        }
         return p_.storage.run([this, call = std::move(call)]() mutable {
             auto answer = call();
             refresh(p_.product_json);
@@ -110,6 +121,9 @@ class store_services {
     // storage(call) for a write of the users, then the cached user list patched on the same trip.
     template <class Call>
     boost::asio::awaitable<std::invoke_result_t<Call&>> users_write(Call call) const {
+        if (p_.writes != nullptr) {
+            return p_.writes->run(this, std::move(call), [this]() noexcept { refresh(p_.user_json); });
+        }
         return p_.storage.run([this, call = std::move(call)]() mutable {
             auto answer = call();
             refresh(p_.user_json);

@@ -1,0 +1,124 @@
+// write_lane: the writer thread, which takes one view's queued writes as a batch, runs them in one
+// storage::write_batch, commits, and answers each write's coroutine.
+
+#include "server/services/write_lane.hpp"
+
+#include "storage/write_batch.hpp"
+
+namespace storefront::server {
+
+write_lane::write_lane(std::size_t max_queued) : max_queued_(max_queued), writer_([this] { serve(); }) {}
+
+write_lane::~write_lane() {
+    stop();
+}
+
+void write_lane::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    ready_.notify_one();
+    if (writer_.joinable()) {
+        writer_.join();
+    }
+}
+
+std::size_t write_lane::queued() const {
+    std::lock_guard lock(mutex_);
+    return waiting_;
+}
+
+std::size_t write_lane::rejected() const {
+    std::lock_guard lock(mutex_);
+    return rejected_;
+}
+
+std::size_t write_lane::batches() const {
+    std::lock_guard lock(mutex_);
+    return batches_;
+}
+
+std::size_t write_lane::writes() const {
+    std::lock_guard lock(mutex_);
+    return writes_;
+}
+
+void write_lane::submit(write* w) {
+    bool wake = false;
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(w);
+        wake = idle_;
+        idle_ = false;  // one wake-up is enough: the writer takes everything queued by then
+    }
+    if (wake) {
+        ready_.notify_one();
+    }
+}
+
+void write_lane::serve() {
+    for (;;) {
+        std::vector<write*> batch;
+        {
+            std::unique_lock lock(mutex_);
+            while (queue_.empty() && !stopping_) {
+                idle_ = true;
+                ready_.wait(lock);
+            }
+            idle_ = false;
+            if (queue_.empty()) {
+                return;  // stopping, and every queued write answered
+            }
+            batch = take_batch();
+        }
+        run_batch(batch);
+        {
+            std::lock_guard lock(mutex_);
+            waiting_ -= batch.size();
+            ++batches_;
+            writes_ += batch.size();
+        }
+        for (auto* w : batch) {
+            w->answer();
+        }
+    }
+}
+
+std::vector<write_lane::write*> write_lane::take_batch() {
+    // The oldest write and the writes of the same stores queued after it, in order; the others keep theirs.
+    const void* stores = queue_.front()->stores;
+    std::vector<write*> batch;
+    std::deque<write*> others;
+    for (auto* w : queue_) {
+        if (w->stores == stores && batch.size() < max_batch) {
+            batch.push_back(w);
+        } else {
+            others.push_back(w);
+        }
+    }
+    queue_.swap(others);
+    return batch;
+}
+
+void write_lane::run_batch(const std::vector<write*>& batch) {
+    std::exception_ptr lost;
+    try {
+        storage::write_batch together;
+        for (auto* w : batch) {
+            w->run();
+        }
+        together.commit();
+    } catch (...) {
+        lost = std::current_exception();  // nothing of the batch is on disk: no write is acknowledged
+    }
+    for (auto* w : batch) {
+        if (lost) {
+            w->fail(lost);
+        } else {
+            w->committed();
+        }
+    }
+}
+
+}  // namespace storefront::server

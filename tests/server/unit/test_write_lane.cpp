@@ -1,0 +1,262 @@
+// The write lane (issue 21, group commit): writes queued while the writer thread is busy share the next
+// transaction, each gets its own answer (or its own exception), a commit that fails answers every write of
+// its batch with the failure, writes of different stores never share a batch, and a full queue refuses at
+// once.
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "server/services/write_lane.hpp"
+#include "storage/write_batch.hpp"
+
+namespace asio = boost::asio;
+using storefront::server::offload_rejected;
+using storefront::server::write_lane;
+using storefront::storage::write_batch;
+
+namespace {
+
+// A database as the batch sees it: writes join the batch's transaction, which commits or rolls back.
+class fake_database final : public write_batch::member {
+  public:
+    // Inside the writer thread's batch (throws, as an adapter would fail, when there is none to join).
+    void write(int value) {
+        auto* batch = write_batch::open_on_this_thread();
+        if (batch == nullptr || !batch->join(*this)) {
+            throw std::logic_error("not inside a batch of this database");
+        }
+        pending_.push_back(value);
+    }
+    void commit() override {
+        if (fail_commits) {
+            throw std::runtime_error("disk full");
+        }
+        durable.insert(durable.end(), pending_.begin(), pending_.end());
+        pending_.clear();
+        ++commits;
+    }
+    void roll_back() noexcept override {
+        pending_.clear();
+        ++roll_backs;
+    }
+
+    std::atomic<bool> fail_commits{false};
+    std::vector<int> durable;  // read once the io_context has finished
+    int commits = 0;
+    int roll_backs = 0;
+
+  private:
+    std::vector<int> pending_;
+};
+
+// Holds the writer thread in its first write until released, so that the writes after it queue up.
+struct gate {
+    std::promise<void> opened;
+    std::shared_future<void> open = opened.get_future().share();
+    std::atomic<bool> entered{false};
+
+    // Waits (bounded) until the writer thread is held here.
+    void wait_entered() const {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!entered && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        BOOST_TEST_REQUIRE(entered.load());
+    }
+};
+
+// Waits (bounded) until `lane` holds `n` writes queued or running.
+void wait_for_queued(const write_lane& lane, std::size_t n) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (lane.queued() < n && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    BOOST_TEST_REQUIRE(lane.queued() == n);
+}
+
+// An io_context run by its own thread until its work is done.
+struct io_thread {
+    asio::io_context io;
+    asio::executor_work_guard<asio::io_context::executor_type> busy = asio::make_work_guard(io);
+    std::thread runner{[this] { io.run(); }};
+    ~io_thread() {
+        busy.reset();
+        runner.join();
+    }
+};
+
+// Queues one write of `value` to `db` (under the stores `key`) and returns its answer's future: value * 10,
+// or what the write or its batch threw. `hold` keeps the writer thread in this write until it opens.
+std::future<int> queue_write(
+    io_thread& t,
+    write_lane& lane,
+    const void* key,
+    fake_database& db,
+    int value,
+    std::atomic<int>& afters,
+    gate* hold = nullptr
+) {
+    return asio::co_spawn(
+        t.io,
+        [&lane, key, &db, value, &afters, hold]() -> asio::awaitable<int> {
+            const auto call = [&db, value, hold] {
+                if (hold != nullptr) {
+                    hold->entered = true;
+                    hold->open.wait();
+                }
+                if (value < 0) {
+                    throw std::invalid_argument("refused");
+                }
+                db.write(value);
+                return value * 10;
+            };
+            const auto after = [&afters]() noexcept { afters.fetch_add(1); };
+            co_return co_await lane.run(key, call, after);
+        },
+        asio::use_future
+    );
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(write_lane_batches)
+
+BOOST_AUTO_TEST_CASE(writes_queued_together_share_one_commit_and_each_gets_its_own_answer) {
+    write_lane lane(64);
+    fake_database db;
+    std::atomic<int> afters{0};
+    gate hold;
+    std::vector<std::future<int>> answers;
+    {
+        io_thread t;
+        const int key = 0;
+        answers.push_back(queue_write(t, lane, &key, db, 0, afters, &hold));
+        hold.wait_entered();
+        for (int i = 1; i < 20; ++i) {
+            answers.push_back(queue_write(t, lane, &key, db, i, afters));
+        }
+        wait_for_queued(lane, 20);
+        hold.opened.set_value();
+        for (int i = 0; i < 20; ++i) {
+            BOOST_TEST(answers[i].get() == i * 10);
+        }
+    }
+    BOOST_TEST(lane.batches() == 2U);  // the held write alone, then the 19 queued behind it together
+    BOOST_TEST(lane.writes() == 20U);
+    BOOST_TEST(db.commits == 2);
+    BOOST_TEST(db.durable.size() == 20U);
+    BOOST_TEST(afters.load() == 20);
+    BOOST_TEST(lane.queued() == 0U);
+}
+
+BOOST_AUTO_TEST_CASE(an_exception_of_one_write_reaches_only_its_own_caller) {
+    write_lane lane(64);
+    fake_database db;
+    std::atomic<int> afters{0};
+    gate hold;
+    {
+        io_thread t;
+        const int key = 0;
+        auto first = queue_write(t, lane, &key, db, 1, afters, &hold);
+        hold.wait_entered();
+        auto refused = queue_write(t, lane, &key, db, -1, afters);
+        auto third = queue_write(t, lane, &key, db, 3, afters);
+        wait_for_queued(lane, 3);
+        hold.opened.set_value();
+        BOOST_TEST(first.get() == 10);
+        BOOST_CHECK_THROW(refused.get(), std::invalid_argument);
+        BOOST_TEST(third.get() == 30);
+    }
+    BOOST_TEST(db.durable == (std::vector<int>{1, 3}), boost::test_tools::per_element());
+    BOOST_TEST(afters.load() == 2);  // the refused write has nothing to publish
+}
+
+BOOST_AUTO_TEST_CASE(a_commit_that_fails_answers_every_write_of_its_batch_with_the_failure) {
+    write_lane lane(64);
+    fake_database db;
+    std::atomic<int> afters{0};
+    gate hold;
+    std::vector<std::future<int>> answers;
+    {
+        io_thread t;
+        const int key = 0;
+        answers.push_back(queue_write(t, lane, &key, db, 1, afters, &hold));
+        hold.wait_entered();
+        for (int i = 2; i <= 5; ++i) {
+            answers.push_back(queue_write(t, lane, &key, db, i, afters));
+        }
+        wait_for_queued(lane, 5);
+        db.fail_commits = true;
+        hold.opened.set_value();
+        for (auto& answer : answers) {
+            BOOST_CHECK_THROW(answer.get(), std::runtime_error);  // "disk full": never acknowledged
+        }
+    }
+    BOOST_TEST(db.durable.empty());
+    BOOST_TEST(db.roll_backs == 2);
+    BOOST_TEST(afters.load() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(writes_of_different_stores_never_share_a_batch) {
+    write_lane lane(64);
+    fake_database a;
+    fake_database b;
+    std::atomic<int> afters{0};
+    gate hold;
+    std::vector<std::future<int>> answers;
+    {
+        io_thread t;
+        const int key_a = 0;
+        const int key_b = 0;
+        answers.push_back(queue_write(t, lane, &key_a, a, 0, afters, &hold));
+        hold.wait_entered();
+        for (int i = 1; i <= 4; ++i) {  // b, a, b, a: a batch joining both would throw in write()
+            answers.push_back(
+                i % 2 == 1 ? queue_write(t, lane, &key_b, b, i, afters)
+                           : queue_write(t, lane, &key_a, a, i, afters)
+            );
+        }
+        wait_for_queued(lane, 5);
+        hold.opened.set_value();
+        for (int i = 0; i <= 4; ++i) {
+            BOOST_TEST(answers[i].get() == i * 10);
+        }
+    }
+    BOOST_TEST(lane.batches() == 3U);  // the held one, then b's two together, then a's two together
+    BOOST_TEST(a.commits == 2);
+    BOOST_TEST(b.commits == 1);
+    BOOST_TEST(b.durable == (std::vector<int>{1, 3}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_full_queue_refuses_at_once) {
+    write_lane lane(2);
+    fake_database db;
+    std::atomic<int> afters{0};
+    gate hold;
+    {
+        io_thread t;
+        const int key = 0;
+        auto first = queue_write(t, lane, &key, db, 1, afters, &hold);
+        hold.wait_entered();
+        auto second = queue_write(t, lane, &key, db, 2, afters);
+        wait_for_queued(lane, 2);
+        auto third = queue_write(t, lane, &key, db, 3, afters);
+        BOOST_CHECK_THROW(third.get(), offload_rejected);  // answered while the first still holds the writer
+        hold.opened.set_value();
+        BOOST_TEST(first.get() == 10);
+        BOOST_TEST(second.get() == 20);
+    }
+    BOOST_TEST(lane.rejected() == 1U);
+    BOOST_TEST(db.durable.size() == 2U);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
