@@ -72,9 +72,9 @@ composition_root::composition_root(const server_config& config)
           config.limits.storage_queue
       ),
       storage_writes_(
-          storage::kind_of(config.storage.backend) == storage::backend_kind::memory
-              ? nullptr
-              : std::make_unique<write_lane>(config.limits.storage_queue)
+          storage::kind_of(config.storage.backend) == storage::backend_kind::sqlite
+              ? std::make_unique<write_lane>(config.limits.storage_queue)
+              : nullptr
       ),
       pet_keys_(config.pet.api_keys, config.pet.clients),
       graph_engine_(

@@ -117,21 +117,6 @@ void pg_aggregate::heard(std::optional<std::string_view> payload) {
     record(row);
 }
 
-pg_connection* pg_aggregate::batch_connection() {
-    if (write_batch::open_on_this_thread() == nullptr) {
-        return nullptr;
-    }
-    if (!ready_.load(std::memory_order_acquire)) {
-        (void)connection();  // migrates and seeds on a connection of its own, outside the batch
-    }
-    return pool_->batch().joined();
-}
-
-void pg_aggregate::undo_savepoint(pg_connection& conn) {
-    (void)conn.exec("ROLLBACK TO SAVEPOINT write");
-    (void)conn.exec("RELEASE SAVEPOINT write");
-}
-
 void pg_aggregate::lock(pg_connection& conn) const {
     (void)conn.exec("SELECT pg_advisory_xact_lock(hashtext($1))", pg_params().add(channel_));
 }

@@ -19,7 +19,6 @@
 #include "common/change_journal.hpp"
 #include "core/errc.hpp"
 #include "core/row_changes.hpp"
-#include "postgres/batch.hpp"
 #include "postgres/pool.hpp"
 
 namespace storefront::storage::detail {
@@ -88,9 +87,6 @@ class pg_aggregate {
     // One write, one transaction: `change(conn)` runs inside it and its answer decides the end. An answer
     // that is a result with a value, `true`, or a plain value (an add) ends with commit_write; an error or
     // `false` (nothing changed) rolls back, so nobody is told. The rows it changed are not named.
-    // On a thread with a storage::write_batch open, the write runs in its own savepoint of the batch's
-    // transaction instead and returns before the commit; its notification goes out, and its journal record
-    // is made, when the batch commits.
     template <class Change>
     auto write(Change&& change) -> decltype(change(std::declval<pg_connection&>())) {
         return write_naming(std::forward<Change>(change), [](const auto&) {
@@ -142,9 +138,6 @@ class pg_aggregate {
     // write() whose successful answer names its row with `name(answer)`.
     template <class Change, class Name>
     auto write_naming(Change&& change, Name&& name) -> decltype(change(std::declval<pg_connection&>())) {
-        if (auto* joined = batch_connection(); joined != nullptr) {
-            return write_in_batch(*joined, change, name);
-        }
         auto conn = connection();
         pg_transaction tx(*conn);
         auto answer = change(*conn);
@@ -156,39 +149,6 @@ class pg_aggregate {
         commit_write(*conn, tx, name(answer));
         return answer;
     }
-    // The connection of this thread's write batch (pg_batch::joined), the schema and seed made ready first;
-    // nullptr outside a batch.
-    [[nodiscard]] pg_connection* batch_connection();
-    // write_naming inside the batch: a savepoint per write, so an error answer or an exception undoes this
-    // write only; a failure that cannot be undone loses the batch (it will not commit).
-    template <class Change, class Name>
-    auto write_in_batch(pg_connection& conn, Change& change, Name& name) -> decltype(change(conn)) {
-        auto& batch = pool_->batch();
-        batch.check_not_lost();
-        (void)conn.exec("SAVEPOINT write");
-        try {
-            auto answer = change(conn);
-            if constexpr (std::is_constructible_v<bool, decltype(answer)>) {
-                if (!static_cast<bool>(answer)) {
-                    undo_savepoint(conn);
-                    return answer;
-                }
-            }
-            const auto row = name(answer);
-            notify(conn, row);
-            (void)conn.exec("RELEASE SAVEPOINT write");
-            batch.after_commit([this, row] { record(row); });
-            return answer;
-        } catch (...) {
-            try {
-                undo_savepoint(conn);
-            } catch (...) {
-                batch.lost(std::current_exception());
-            }
-            throw;
-        }
-    }
-    static void undo_savepoint(pg_connection& conn);
     // The journal's table for an SQL table whose rows caches hold ("products"), else nullopt.
     static std::optional<core::row_table> row_table_of(std::string_view table);
     // Records a change of this instance or of another one (from its notification's payload).

@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "postgres/batch.hpp"
 #include "postgres/schema.hpp"
 #include "storage/storage_error.hpp"
 
@@ -22,12 +21,7 @@ constexpr std::chrono::milliseconds max_backoff{2000};
 }  // namespace
 
 pg_pool::pg_pool(pg_target target, std::size_t size, pg_limits limits)
-    : target_(std::move(target)),
-      size_(std::max<std::size_t>(1, size)),
-      limits_(limits),
-      batch_(std::make_unique<pg_batch>(*this)) {}
-
-pg_pool::~pg_pool() = default;
+    : target_(std::move(target)), size_(std::max<std::size_t>(1, size)), limits_(limits) {}
 
 pg_pool::lease::~lease() {
     if (conn_) {

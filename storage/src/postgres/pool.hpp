@@ -20,12 +20,9 @@
 
 namespace storefront::storage::detail {
 
-class pg_batch;
-
 class pg_pool {
   public:
     pg_pool(pg_target target, std::size_t size, pg_limits limits = {});
-    ~pg_pool();
     pg_pool(const pg_pool&) = delete;
     pg_pool& operator=(const pg_pool&) = delete;
 
@@ -53,9 +50,6 @@ class pg_pool {
 
     [[nodiscard]] pg_listener& listener();
 
-    // This database's share of a thread's storage::write_batch (postgres/batch.hpp).
-    [[nodiscard]] pg_batch& batch() { return *batch_; }
-
   private:
     void give_back(std::unique_ptr<pg_connection> conn);
 
@@ -72,7 +66,6 @@ class pg_pool {
     std::chrono::steady_clock::time_point next_attempt_{};
     bool schema_ready_ = false;
     std::unique_ptr<pg_listener> listener_;
-    std::unique_ptr<pg_batch> batch_;  // made with the pool; holds a connection only during a batch
 };
 
 // The pool for `target` shared by the stores of this process (created on first use, gone with its last
