@@ -154,7 +154,9 @@ composition_root::composition_root(const server_config& config)
     shared_stores_->warm();
 }
 
-composition_root::~composition_root() = default;
+composition_root::~composition_root() {
+    stop_writes();  // the lane's queued writes use the stores, which go before it
+}
 
 listener_services composition_root::listener() {
     return {routing_, state_, [this](std::uint16_t port) { listening_on(port); }, rate_limit_.get()};

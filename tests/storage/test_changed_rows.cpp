@@ -91,6 +91,32 @@ core::product_draft draft(std::string title, std::int64_t category = 1) {
 
 BOOST_AUTO_TEST_SUITE(changed_rows)
 
+// What the cached lists read after a batch of writes: the rows named, whatever their order and repeats.
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    find_products_reads_the_named_rows_that_exist_in_id_order, Backend, all_backends
+) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    auto store = storage::make_catalogue_store(Backend::config());
+    const auto made = store->create_product(draft("Found Together"));
+    BOOST_TEST_REQUIRE(made.has_value());
+    const std::int64_t gone = made->id + 1000000;
+    const auto found = store->find_products({made->id, 3, gone, 1, made->id});
+    BOOST_TEST_REQUIRE(found.size() == 3U);
+    BOOST_TEST(found[0].id == 1);
+    BOOST_TEST(found[1].id == 3);
+    BOOST_TEST(found[2].id == made->id);
+    BOOST_TEST(found[2].title == "Found Together");
+    BOOST_TEST(found[2].product_category.id == 1);
+    BOOST_TEST(found[2].images.size() == 1U);
+    const auto one = store->find_product(3);
+    BOOST_TEST_REQUIRE(one.has_value());
+    BOOST_TEST(found[1].title == one->title);
+    BOOST_TEST(store->find_products({}).empty());
+    BOOST_TEST(store->find_products({gone}).empty());
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(catalogue_writes_name_their_rows, Backend, all_backends) {
     if (skipped<Backend>()) {
         return;

@@ -1,5 +1,5 @@
-// product_changes, category_changes, user_changes: the journal's changed ids of one table, each row read
-// again by id (gone rows are deletions) and serialised as the full list would.
+// product_changes, category_changes, user_changes: the journal's changed ids of one table, their rows read
+// again (products in one read; gone rows are deletions) and serialised as the full list would.
 
 #include "sandboxes/list_changes.hpp"
 
@@ -80,12 +80,15 @@ std::optional<serialised_changes> product_changes(
             written.emplace(p.id, write(p));
         }
     }
+    std::vector<std::int64_t> unread;
     for (const auto id : ids) {
-        if (written.contains(id)) {
-            continue;
+        if (!written.contains(id)) {
+            unread.push_back(id);
         }
-        if (const auto p = store.find_product(id)) {
-            written.emplace(id, write(*p));
+    }
+    if (!unread.empty()) {
+        for (const auto& p : store.find_products(unread)) {  // one read for a whole batch of writes
+            written.emplace(p.id, write(p));
         }
     }
     std::sort(ids.begin(), ids.end());

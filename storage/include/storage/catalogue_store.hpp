@@ -30,6 +30,10 @@ class catalogue_store {
     // errc::not_found when there is none.
     [[nodiscard]] virtual core::result<core::product> find_product(std::int64_t id) const = 0;
     [[nodiscard]] virtual core::result<core::product> find_product_by_slug(std::string_view slug) const = 0;
+    // The products of `ids` that exist, in id order, each once: one read however many (the rows a batch of
+    // writes changed, for the cached lists).
+    [[nodiscard]] virtual std::vector<core::product> find_products(const std::vector<std::int64_t>& ids
+    ) const = 0;
 
     // Every other product of the same category as product `id`, in id order; errc::not_found.
     [[nodiscard]] virtual core::result<std::vector<core::product>> related_products(std::int64_t id

@@ -3,6 +3,7 @@
 
 #include "storage/catalogue_store.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -107,6 +108,20 @@ class memory_catalogue_store final : public catalogue_store {
     core::result<core::product> find_product(std::int64_t id) const override {
         std::shared_lock lock(mutex_);
         return detail::find_in(products_, id);
+    }
+
+    std::vector<core::product> find_products(const std::vector<std::int64_t>& ids) const override {
+        auto sorted = ids;
+        std::sort(sorted.begin(), sorted.end());
+        sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+        std::shared_lock lock(mutex_);
+        std::vector<core::product> out;
+        for (const auto id : sorted) {
+            if (auto found = detail::find_in(products_, id)) {
+                out.push_back(std::move(*found));
+            }
+        }
+        return out;
     }
 
     core::result<core::product> find_product_by_slug(std::string_view slug) const override {

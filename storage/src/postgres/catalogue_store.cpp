@@ -160,6 +160,18 @@ class pg_catalogue_store final : public catalogue_store {
         return one_product(*db, id);
     }
 
+    std::vector<core::product> find_products(const std::vector<std::int64_t>& ids) const override {
+        std::vector<std::string> texts;
+        texts.reserve(ids.size());
+        for (const auto id : ids) {
+            texts.push_back(std::to_string(id));
+        }
+        auto db = aggregate_.connection();
+        return query_products(
+            *db, "WHERE p.id = ANY($1::bigint[]) ORDER BY p.id", pg_params().add(detail::format_array(texts))
+        );
+    }
+
     core::result<core::product> find_product_by_slug(std::string_view slug) const override {
         auto db = aggregate_.connection();
         return detail::first_or_not_found(query_products(*db, "WHERE p.slug = $1", pg_params().add(slug)));

@@ -182,6 +182,21 @@ class sqlite_catalogue_store final : public catalogue_store {
         return product_by_id(*r, id);
     }
 
+    std::vector<core::product> find_products(const std::vector<std::int64_t>& ids) const override {
+        // The ids as one JSON array parameter: one prepared statement whatever their number.
+        std::string list = "[";
+        for (const auto id : ids) {
+            list += (list.size() > 1 ? "," : "") + std::to_string(id);
+        }
+        list += ']';
+        auto r = db_->reader();
+        return products_where(
+            *r,
+            "WHERE p.id IN (SELECT value FROM json_each(?1)) ORDER BY p.id",
+            [&](auto& s) { s.bind(1, list); }
+        );
+    }
+
     core::result<core::product> find_product_by_slug(std::string_view slug) const override {
         auto r = db_->reader();
         return detail::first_or_not_found(products_where(*r, "WHERE p.slug = ?1", [&](auto& s) {
