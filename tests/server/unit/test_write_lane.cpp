@@ -6,6 +6,8 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -126,30 +128,74 @@ std::future<int> queue_write(
     );
 }
 
+// A lane, two databases behind it, and the io_context whose coroutines await their writes.
+struct held_lane {
+    explicit held_lane(std::size_t max_queued = 64) : lane(max_queued) {}
+    // A case that failed before open() must not leave the writer thread held (the io thread would wait).
+    ~held_lane() {
+        if (!opened) {
+            open();
+        }
+    }
+    held_lane(const held_lane&) = delete;
+    held_lane& operator=(const held_lane&) = delete;
+
+    // Queues `values` (the first to `db`, held in the writer thread until `hold` opens; each later one to
+    // `other` when `to_other(value)`, else to `db`), waits until they are all queued, and returns each
+    // write's future answer.
+    template <class ToOther>
+    std::vector<std::future<int>> hold_then_queue(const std::vector<int>& values, ToOther to_other) {
+        std::vector<std::future<int>> answers;
+        answers.push_back(queue_write(*io, lane, &key, db, values.front(), afters, &hold));
+        hold.wait_entered();
+        for (std::size_t i = 1; i < values.size(); ++i) {
+            const bool elsewhere = to_other(values[i]);
+            answers.push_back(queue_write(
+                *io, lane, elsewhere ? &other_key : &key, elsewhere ? other : db, values[i], afters
+            ));
+        }
+        wait_for_queued(lane, values.size());
+        return answers;
+    }
+    std::vector<std::future<int>> hold_then_queue(const std::vector<int>& values) {
+        return hold_then_queue(values, [](int) { return false; });
+    }
+    // Lets the held write go; the caller then reads the answers.
+    void open() {
+        opened = true;
+        hold.opened.set_value();
+    }
+    // Waits until the io_context has delivered every answer (then the databases may be read).
+    void finish() { io.reset(); }
+
+    write_lane lane;
+    fake_database db;
+    fake_database other;
+    std::atomic<int> afters{0};
+    gate hold;
+    const int key = 0;
+    const int other_key = 0;
+    bool opened = false;
+    std::optional<io_thread> io{std::in_place};
+};
+
+struct small_lane : held_lane {
+    small_lane() : held_lane(2) {}
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(write_lane_batches)
 
-BOOST_AUTO_TEST_CASE(writes_queued_together_share_one_commit_and_each_gets_its_own_answer) {
-    write_lane lane(64);
-    fake_database db;
-    std::atomic<int> afters{0};
-    gate hold;
-    std::vector<std::future<int>> answers;
-    {
-        io_thread t;
-        const int key = 0;
-        answers.push_back(queue_write(t, lane, &key, db, 0, afters, &hold));
-        hold.wait_entered();
-        for (int i = 1; i < 20; ++i) {
-            answers.push_back(queue_write(t, lane, &key, db, i, afters));
-        }
-        wait_for_queued(lane, 20);
-        hold.opened.set_value();
-        for (int i = 0; i < 20; ++i) {
-            BOOST_TEST(answers[i].get() == i * 10);
-        }
+BOOST_FIXTURE_TEST_CASE(writes_queued_together_share_one_commit_and_each_gets_its_own_answer, held_lane) {
+    std::vector<int> values(20);
+    std::iota(values.begin(), values.end(), 0);
+    auto answers = hold_then_queue(values);
+    open();
+    for (int i = 0; i < 20; ++i) {
+        BOOST_TEST(answers[i].get() == i * 10);
     }
+    finish();
     BOOST_TEST(lane.batches() == 2U);  // the held write alone, then the 19 queued behind it together
     BOOST_TEST(lane.writes() == 20U);
     BOOST_TEST(db.commits == 2);
@@ -158,103 +204,52 @@ BOOST_AUTO_TEST_CASE(writes_queued_together_share_one_commit_and_each_gets_its_o
     BOOST_TEST(lane.queued() == 0U);
 }
 
-BOOST_AUTO_TEST_CASE(an_exception_of_one_write_reaches_only_its_own_caller) {
-    write_lane lane(64);
-    fake_database db;
-    std::atomic<int> afters{0};
-    gate hold;
-    {
-        io_thread t;
-        const int key = 0;
-        auto first = queue_write(t, lane, &key, db, 1, afters, &hold);
-        hold.wait_entered();
-        auto refused = queue_write(t, lane, &key, db, -1, afters);
-        auto third = queue_write(t, lane, &key, db, 3, afters);
-        wait_for_queued(lane, 3);
-        hold.opened.set_value();
-        BOOST_TEST(first.get() == 10);
-        BOOST_CHECK_THROW(refused.get(), std::invalid_argument);
-        BOOST_TEST(third.get() == 30);
-    }
+BOOST_FIXTURE_TEST_CASE(an_exception_of_one_write_reaches_only_its_own_caller, held_lane) {
+    auto answers = hold_then_queue({1, -1, 3});  // -1 throws
+    open();
+    BOOST_TEST(answers[0].get() == 10);
+    BOOST_CHECK_THROW(answers[1].get(), std::invalid_argument);
+    BOOST_TEST(answers[2].get() == 30);
+    finish();
     BOOST_TEST(db.durable == (std::vector<int>{1, 3}), boost::test_tools::per_element());
     BOOST_TEST(afters.load() == 2);  // the refused write has nothing to publish
 }
 
-BOOST_AUTO_TEST_CASE(a_commit_that_fails_answers_every_write_of_its_batch_with_the_failure) {
-    write_lane lane(64);
-    fake_database db;
-    std::atomic<int> afters{0};
-    gate hold;
-    std::vector<std::future<int>> answers;
-    {
-        io_thread t;
-        const int key = 0;
-        answers.push_back(queue_write(t, lane, &key, db, 1, afters, &hold));
-        hold.wait_entered();
-        for (int i = 2; i <= 5; ++i) {
-            answers.push_back(queue_write(t, lane, &key, db, i, afters));
-        }
-        wait_for_queued(lane, 5);
-        db.fail_commits = true;
-        hold.opened.set_value();
-        for (auto& answer : answers) {
-            BOOST_CHECK_THROW(answer.get(), std::runtime_error);  // "disk full": never acknowledged
-        }
+BOOST_FIXTURE_TEST_CASE(a_commit_that_fails_answers_every_write_of_its_batch_with_the_failure, held_lane) {
+    auto answers = hold_then_queue({1, 2, 3, 4, 5});
+    db.fail_commits = true;
+    open();
+    for (auto& answer : answers) {
+        BOOST_CHECK_THROW(answer.get(), std::runtime_error);  // "disk full": never acknowledged
     }
+    finish();
     BOOST_TEST(db.durable.empty());
     BOOST_TEST(db.roll_backs == 2);
     BOOST_TEST(afters.load() == 0);
 }
 
-BOOST_AUTO_TEST_CASE(writes_of_different_stores_never_share_a_batch) {
-    write_lane lane(64);
-    fake_database a;
-    fake_database b;
-    std::atomic<int> afters{0};
-    gate hold;
-    std::vector<std::future<int>> answers;
-    {
-        io_thread t;
-        const int key_a = 0;
-        const int key_b = 0;
-        answers.push_back(queue_write(t, lane, &key_a, a, 0, afters, &hold));
-        hold.wait_entered();
-        for (int i = 1; i <= 4; ++i) {  // b, a, b, a: a batch joining both would throw in write()
-            answers.push_back(
-                i % 2 == 1 ? queue_write(t, lane, &key_b, b, i, afters)
-                           : queue_write(t, lane, &key_a, a, i, afters)
-            );
-        }
-        wait_for_queued(lane, 5);
-        hold.opened.set_value();
-        for (int i = 0; i <= 4; ++i) {
-            BOOST_TEST(answers[i].get() == i * 10);
-        }
+BOOST_FIXTURE_TEST_CASE(writes_of_different_stores_never_share_a_batch, held_lane) {
+    // 0 held, then other, db, other, db: a batch joining both databases would throw in write()
+    auto answers = hold_then_queue({0, 1, 2, 3, 4}, [](int v) { return v % 2 == 1; });
+    open();
+    for (int i = 0; i <= 4; ++i) {
+        BOOST_TEST(answers[i].get() == i * 10);
     }
-    BOOST_TEST(lane.batches() == 3U);  // the held one, then b's two together, then a's two together
-    BOOST_TEST(a.commits == 2);
-    BOOST_TEST(b.commits == 1);
-    BOOST_TEST(b.durable == (std::vector<int>{1, 3}), boost::test_tools::per_element());
+    finish();
+    BOOST_TEST(lane.batches() == 3U);  // the held one, then other's two together, then db's two together
+    BOOST_TEST(db.commits == 2);
+    BOOST_TEST(other.commits == 1);
+    BOOST_TEST(other.durable == (std::vector<int>{1, 3}), boost::test_tools::per_element());
 }
 
-BOOST_AUTO_TEST_CASE(a_full_queue_refuses_at_once) {
-    write_lane lane(2);
-    fake_database db;
-    std::atomic<int> afters{0};
-    gate hold;
-    {
-        io_thread t;
-        const int key = 0;
-        auto first = queue_write(t, lane, &key, db, 1, afters, &hold);
-        hold.wait_entered();
-        auto second = queue_write(t, lane, &key, db, 2, afters);
-        wait_for_queued(lane, 2);
-        auto third = queue_write(t, lane, &key, db, 3, afters);
-        BOOST_CHECK_THROW(third.get(), offload_rejected);  // answered while the first still holds the writer
-        hold.opened.set_value();
-        BOOST_TEST(first.get() == 10);
-        BOOST_TEST(second.get() == 20);
-    }
+BOOST_FIXTURE_TEST_CASE(a_full_queue_refuses_at_once, small_lane) {
+    auto answers = hold_then_queue({1, 2});
+    auto third = queue_write(*io, lane, &key, db, 3, afters);
+    BOOST_CHECK_THROW(third.get(), offload_rejected);  // answered while the first still holds the writer
+    open();
+    BOOST_TEST(answers[0].get() == 10);
+    BOOST_TEST(answers[1].get() == 20);
+    finish();
     BOOST_TEST(lane.rejected() == 1U);
     BOOST_TEST(db.durable.size() == 2U);
 }
