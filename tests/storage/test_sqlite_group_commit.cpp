@@ -37,6 +37,7 @@ using storefront::test::pg_backend;
 using storefront::test::skipped;
 using storefront::test::sqlite_backend;
 using all_backends = boost::mpl::list<memory_backend, sqlite_backend, pg_backend>;
+using unbatched_backends = boost::mpl::list<memory_backend, pg_backend>;
 
 core::product_draft product(const std::string& title) {
     return {title, 9.5, "d", 2, {"https://x.com/a.png"}};
@@ -211,6 +212,24 @@ BOOST_AUTO_TEST_CASE(a_commit_that_fails_reaches_every_caller_of_the_batch) {
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(write_batch_on_sqlite)
+
+// Only SQLite's writes join a batch (the server's write lane serves SQLite only): elsewhere a write inside
+// one commits by itself, at once, whatever becomes of the batch.
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    other_backends_commit_each_write_inside_a_batch_by_itself, Backend, unbatched_backends
+) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    auto store = storage::make_catalogue_store(Backend::config());
+    const auto before = store->count_products({});
+    {
+        storage::write_batch batch;
+        BOOST_TEST(store->create_product(product("Stands Alone")).has_value());
+        BOOST_TEST(store->count_products({}) == before + 1);
+    }  // not committed
+    BOOST_TEST(store->count_products({}) == before + 1);
+}
 
 BOOST_AUTO_TEST_CASE(writes_answer_at_once_and_are_seen_by_no_reader_until_the_batch_commits) {
     sqlite_file f;
