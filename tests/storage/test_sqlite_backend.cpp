@@ -18,6 +18,7 @@
 #include "core/errc.hpp"
 #include "storage/factory.hpp"
 #include "storage/storage_error.hpp"
+#include "storage/write_batch.hpp"
 
 namespace storage = storefront::storage;
 namespace core = storefront::core;
@@ -292,6 +293,34 @@ BOOST_AUTO_TEST_CASE(a_write_on_a_file_locked_past_the_busy_timeout_throws_and_r
         BOOST_TEST(pets->find(1).has_value());
     }
     BOOST_TEST(catalogue->create_category({"Toys", "https://x.com/t.png"}).has_value());  // lock released
+}
+
+// The writer thread's batch on a jammed file: one busy timeout for the whole batch, not one per write (128
+// writes would otherwise wait 128 timeouts before any of them is answered 503).
+BOOST_AUTO_TEST_CASE(a_batch_on_a_file_locked_past_the_busy_timeout_fails_once_not_once_per_write) {
+    const std::string path = fresh_sqlite_path();
+    auto config = sqlite_config(path);
+    config.busy_timeout = std::chrono::milliseconds(200);
+    const auto catalogue = storage::make_catalogue_store(config);
+    const auto before = catalogue->revision();
+    {
+        const sqlite_write_lock lock(path);  // another process's write lock
+        const auto start = std::chrono::steady_clock::now();
+        storage::write_batch batch;
+        for (int i = 0; i < 10; ++i) {
+            BOOST_CHECK_THROW(
+                (void)catalogue->create_category({"Jammed " + std::to_string(i), "https://x.com/t.png"}),
+                storage::storage_unavailable
+            );
+        }
+        BOOST_CHECK_THROW(batch.commit(), storage::storage_unavailable);
+        BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::milliseconds(1000)));
+    }
+    BOOST_TEST(catalogue->revision() == before);  // nothing was written
+    storage::write_batch after;                   // the lock released: the next batch writes
+    BOOST_TEST(catalogue->create_category({"Jammed 0", "https://x.com/t.png"}).has_value());
+    after.commit();
+    BOOST_TEST(catalogue->revision() == before + 1);
 }
 
 BOOST_AUTO_TEST_CASE(a_file_that_cannot_be_opened_throws_storage_unavailable) {

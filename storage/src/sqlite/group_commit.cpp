@@ -115,11 +115,17 @@ bool group_commit::join(write_batch& batch) {
     if (batch.taken()) {
         return false;  // another database holds the batch: this write commits by itself
     }
-    // Begun before joining: a batch that cannot begin (busy) is not joined, and the next write tries again.
-    std::unique_lock writer(write_mutex_);
-    batch_transaction_.emplace(db_);
-    batch_writer_ = std::move(writer);
-    return batch.join(*this);
+    (void)batch.join(*this);
+    try {
+        std::unique_lock writer(write_mutex_);
+        batch_transaction_.emplace(db_);
+        batch_writer_ = std::move(writer);
+    } catch (...) {
+        // Busy past the timeout (another process holds the file), or an I/O error: the batch keeps the
+        // failure, so its later writes fail at once instead of each waiting out the busy timeout again.
+        batch_lost_ = std::current_exception();
+    }
+    return true;
 }
 
 void group_commit::run_in_joined_batch(const change& c) {
