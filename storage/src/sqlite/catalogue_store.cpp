@@ -126,16 +126,21 @@ std::int64_t next_id_of(sqlite_connection& db, std::string_view table) {
     return next.int64(0);
 }
 
-void write_images(sqlite_connection& db, std::int64_t product_id, const std::vector<std::string>& images) {
-    auto clear = db.prepare("DELETE FROM product_images WHERE product_id = ?1");
-    clear.bind(1, product_id);
-    (void)clear.step();
+// The images of a product that has none yet (a new id: a deleted product's images went with it).
+void add_images(sqlite_connection& db, std::int64_t product_id, const std::vector<std::string>& images) {
     auto insert = db.prepare("INSERT INTO product_images (product_id, position, url) VALUES (?1, ?2, ?3)");
     for (std::size_t i = 0; i < images.size(); ++i) {
         insert.bind(1, product_id).bind(2, static_cast<std::int64_t>(i)).bind(3, std::string_view(images[i]));
         (void)insert.step();
         insert.reset();
     }
+}
+
+void replace_images(sqlite_connection& db, std::int64_t product_id, const std::vector<std::string>& images) {
+    auto clear = db.prepare("DELETE FROM product_images WHERE product_id = ?1");
+    clear.bind(1, product_id);
+    (void)clear.step();
+    add_images(db, product_id, images);
 }
 
 class sqlite_catalogue_store final : public catalogue_store {
@@ -260,7 +265,7 @@ class sqlite_catalogue_store final : public catalogue_store {
             if (auto written = write_slugged(insert); !written) {
                 return written.error();
             }
-            write_images(w, row.id, row.images);
+            add_images(w, row.id, row.images);
             // The row as written, not read back: reading it again (a join and an ordered image subquery)
             // cost a sixth of a create's CPU.
             return row;
@@ -294,7 +299,7 @@ class sqlite_catalogue_store final : public catalogue_store {
                     return written.error();
                 }
                 if (patch.images) {
-                    write_images(w, id, *patch.images);
+                    replace_images(w, id, *patch.images);
                 }
                 return product_by_id(w, id);
             }
@@ -436,7 +441,7 @@ void write_catalogue_seed(
         insert_product.bind(9, static_cast<std::int64_t>(p.seed));
         (void)insert_product.step();
         insert_product.reset();
-        write_images(db, p.id, p.images);
+        add_images(db, p.id, p.images);  // the seed goes into emptied tables
     }
     sync_title_index(db, 1);  // the seed's titles indexed in its own transaction (a reset's too)
 }

@@ -42,7 +42,9 @@ class write_lane {
     write_lane& operator=(const write_lane&) = delete;
 
     // Runs `call()` (blocking storage writes of the stores `stores` names) in a batch with other writes of
-    // the same stores, then, once the batch has committed, `after()`; resumes with what `call` answered.
+    // the same stores, then, once the batch has committed, `after()` (a refresh of caches that their readers
+    // would otherwise make: it is skipped when more writes of the same stores already wait, whose batch runs
+    // its own); resumes with what `call` answered.
     // Throws what `call` threw, the batch's commit failure (then no write of the batch stands, whatever
     // `call` answered), or offload_rejected when the queue is full.
     template <class Call, class After>
@@ -78,6 +80,7 @@ class write_lane {
     void serve();
     [[nodiscard]] std::vector<write*> take_batch();  // under mutex_
     void run_batch(const std::vector<write*>& batch);
+    [[nodiscard]] bool writes_waiting_for(const void* stores) const;  // queued writes of `stores`?
 
     std::size_t max_queued_;
     mutable std::mutex mutex_;
