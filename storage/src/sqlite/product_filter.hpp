@@ -32,7 +32,9 @@ void create_product_indexes(sqlite_connection& w);
 // batch's commit with title_backlog_limit: each catch-up writes an FTS segment, dearer than a create).
 void sync_title_index(sqlite_connection& w, std::int64_t at_least);
 
-// The stale titles a filter may read besides the index (each one a row lookup and an exact test).
-constexpr std::int64_t title_backlog_limit = 256;
+// The stale titles a filter may read besides the index (each one a row lookup and an exact test). Larger
+// catch-ups write fewer, larger FTS segments: 40,000 titles indexed 256 at a time cost 6.3 us each, 1,024 at
+// a time 4.1 us (python sqlite3, session 16): the difference is ~7 % of a create on the writer thread.
+constexpr std::int64_t title_backlog_limit = 1024;
 
 }  // namespace storefront::storage::detail
