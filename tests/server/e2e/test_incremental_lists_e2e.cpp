@@ -5,6 +5,7 @@
 // patched with the changed rows, not reread whole (/metrics). Under concurrent creators, whose writes share
 // commits and leave the list patching to the batch after them, each creator finds its product listed at once.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -80,6 +81,44 @@ std::int64_t create_product(std::uint16_t port, const std::string& title, std::i
     );
     BOOST_TEST_REQUIRE(created.status == 201u, created.body);
     return created.json().at("id").as_int64();
+}
+
+// Creates a product titled `title` and looks for it at once on its page and by id: "" when found, else
+// what went wrong. Nothing is deleted meanwhile, so product `id` is at offset id - 1, or up to `creators` - 1
+// before it while other creators' lower ids are not committed yet (a PostgreSQL sequence hands ids out
+// before the commit). Never throws (it runs on a creator's thread).
+std::string create_and_find(std::uint16_t port, const std::string& title, int creators) {
+    try {
+        const auto created = send_json(
+            port,
+            "POST",
+            "/api/v1/products",
+            R"({"title":")" + title +
+                R"(","price":5,"description":"d","categoryId":1,"images":["https://x.com/a.png"]})"
+        );
+        if (created.status != 201u) {
+            return title + ": " + created.body;
+        }
+        const auto id = created.json().at("id").as_int64();
+        const auto from = static_cast<std::size_t>(std::max<std::int64_t>(id - creators, 0));
+        const auto page = get(port, page_target(from, static_cast<std::size_t>(creators)));
+        if (page.status != 200u) {
+            return title + ": page " + page.body;
+        }
+        const json::value rows = page.json();
+        const auto& items = rows.as_array();
+        if (std::none_of(items.begin(), items.end(), [id](const json::value& row) {
+                return row.at("id").as_int64() == id;
+            })) {
+            return title + " not on its page: " + page.body;
+        }
+        if (get(port, "/api/v1/products/" + std::to_string(id)).status != 200u) {
+            return title + " not found by id";
+        }
+        return {};
+    } catch (const std::exception& e) {
+        return title + ": " + e.what();
+    }
 }
 
 }  // namespace
@@ -207,28 +246,7 @@ BOOST_AUTO_TEST_CASE(each_of_concurrent_creators_finds_its_product_listed_at_onc
                 threads.emplace_back([&, c] {
                     for (int i = 0; i < creates_each; ++i) {
                         const auto title = "Concurrent " + std::to_string(c) + "-" + std::to_string(i);
-                        const auto created = send_json(
-                            port,
-                            "POST",
-                            "/api/v1/products",
-                            R"({"title":")" + title +
-                                R"(","price":5,"description":"d","categoryId":1,"images":["https://x.com/a.png"]})"
-                        );
-                        std::string miss;
-                        if (created.status != 201u) {
-                            miss = title + ": " + created.body;
-                        } else {
-                            // Ids only grow here (nothing is deleted): product `id` is at offset id - 1.
-                            const auto id = created.json().at("id").as_int64();
-                            const auto page = get(port, page_target(static_cast<std::size_t>(id - 1), 1));
-                            const auto item = get(port, "/api/v1/products/" + std::to_string(id));
-                            if (page.status != 200u || page.json().as_array().empty() ||
-                                page.json().as_array().front().at("id").as_int64() != id) {
-                                miss = title + " not on its page: " + page.body;
-                            } else if (item.status != 200u) {
-                                miss = title + " not found by id";
-                            }
-                        }
+                        const auto miss = create_and_find(port, title, creators);
                         if (!miss.empty()) {
                             std::lock_guard lock(mutex);
                             misses.push_back(miss);
