@@ -97,6 +97,25 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(
     BOOST_TEST(store->count_products({}) == 52u);  // refused writes change nothing
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    a_product_created_after_the_last_one_was_deleted_has_only_its_own_images, Backend, catalogue_backends
+) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    auto store = storage::make_catalogue_store(Backend::config());
+    const auto first = store->create_product(mug("Two Images"));  // two images
+    BOOST_TEST_REQUIRE(first.has_value());
+    BOOST_TEST_REQUIRE(store->delete_product(first->id).has_value());
+    auto one_image = mug("One Image");
+    one_image.images = {"https://x.com/only.png"};
+    const auto second = store->create_product(one_image);
+    BOOST_TEST_REQUIRE(second.has_value());
+    const auto stored = store->find_product(second->id);
+    BOOST_TEST_REQUIRE(stored.has_value());
+    BOOST_TEST(stored->images == one_image.images, boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(unknown_ids_and_slugs_are_not_found, Backend, catalogue_backends) {
     if (skipped<Backend>()) {
         return;
