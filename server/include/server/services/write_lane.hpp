@@ -4,8 +4,9 @@
 // max_batch), runs them one after another inside one storage::write_batch, commits once, runs each write's
 // after-commit step (patching cached lists; left to the next batch when writes of the same stores wait) and
 // posts each answer back to its coroutine's executor. A write so costs a queue push and a post, where the
-// offload pool cost a pool thread's sleep and wake-up per write waiting for a shared commit. Used for SQLite, whose writes go through its one write connection anyway;
-// PostgreSQL's and the memory backend's writes go through blocking_offload.
+// offload pool cost a pool thread's sleep and wake-up per write waiting for a shared commit. Used for
+// SQLite, whose writes go through its one write connection anyway; PostgreSQL's and the memory backend's
+// writes go through blocking_offload.
 
 #include <condition_variable>
 #include <cstddef>
