@@ -56,7 +56,23 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::current() {
         return snap;
     }
     std::lock_guard lock(rebuild_);
-    snap = loaded();
+    return bring_up_to(revision);
+}
+
+void fragment_list::refresh_unless_busy() {
+    const auto snap = loaded();
+    const std::uint64_t revision = revision_();
+    if (snap && snap->revision >= revision) {
+        return;
+    }
+    std::unique_lock lock(rebuild_, std::try_to_lock);
+    if (lock.owns_lock()) {
+        (void)bring_up_to(revision);
+    }
+}
+
+std::shared_ptr<const fragment_list::snapshot> fragment_list::bring_up_to(std::uint64_t revision) {
+    auto snap = loaded();
     if (snap && snap->revision >= revision) {
         return snap;  // another thread brought it up to date while we waited
     }

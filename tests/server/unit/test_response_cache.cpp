@@ -1,13 +1,19 @@
 // Tests for fragment_list's incremental snapshots: after creates, updates and deletes (first, middle, last,
 // and random batches over thousands of items) pages, items and the whole list equal a full reload; pages
 // the write did not touch keep their cached bytes (and so their ETag), touched ones change; a write
-// re-serialises only the rows it changed; a source that cannot tell falls back to a full reload.
+// re-serialises only the rows it changed; a source that cannot tell falls back to a full reload; a write's
+// refresh does not queue behind another thread's patch.
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <future>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -261,6 +267,49 @@ BOOST_AUTO_TEST_CASE(a_list_without_a_change_reader_reloads_as_before) {
     s.put(5, row(5, 1));
     check_equals_reload(list, s);
     BOOST_TEST(s.full_loads == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_write_s_refresh_does_not_wait_for_another_thread_s_patch) {
+    auto s = seeded(50);
+    std::promise<void> entered;
+    std::promise<void> release;
+    const std::shared_future<void> released = release.get_future().share();
+    std::atomic<bool> hold{false};
+    fragment_list list(
+        [&] { return s.revision(); },
+        [&] { return s.load(); },
+        [&](std::uint64_t since) {
+            if (hold.exchange(false)) {  // the first patch after `hold` waits until released
+                entered.set_value();
+                released.wait();
+            }
+            return s.changes(since);
+        }
+    );
+    (void)list.current();
+    s.put(5, row(5, 1));
+    hold = true;
+    std::once_flag released_once;
+    const auto let_go = [&] { std::call_once(released_once, [&] { release.set_value(); }); };
+    std::thread patching([&] { (void)list.current(); });
+    entered.get_future().wait();
+    // Were the refresh to wait for the patch, this would let it go after 2 s (a failure, not a hang).
+    std::thread deadline([&] {
+        std::this_thread::sleep_for(std::chrono::seconds(2));
+        let_go();
+    });
+    const auto start = std::chrono::steady_clock::now();
+    list.refresh_unless_busy();  // another thread is patching: returns at once instead of queueing
+    BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(1)));
+    let_go();
+    patching.join();
+    deadline.join();
+    BOOST_TEST(list.current_if_loaded() != nullptr);  // that thread's patch made it current
+    s.put(6, row(6, 1));
+    list.refresh_unless_busy();  // nobody else patching: it patches
+    BOOST_TEST(list.current_if_loaded() != nullptr);
+    check_equals_reload(list, s);
+    BOOST_TEST(s.full_loads == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

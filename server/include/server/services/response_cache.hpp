@@ -103,6 +103,9 @@ class fragment_list {
 
     // The current snapshot, patched (or rebuilt) first if the source moved on.
     [[nodiscard]] std::shared_ptr<const snapshot> current();
+    // current(), except while another thread brings the list up to date: then returns at once. For a
+    // write's refresh, which need not queue behind another's (the next reader patches what it missed).
+    void refresh_unless_busy();
     // The snapshot if it is current, else nullptr (never rebuilds: callable where blocking is not allowed).
     [[nodiscard]] std::shared_ptr<const snapshot> current_if_loaded() const;
     // True once a snapshot is held, current or not (so current() patches it rather than loads everything).
@@ -127,6 +130,8 @@ class fragment_list {
     change_reader changes_;
     [[nodiscard]] std::shared_ptr<const snapshot> loaded() const;
     void publish(std::shared_ptr<const snapshot> fresh);
+    // Under rebuild_: patches or reloads the snapshot unless it reached `revision` meanwhile.
+    std::shared_ptr<const snapshot> bring_up_to(std::uint64_t revision);
 
     // A mutex, not std::atomic<std::shared_ptr>: libstdc++ 12's atomic load unlocks with relaxed order, a
     // data race by the memory model that ThreadSanitizer reports once snapshots are replaced under load.

@@ -57,8 +57,8 @@ void store_services::refresh(fragment_list& list) noexcept {
         return;  // nobody has read this list yet (a fresh sandbox): the first reader loads it
     }
     try {
-        (void)list.current();
-    } catch (...) {  // storage_unavailable and the like: the next read retries and reports it
+        list.refresh_unless_busy();  // a write's thread does not queue behind another's patch
+    } catch (...) {                  // storage_unavailable and the like: the next read retries and reports it
     }
 }
 
