@@ -316,11 +316,34 @@ void pg_connection::wait_socket(bool for_write, clock::time_point deadline) {
     }
 }
 
+const char* pg_connection::prepared_name(std::string_view sql, const pg_params& params, PGresult*& failed) {
+    if (params.values_.empty()) {
+        return nullptr;  // BEGIN, COMMIT, DDL: nothing to plan again
+    }
+    if (const auto known = prepared_.find(sql); known != prepared_.end()) {
+        return known->second.c_str();
+    }
+    if (prepared_.size() >= max_prepared) {
+        return nullptr;
+    }
+    auto name = "s" + std::to_string(prepared_.size());
+    const std::string text(sql);
+    if (!PQsendPrepare(conn_, name.c_str(), text.c_str(), static_cast<int>(params.values_.size()), nullptr)) {
+        lost("send failed");
+    }
+    result_ptr prepared(finish());
+    if (PQresultStatus(prepared.get()) != PGRES_COMMAND_OK) {
+        failed =
+            prepared.release();  // the statement's answer (a lock wait's timeout, an aborted transaction)
+        return nullptr;
+    }
+    return prepared_.emplace(text, std::move(name)).first->second.c_str();
+}
+
 PGresult* pg_connection::run(std::string_view sql, const pg_params& params) {
     if (!healthy()) {
         lost("connection is broken");
     }
-    const std::string text(sql);
     const auto count = params.values_.size();
     std::vector<const char*> values(count);
     std::vector<int> lengths(count);
@@ -328,18 +351,30 @@ PGresult* pg_connection::run(std::string_view sql, const pg_params& params) {
         values[i] = params.nulls_[i] ? nullptr : params.values_[i].c_str();
         lengths[i] = static_cast<int>(params.values_[i].size());
     }
-    if (!PQsendQueryParams(
-            conn_,
-            text.c_str(),
-            static_cast<int>(count),
-            nullptr,
-            values.data(),
-            lengths.data(),
-            params.formats_.data(),
-            0
-        )) {
+    const auto n = static_cast<int>(count);
+    PGresult* failed = nullptr;
+    const char* name = prepared_name(sql, params, failed);
+    if (failed != nullptr) {
+        return failed;
+    }
+    const int sent = [&] {
+        if (name != nullptr) {
+            return PQsendQueryPrepared(
+                conn_, name, n, values.data(), lengths.data(), params.formats_.data(), 0
+            );
+        }
+        const std::string text(sql);
+        return PQsendQueryParams(
+            conn_, text.c_str(), n, nullptr, values.data(), lengths.data(), params.formats_.data(), 0
+        );
+    }();
+    if (!sent) {
         lost("send failed");
     }
+    return finish();
+}
+
+PGresult* pg_connection::finish() {
     const auto deadline = clock::now() + limits_.statement_timeout + std::chrono::seconds(2);
     for (;;) {
         const int flushed = PQflush(conn_);

@@ -7,7 +7,10 @@
 // bug).
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -134,11 +137,22 @@ class pg_connection {
     void rollback();  // not on a broken connection: the pool drops it
 
     ::pg_result* run(std::string_view sql, const pg_params& params);
+    // The name `sql` is prepared under on this connection (prepared on its first run), or nullptr when it
+    // runs unprepared: without parameters, or once max_prepared texts are (a bound for built statements);
+    // nullptr with `failed` set to the error when preparing it failed (that is then the statement's answer).
+    // Prepared, a write is planned once per connection instead of per run (40 % of PostgreSQL's CPU for a
+    // create was parsing and planning).
+    const char* prepared_name(std::string_view sql, const pg_params& params, ::pg_result*& failed);
+    // Flushes what was sent and waits for its results: the first one.
+    ::pg_result* finish();
     void wait_socket(bool for_write, std::chrono::steady_clock::time_point deadline);
     [[noreturn]] void lost(const std::string& what);
 
+    static constexpr std::size_t max_prepared = 256;
+
     ::pg_conn* conn_ = nullptr;
     pg_limits limits_;
+    std::map<std::string, std::string, std::less<>> prepared_;  // statement text -> name
     bool broken_ = false;
 };
 
