@@ -21,6 +21,20 @@ namespace storefront::server {
 
 namespace {
 
+// The lane of durable writes: SQLite writes through one connection, so one writer thread; PostgreSQL takes
+// one writer thread per two pooled connections (batches in parallel, while the other half of the pool
+// serves reads and what a write reads besides its batch's connection). The memory backend writes inline.
+std::unique_ptr<write_lane> make_write_lane(const server_config& config) {
+    const auto kind = storage::kind_of(config.storage.backend);
+    if (kind == storage::backend_kind::sqlite) {
+        return std::make_unique<write_lane>(config.limits.storage_queue);
+    }
+    if (kind == storage::backend_kind::postgresql) {
+        return std::make_unique<write_lane>(config.limits.storage_queue, config.storage.pool_size / 2);
+    }
+    return nullptr;
+}
+
 // The configured pet token settings; an empty secret (a config not built by parse_config) gets a random
 // per-process one, as the flags do when --pet-token-secret is unset.
 core::pet_token_settings pet_token_settings_of(const server_config& config) {
@@ -71,11 +85,7 @@ composition_root::composition_root(const server_config& config)
               : config.limits.storage_threads,
           config.limits.storage_queue
       ),
-      storage_writes_(
-          storage::kind_of(config.storage.backend) == storage::backend_kind::sqlite
-              ? std::make_unique<write_lane>(config.limits.storage_queue)
-              : nullptr
-      ),
+      storage_writes_(make_write_lane(config)),
       pet_keys_(config.pet.api_keys, config.pet.clients),
       graph_engine_(
           graphql::limits{.max_depth = config.graphql.max_depth, .max_fields = config.graphql.max_fields},

@@ -98,6 +98,24 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(
+    a_title_without_letters_or_digits_gets_the_slug_of_its_id, Backend, catalogue_backends
+) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    auto store = storage::make_catalogue_store(Backend::config());
+    const auto created = store->create_product(mug("!!! ???"));
+    BOOST_TEST_REQUIRE(created.has_value());
+    BOOST_TEST(created->slug == "product-" + std::to_string(created->id));
+    BOOST_TEST(store->find_product_by_slug(created->slug)->id == created->id);
+    BOOST_TEST(store->find_product(created->id)->slug == created->slug);
+    const auto other = store->create_product(mug("***"));
+    BOOST_TEST_REQUIRE(other.has_value());
+    BOOST_TEST(other->slug == "product-" + std::to_string(other->id));
+    BOOST_TEST(other->id != created->id);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(
     a_product_created_after_the_last_one_was_deleted_has_only_its_own_images, Backend, catalogue_backends
 ) {
     if (skipped<Backend>()) {

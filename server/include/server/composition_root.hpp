@@ -95,7 +95,7 @@ class composition_root {
     core::pet_token_settings pet_token_settings_;
     password_worker passwords_;
     blocking_offload storage_calls_;
-    std::unique_ptr<write_lane> storage_writes_;  // SQLite only
+    std::unique_ptr<write_lane> storage_writes_;  // SQLite and PostgreSQL
     pet_credentials pet_keys_;
     graph_engine graph_engine_;
     world_commons commons_;

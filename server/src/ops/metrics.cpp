@@ -293,7 +293,7 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
     scalar(
         "storefront_write_queue_depth",
         "gauge",
-        "SQLite catalogue and user writes queued or running on the write lane, to share a commit.",
+        "Durable catalogue and user writes queued or running on the write lane, to share a commit.",
         offload.write_depth
     );
     scalar(

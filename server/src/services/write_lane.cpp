@@ -1,4 +1,4 @@
-// write_lane: the writer thread, which takes one view's queued writes as a batch, runs them in one
+// write_lane: the writer threads, each of which takes one view's queued writes as a batch, runs them in one
 // storage::write_batch, commits, and answers each write's coroutine.
 
 #include "server/services/write_lane.hpp"
@@ -9,7 +9,13 @@
 
 namespace storefront::server {
 
-write_lane::write_lane(std::size_t max_queued) : max_queued_(max_queued), writer_([this] { serve(); }) {}
+write_lane::write_lane(std::size_t max_queued, std::size_t writers) : max_queued_(max_queued) {
+    writers = std::max<std::size_t>(1, writers);
+    writers_.reserve(writers);
+    for (std::size_t i = 0; i < writers; ++i) {
+        writers_.emplace_back([this] { serve(); });
+    }
+}
 
 write_lane::~write_lane() {
     stop();
@@ -20,9 +26,11 @@ void write_lane::stop() {
         std::lock_guard lock(mutex_);
         stopping_ = true;
     }
-    ready_.notify_one();
-    if (writer_.joinable()) {
-        writer_.join();
+    ready_.notify_all();
+    for (auto& writer : writers_) {
+        if (writer.joinable()) {
+            writer.join();
+        }
     }
 }
 
@@ -51,8 +59,9 @@ void write_lane::submit(write* w) {
     {
         std::lock_guard lock(mutex_);
         queue_.push_back(w);
-        wake = idle_;
-        idle_ = false;  // one wake-up is enough: the writer takes everything queued by then
+        // One wake-up per idle writer is enough: a woken writer takes everything queued by the time it runs.
+        wake = idle_ > woken_;
+        woken_ += wake ? 1 : 0;
     }
     if (wake) {
         ready_.notify_one();
@@ -65,10 +74,11 @@ void write_lane::serve() {
         {
             std::unique_lock lock(mutex_);
             while (queue_.empty() && !stopping_) {
-                idle_ = true;
+                ++idle_;
                 ready_.wait(lock);
+                --idle_;
+                woken_ -= woken_ > 0 ? 1 : 0;
             }
-            idle_ = false;
             if (queue_.empty()) {
                 return;  // stopping, and every queued write answered
             }

@@ -1,9 +1,11 @@
 #pragma once
 // A writer thread's batch of writes: while one is open on a thread, the writes that thread makes to a SQLite
-// database share one transaction (each in its own savepoint) and return their answers at once; nothing of
-// them is durable, or seen by readers and caches, until commit(). One thread can so answer many clients'
-// writes with one fsync, without a thread per waiting write (server/services/write_lane.hpp).
+// or PostgreSQL database share one transaction (each in its own savepoint) and return their answers at
+// once; nothing of them is durable, or seen by readers and caches, until commit(). One thread can so answer
+// many clients' writes with one commit, without a thread per waiting write (server/services/write_lane.hpp).
 // Without an open batch every write commits by itself (through the database's group commit).
+
+#include <memory>
 
 namespace storefront::storage {
 
@@ -41,8 +43,14 @@ class write_batch {
     // For adapters: `m` takes the batch's transaction, which it has begun. One database per batch: false
     // when another holds it (that database's write then commits by itself).
     [[nodiscard]] bool join(member& m) noexcept;
+    // For adapters whose share of a batch lives as long as the batch (one per batch, not per database):
+    // join(*m), the batch then owning `m`. False (and `m` dropped) when another database holds the batch.
+    [[nodiscard]] bool adopt(std::unique_ptr<member> m) noexcept;
+    // For adapters: the database that holds this batch's transaction, or nullptr.
+    [[nodiscard]] member* joined() const noexcept { return member_; }
 
   private:
+    std::unique_ptr<member> owned_;  // declared before member_: rolled back (by ~write_batch) before it goes
     member* member_ = nullptr;
     bool finished_ = false;
 };

@@ -4,6 +4,7 @@
 #include "storage/write_batch.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace storefront::storage {
 
@@ -49,6 +50,14 @@ bool write_batch::join(member& m) noexcept {
         return member_ == &m;
     }
     member_ = &m;
+    return true;
+}
+
+bool write_batch::adopt(std::unique_ptr<member> m) noexcept {
+    if (!join(*m)) {
+        return false;
+    }
+    owned_ = std::move(m);
     return true;
 }
 

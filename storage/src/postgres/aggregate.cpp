@@ -65,13 +65,16 @@ constexpr std::string_view table_names[] = {"products", "categories", "users"}; 
 
 }  // namespace
 
-void pg_aggregate::notify(pg_connection& conn, std::optional<core::row_change> row) const {
-    std::string payload;
-    if (row) {
-        payload = std::string(table_names[static_cast<std::size_t>(row->table)]) + ' ' +
-                  std::to_string(row->id) + ' ' + origin_;
+std::string pg_aggregate::payload_of(std::optional<core::row_change> row) const {
+    if (!row) {
+        return {};
     }
-    (void)conn.exec("SELECT pg_notify($1, $2)", pg_params().add(channel_).add(payload));
+    return std::string(table_names[static_cast<std::size_t>(row->table)]) + ' ' + std::to_string(row->id) +
+           ' ' + origin_;
+}
+
+void pg_aggregate::notify(pg_connection& conn, std::optional<core::row_change> row) const {
+    (void)conn.exec("SELECT pg_notify($1, $2)", pg_params().add(channel_).add(payload_of(row)));
 }
 
 std::optional<core::row_table> pg_aggregate::row_table_of(std::string_view table) {
@@ -115,6 +118,20 @@ void pg_aggregate::heard(std::optional<std::string_view> payload) {
         }
     }
     record(row);
+}
+
+pg_batch* pg_aggregate::batch() {
+    if (write_batch::open_on_this_thread() == nullptr) {
+        return nullptr;
+    }
+    if (!ready_.load(std::memory_order_acquire)) {
+        (void)connection();  // migrates and seeds on a connection of its own, outside the batch
+    }
+    return pg_batch::of_this_thread(*pool_);
+}
+
+void pg_aggregate::undo_savepoint(pg_connection& conn) {
+    (void)conn.exec("ROLLBACK TO SAVEPOINT write");
 }
 
 void pg_aggregate::lock(pg_connection& conn) const {

@@ -19,6 +19,7 @@
 #include "common/change_journal.hpp"
 #include "core/errc.hpp"
 #include "core/row_changes.hpp"
+#include "postgres/batch.hpp"
 #include "postgres/pool.hpp"
 
 namespace storefront::storage::detail {
@@ -87,6 +88,9 @@ class pg_aggregate {
     // One write, one transaction: `change(conn)` runs inside it and its answer decides the end. An answer
     // that is a result with a value, `true`, or a plain value (an add) ends with commit_write; an error or
     // `false` (nothing changed) rolls back, so nobody is told. The rows it changed are not named.
+    // On a thread with a storage::write_batch open, the write runs in its own savepoint of the batch's
+    // transaction instead and returns before the commit; its notification goes out, and its journal record
+    // is made, when the batch commits.
     template <class Change>
     auto write(Change&& change) -> decltype(change(std::declval<pg_connection&>())) {
         return write_naming(std::forward<Change>(change), [](const auto&) {
@@ -138,6 +142,9 @@ class pg_aggregate {
     // write() whose successful answer names its row with `name(answer)`.
     template <class Change, class Name>
     auto write_naming(Change&& change, Name&& name) -> decltype(change(std::declval<pg_connection&>())) {
+        if (auto* joined = batch(); joined != nullptr) {
+            return write_in_batch(*joined, change, name);
+        }
         auto conn = connection();
         pg_transaction tx(*conn);
         auto answer = change(*conn);
@@ -149,6 +156,42 @@ class pg_aggregate {
         commit_write(*conn, tx, name(answer));
         return answer;
     }
+    // This thread's write batch's share of this database (pg_batch::of_this_thread), the schema and seed
+    // made ready first; nullptr outside a batch.
+    [[nodiscard]] pg_batch* batch();
+    // write_naming inside the batch: a savepoint per write, so an error answer or an exception undoes this
+    // write only (savepoints are not released: a rolled-back one is reused, and RELEASE would cost a round
+    // trip per write); a failure that cannot be undone loses the batch (it will not commit).
+    template <class Change, class Name>
+    auto write_in_batch(pg_batch& batch, Change& change, Name& name)
+        -> decltype(change(std::declval<pg_connection&>())) {
+        batch.check_not_lost();
+        auto& conn = batch.connection();
+        (void)conn.exec("SAVEPOINT write");
+        try {
+            auto answer = change(conn);
+            if constexpr (std::is_constructible_v<bool, decltype(answer)>) {
+                if (!static_cast<bool>(answer)) {
+                    undo_savepoint(conn);
+                    return answer;
+                }
+            }
+            const auto row = name(answer);
+            batch.notify_at_commit(channel_, payload_of(row));
+            batch.after_commit([this, row] { record(row); });
+            return answer;
+        } catch (...) {
+            try {
+                undo_savepoint(conn);
+            } catch (...) {
+                batch.lost(std::current_exception());
+            }
+            throw;
+        }
+    }
+    static void undo_savepoint(pg_connection& conn);
+    // The payload of the notification naming `row` ("products 12 <origin>"; empty: rows nobody names).
+    [[nodiscard]] std::string payload_of(std::optional<core::row_change> row) const;
     // The journal's table for an SQL table whose rows caches hold ("products"), else nullopt.
     static std::optional<core::row_table> row_table_of(std::string_view table);
     // Records a change of this instance or of another one (from its notification's payload).

@@ -210,28 +210,31 @@ class pg_catalogue_store final : public catalogue_store {
             core::row_table::products,
             [&](pg_connection& db) -> core::result<core::product> {
                 core::product row;
-                row.id = next_id(db, "products");
                 row.title = draft.title;
-                row.slug = detail::slug_for(draft.title, "product", row.id);
                 row.price = draft.price;  // sent as its shortest round-trip text: stored exactly
                 row.description = draft.description;
                 row.images = draft.images;
                 row.created_at = row.updated_at = detail::now_ms();
-                // The insert answers its category in the same round trip; the row itself is the one
-                // written, not read back.
+                // One round trip: the id is drawn inside the insert (a title with no letter or digit gets the
+                // slug "product-<id>", as slug_for gives), which answers it with its category; the row
+                // itself is the one written, not read back.
+                auto slug = core::make_slug(row.title);
                 pg_rows category;
                 const auto written = detail::exec_write(
                     db,
-                    "WITH created AS (INSERT INTO products (id, title, slug, price, description, "
+                    "WITH new AS (SELECT nextval(pg_get_serial_sequence('products', 'id')) AS id), "
+                    "created AS (INSERT INTO products (id, title, slug, price, description, "
                     "category_id, images, created_at, updated_at) "
-                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) "
-                    "RETURNING category_id) "
-                    "SELECT c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed "
+                    "SELECT new.id, $1::text, coalesce($2::text, 'product-' || new.id), $3::double "
+                    "precision, "
+                    "$4::text, $5::bigint, $6::text[], $7::bigint, $7::bigint FROM new "
+                    "RETURNING id, slug, category_id) "
+                    "SELECT created.id, created.slug, "
+                    "c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed "
                     "FROM categories c JOIN created ON c.id = created.category_id",
                     pg_params()
-                        .add(row.id)
                         .add(row.title)
-                        .add(row.slug)
+                        .add(slug.empty() ? std::nullopt : std::optional(std::move(slug)))
                         .add(row.price)
                         .add(row.description)
                         .add(draft.category_id)
@@ -245,7 +248,9 @@ class pg_catalogue_store final : public catalogue_store {
                 if (category.empty()) {  // cannot happen (the foreign key held it), but never read past it
                     return core::errc::invalid_reference;
                 }
-                row.product_category = category_at(category, 0, 0);
+                row.id = category.int64(0, 0);
+                row.slug = std::string(category.text(0, 1));
+                row.product_category = category_at(category, 0, 2);
                 return row;
             }
         );

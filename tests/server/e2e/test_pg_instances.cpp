@@ -17,6 +17,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "backend_matrix.hpp"
 #include "common/child_process.hpp"
 #include "common/pg_server.hpp"
 #include "http_client.hpp"
@@ -37,11 +38,11 @@ bool cluster_available() {
 
 // One storefront process on `dsn`, with the secrets every instance of a deployment shares.
 struct instance {
-    explicit instance(const std::string& dsn)
+    explicit instance(const std::string& dsn, const std::string& pool = "2")
         : process(instance_args(
               dsn,
               {"--storage-pool",
-               "2",
+               pool,
                "--access-secret",
                "shared-access-secret-0123456789",
                "--refresh-secret",
@@ -114,45 +115,59 @@ BOOST_AUTO_TEST_CASE(two_instances_share_writes_pages_tokens_and_refresh_rotatio
     BOOST_TEST(refresh(a.port, field(rotated, "refresh_token")).status == 401u);  // and the replay revoked it
 }
 
+// 16 concurrent writers on a pool of 4: the write lane's two PostgreSQL writer threads share commits (its
+// transactions carry more writes than there are transactions), and every write acknowledged before the
+// kill is there after a restart.
 BOOST_AUTO_TEST_CASE(acknowledged_writes_survive_kill_9_and_restarts_do_not_reseed) {
     if (!cluster_available()) {
         return;
     }
     const std::string dsn = create_test_database();
+    constexpr int writers = 16;
     std::map<std::int64_t, std::string> acknowledged;
     std::atomic<bool> stop{false};
     {
-        instance first(dsn);
+        instance first(dsn, "4");
         std::mutex mutex;
-        std::thread writer([&] {
-            for (int i = 0; !stop; ++i) {
-                try {
-                    const std::string title = "Kept " + std::to_string(i);
-                    const auto reply = post_json(first.port, "/api/v1/products", product_body(title));
-                    if (reply.status == 201u) {
-                        std::lock_guard lock(mutex);
-                        acknowledged[reply.json().at("id").as_int64()] = title;
+        std::vector<std::thread> threads;
+        for (int w = 0; w < writers; ++w) {
+            threads.emplace_back([&, w] {
+                for (int i = 0; !stop; ++i) {
+                    try {
+                        const std::string title = "Kept " + std::to_string(w) + "-" + std::to_string(i);
+                        const auto reply = post_json(first.port, "/api/v1/products", product_body(title));
+                        if (reply.status == 201u) {
+                            std::lock_guard lock(mutex);
+                            acknowledged[reply.json().at("id").as_int64()] = title;
+                        }
+                    } catch (const std::exception&) {
+                        std::this_thread::sleep_for(std::chrono::milliseconds(5));
                     }
-                } catch (const std::exception&) {
-                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
                 }
-            }
-        });
+            });
+        }
         const auto deadline = steady::now() + std::chrono::seconds(60);
         while (steady::now() < deadline) {
             {
                 std::lock_guard lock(mutex);
-                if (acknowledged.size() >= 30) {
+                if (acknowledged.size() >= 300) {
                     break;
                 }
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
-        first.process.kill_hard();
+        const double batches = metric(first.port, "storefront_write_batches_total");
+        const double batched = metric(first.port, "storefront_batched_writes_total");
+        BOOST_TEST_MESSAGE(batched << " writes in " << batches << " transactions");
+        BOOST_TEST(batched >= 300.0);
+        BOOST_TEST(batched > batches);  // commits were shared
+        first.process.kill_hard();      // while every writer is still writing
         stop = true;
-        writer.join();
+        for (auto& t : threads) {
+            t.join();
+        }
     }
-    BOOST_TEST_REQUIRE(acknowledged.size() >= 30u);
+    BOOST_TEST_REQUIRE(acknowledged.size() >= 300u);
     std::string page_before;
     {
         instance again(dsn);

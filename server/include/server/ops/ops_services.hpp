@@ -17,7 +17,7 @@ struct ops_services {
     storage::catalogue_store& catalogue;  // what the readiness check reads
     blocking_offload& storage;
     password_worker& passwords;
-    const write_lane* writes = nullptr;  // SQLite's shared commits (nullptr on other backends)
+    const write_lane* writes = nullptr;  // shared commits of SQLite and PostgreSQL (nullptr on memory)
 };
 
 }  // namespace storefront::server

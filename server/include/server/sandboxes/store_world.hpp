@@ -40,7 +40,7 @@ struct world_commons {
     placeholder_images& images;
     password_worker& passwords;
     blocking_offload& storage;
-    write_lane* writes;  // SQLite: catalogue and user writes share commits here (else nullptr)
+    write_lane* writes;  // SQLite, PostgreSQL: catalogue and user writes share commits here (memory: nullptr)
     const pet_credentials& pet_keys;
     const graph_engine& graphql;
     const std::string& public_url;  // may gain its port once the listener is bound, before serving

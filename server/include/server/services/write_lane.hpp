@@ -1,12 +1,13 @@
 #pragma once
 // Writes that share one commit without a thread per waiting write (issue 21, group commit). An I/O thread
-// queues a write here and awaits it; one writer thread takes the queued writes of one view's stores (at most
+// queues a write here and awaits it; a writer thread takes the queued writes of one view's stores (at most
 // max_batch), runs them one after another inside one storage::write_batch, commits once, runs each write's
 // after-commit step (patching cached lists; left to the next batch when writes of the same stores wait) and
 // posts each answer back to its coroutine's executor. A write so costs a queue push and a post, where the
-// offload pool cost a pool thread's sleep and wake-up per write waiting for a shared commit. Used for
-// SQLite, whose writes go through its one write connection anyway; PostgreSQL's and the memory backend's
-// writes go through blocking_offload.
+// offload pool cost a pool thread's sleep and wake-up per write waiting for a shared commit. SQLite has one
+// writer thread (its writes go through its one write connection anyway); PostgreSQL several, each batch on
+// a connection of its own, so that its backends parse and index in parallel while the writes waiting
+// meanwhile gather into the next batches. The memory backend's writes run inline.
 
 #include <condition_variable>
 #include <cstddef>
@@ -35,8 +36,9 @@ class write_lane {
     // At most this many writes share one batch (one transaction), so a batch cannot hold the database long.
     static constexpr std::size_t max_batch = 128;
 
-    // Starts the writer thread. At most `max_queued` writes waiting or running; more are refused.
-    explicit write_lane(std::size_t max_queued);
+    // Starts `writers` writer threads (at least one). At most `max_queued` writes waiting or running; more
+    // are refused.
+    explicit write_lane(std::size_t max_queued, std::size_t writers = 1);
     // stop()
     ~write_lane();
     write_lane(const write_lane&) = delete;
@@ -57,7 +59,7 @@ class write_lane {
     [[nodiscard]] std::size_t batches() const;
     [[nodiscard]] std::size_t writes() const;
 
-    // Finishes the queued writes and ends the writer thread; later writes must not be made.
+    // Finishes the queued writes and ends the writer threads; later writes must not be made.
     void stop();
 
   private:
@@ -91,9 +93,10 @@ class write_lane {
     std::size_t rejected_ = 0;
     std::size_t batches_ = 0;
     std::size_t writes_ = 0;
-    bool idle_ = false;  // the writer thread waits on ready_: a submit must wake it
+    std::size_t idle_ = 0;   // writer threads waiting on ready_
+    std::size_t woken_ = 0;  // of them, woken by a submit and not yet running: later submits wake another
     bool stopping_ = false;
-    std::thread writer_;
+    std::vector<std::thread> writers_;
 };
 
 template <class Call, class After, class Handler>

@@ -50,7 +50,7 @@ class store_services {
         const core::auth_tokens& tokens;
         password_worker& passwords;
         blocking_offload& storage;
-        // Where catalogue and user writes share commits (SQLite); nullptr: they run through `storage`.
+        // Where catalogue and user writes share commits (SQLite, PostgreSQL); nullptr: they run inline.
         write_lane* writes = nullptr;
         fragment_list& product_json;
         fragment_list& category_json;

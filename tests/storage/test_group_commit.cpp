@@ -1,13 +1,15 @@
 // Group commit of concurrent writes (issue 21): many writers at once all get their own answer and their rows,
 // on every backend; on SQLite, the changes queued together share one transaction, where a change that answers
 // an error or throws affects only its own caller, and a commit that fails reaches every caller of the batch.
-// A writer thread's storage::write_batch: its writes answer at once and stand only once it commits.
+// A writer thread's storage::write_batch (SQLite and PostgreSQL): its writes answer at once and stand only
+// once it commits.
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <set>
@@ -20,6 +22,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include "backends.hpp"
+#include "common/eventually.hpp"
+#include "common/pg_server.hpp"
 #include "core/errc.hpp"
 #include "sqlite/database.hpp"
 #include "storage/factory.hpp"
@@ -37,7 +41,7 @@ using storefront::test::pg_backend;
 using storefront::test::skipped;
 using storefront::test::sqlite_backend;
 using all_backends = boost::mpl::list<memory_backend, sqlite_backend, pg_backend>;
-using unbatched_backends = boost::mpl::list<memory_backend, pg_backend>;
+using durable_backends = boost::mpl::list<sqlite_backend, pg_backend>;
 
 core::product_draft product(const std::string& title) {
     return {title, 9.5, "d", 2, {"https://x.com/a.png"}};
@@ -211,17 +215,12 @@ BOOST_AUTO_TEST_CASE(a_commit_that_fails_reaches_every_caller_of_the_batch) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-BOOST_AUTO_TEST_SUITE(write_batch_on_sqlite)
+BOOST_AUTO_TEST_SUITE(write_batch_of_a_thread)
 
-// Only SQLite's writes join a batch (the server's write lane serves SQLite only): elsewhere a write inside
-// one commits by itself, at once, whatever becomes of the batch.
-BOOST_AUTO_TEST_CASE_TEMPLATE(
-    other_backends_commit_each_write_inside_a_batch_by_itself, Backend, unbatched_backends
-) {
-    if (skipped<Backend>()) {
-        return;
-    }
-    auto store = storage::make_catalogue_store(Backend::config());
+// The memory backend's writes do not join a batch (the server's write lane is for SQLite and PostgreSQL):
+// a write inside one stands at once, whatever becomes of the batch.
+BOOST_AUTO_TEST_CASE(memory_writes_inside_a_batch_stand_by_themselves) {
+    auto store = storage::make_catalogue_store(memory_backend::config());
     const auto before = store->count_products({});
     {
         storage::write_batch batch;
@@ -231,46 +230,65 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(
     BOOST_TEST(store->count_products({}) == before + 1);
 }
 
-BOOST_AUTO_TEST_CASE(writes_answer_at_once_and_are_seen_by_no_reader_until_the_batch_commits) {
-    sqlite_file f;
-    const auto before = f.catalogue->count_products({});
-    const auto commits = f.db->commits();
-    const auto revision = f.catalogue->revision();
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    writes_answer_at_once_and_are_seen_by_no_reader_until_the_batch_commits, Backend, durable_backends
+) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    auto store = storage::make_catalogue_store(Backend::config());
+    const auto before = store->count_products({});
+    const auto revision = store->revision();
     std::set<std::int64_t> ids;
     {
         storage::write_batch batch;
         for (int i = 0; i < 3; ++i) {
-            const auto created = f.catalogue->create_product(product("Batched " + std::to_string(i)));
+            const auto created = store->create_product(product("Batched " + std::to_string(i)));
             BOOST_TEST_REQUIRE(created.has_value());
             ids.insert(created->id);
         }
-        const auto twin = f.catalogue->create_product(product("Batched 1"));  // same slug: conflict
+        const auto twin = store->create_product(product("Batched 1"));  // same slug: conflict
         BOOST_TEST((code_of(twin) == errc::conflict));
-        BOOST_TEST(f.catalogue->count_products({}) == before);  // readers see the last commit
-        BOOST_TEST(f.catalogue->revision() == revision);        // caches are not told yet
-        BOOST_TEST(f.db->commits() == commits);
+        BOOST_TEST(store->count_products({}) == before);  // readers see the last commit
+        BOOST_TEST(store->revision() == revision);        // caches are not told yet
         batch.commit();
     }
     BOOST_TEST(ids.size() == 3U);
-    BOOST_TEST(f.db->commits() == commits + 1);
-    BOOST_TEST(f.catalogue->count_products({}) == before + 3);
-    BOOST_TEST(f.catalogue->revision() == revision + 3);
+    BOOST_TEST(store->count_products({}) == before + 3);
+    BOOST_TEST(store->revision() == revision + 3);
     for (const auto id : ids) {
-        BOOST_TEST(f.catalogue->find_product(id).has_value());
+        BOOST_TEST(store->find_product(id).has_value());
     }
 }
 
-BOOST_AUTO_TEST_CASE(a_batch_that_is_not_committed_leaves_nothing) {
-    sqlite_file f;
-    const auto before = f.catalogue->count_products({});
-    const auto revision = f.catalogue->revision();
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_batch_that_is_not_committed_leaves_nothing, Backend, durable_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    auto store = storage::make_catalogue_store(Backend::config());
+    const auto before = store->count_products({});
+    const auto revision = store->revision();
     {
         storage::write_batch batch;
-        BOOST_TEST(f.catalogue->create_product(product("Abandoned")).has_value());
+        BOOST_TEST(store->create_product(product("Abandoned")).has_value());
     }
-    BOOST_TEST(f.catalogue->count_products({}) == before);
-    BOOST_TEST(f.catalogue->revision() == revision);
-    BOOST_TEST(f.catalogue->create_product(product("Abandoned")).has_value());  // not taken: never written
+    BOOST_TEST(store->count_products({}) == before);
+    BOOST_TEST(store->revision() == revision);
+    BOOST_TEST(store->create_product(product("Abandoned")).has_value());  // not taken: never written
+}
+
+BOOST_AUTO_TEST_CASE(a_sqlite_batch_is_one_commit) {
+    sqlite_file f;
+    const auto commits = f.db->commits();
+    {
+        storage::write_batch batch;
+        for (int i = 0; i < 3; ++i) {
+            BOOST_TEST(f.catalogue->create_product(product("One Commit " + std::to_string(i))).has_value());
+        }
+        BOOST_TEST(f.db->commits() == commits);
+        batch.commit();
+    }
+    BOOST_TEST(f.db->commits() == commits + 1);
 }
 
 BOOST_AUTO_TEST_CASE(a_commit_that_fails_undoes_every_write_of_the_batch) {
@@ -317,6 +335,77 @@ BOOST_AUTO_TEST_CASE(a_write_lease_inside_the_batch_is_refused_instead_of_waitin
     BOOST_CHECK_THROW((void)f.db->writer(), std::logic_error);
     BOOST_CHECK_THROW(storage::write_batch{}, std::logic_error);  // batches do not nest
     batch.commit();
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(write_batch_on_postgresql)
+
+// Another "instance": the same database under a connection string of its own (its own pool and listener).
+storage::storage_config instance(const std::string& dsn, const std::string& name) {
+    storage::storage_config c;
+    c.backend = dsn + " application_name='" + name + "'";
+    return c;
+}
+
+BOOST_AUTO_TEST_CASE(batches_of_two_threads_run_side_by_side_each_on_its_own_connection) {
+    if (!pg_backend::available()) {
+        return;
+    }
+    auto store = storage::make_catalogue_store(pg_backend::config());
+    const auto before = store->count_products({});
+    storage::write_batch mine;
+    BOOST_TEST_REQUIRE(store->create_product(product("Held Open")).has_value());
+    // The server's write lane runs several PostgreSQL writer threads: one's open batch must not hold up
+    // another's (each borrows a connection of its own).
+    auto other = std::async(std::launch::async, [&] {
+        storage::write_batch theirs;
+        const auto created = store->create_product(product("Committed Beside"));
+        theirs.commit();
+        return created;
+    });
+    BOOST_TEST_REQUIRE((other.wait_for(std::chrono::seconds(5)) == std::future_status::ready));
+    const auto beside = other.get();
+    BOOST_TEST_REQUIRE(beside.has_value());
+    BOOST_TEST(store->count_products({}) == before + 1);  // the other batch's row, not the open one's
+    BOOST_TEST(store->find_product(beside->id).has_value());
+    mine.commit();
+    BOOST_TEST(store->count_products({}) == before + 2);
+}
+
+BOOST_AUTO_TEST_CASE(another_instance_hears_the_rows_of_a_batch_once_it_commits) {
+    if (!pg_backend::available()) {
+        return;
+    }
+    using namespace std::chrono_literals;
+    const auto dsn = storefront::test::create_test_database();
+    const auto a = storage::make_catalogue_store(instance(dsn, "a"));
+    const auto b = storage::make_catalogue_store(instance(dsn, "b"));
+    BOOST_TEST_REQUIRE(storefront::test::eventually([&] { return b->revision() > 1; }, 5s));  // listening
+    const auto since = b->revision();
+    std::set<std::int64_t> ids;
+    {
+        storage::write_batch batch;
+        for (int i = 0; i < 3; ++i) {
+            const auto created = a->create_product(product("Heard " + std::to_string(i)));
+            BOOST_TEST_REQUIRE(created.has_value());
+            ids.insert(created->id);
+        }
+        std::this_thread::sleep_for(200ms);
+        BOOST_TEST(b->revision() == since);  // nothing is told before the commit
+        batch.commit();
+    }
+    BOOST_TEST_REQUIRE(storefront::test::eventually([&] { return b->revision() >= since + 3; }, 2s));
+    const auto changes = b->changes_since(since);
+    BOOST_TEST_REQUIRE(changes.has_value());  // the rows are named, so b's caches patch rather than reload
+    std::set<std::int64_t> heard;
+    for (const auto& row : changes->rows) {
+        heard.insert(row.id);
+    }
+    BOOST_TEST((heard == ids));
+    for (const auto id : ids) {
+        BOOST_TEST(b->find_product(id).has_value());
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
