@@ -74,7 +74,8 @@ std::string pg_aggregate::payload_of(std::optional<core::row_change> row) const 
 }
 
 void pg_aggregate::notify(pg_connection& conn, std::optional<core::row_change> row) const {
-    (void)conn.exec("SELECT pg_notify($1, $2)", pg_params().add(channel_).add(payload_of(row)));
+    (void
+    )conn.exec("SELECT pg_notify($1, $2)", pg_params().add(channel_).add(payload_of(row)), pg_plan::kept);
 }
 
 std::optional<core::row_table> pg_aggregate::row_table_of(std::string_view table) {
@@ -186,9 +187,9 @@ std::int64_t next_free_id(pg_connection& db, std::string_view table) {
 }
 
 core::result<void> exec_write(
-    pg_connection& db, std::string_view sql, const pg_params& params, pg_rows* rows
+    pg_connection& db, std::string_view sql, const pg_params& params, pg_rows* rows, pg_plan plan
 ) {
-    switch (db.exec_or_violation(sql, params, rows)) {
+    switch (db.exec_or_violation(sql, params, rows, plan)) {
         case pg_violation::unique:
             return core::errc::conflict;
         case pg_violation::foreign_key:

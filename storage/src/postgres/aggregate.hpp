@@ -34,7 +34,11 @@ namespace storefront::storage::detail {
 // slug, e-mail or username), errc::invalid_reference for a FOREIGN KEY one (a category that is not there).
 // The transaction is then aborted: the caller returns the error and lets it roll back.
 [[nodiscard]] core::result<void> exec_write(
-    pg_connection& db, std::string_view sql, const pg_params& params, pg_rows* rows = nullptr
+    pg_connection& db,
+    std::string_view sql,
+    const pg_params& params,
+    pg_rows* rows = nullptr,
+    pg_plan plan = pg_plan::per_run
 );
 
 // Inside a write's transaction, under pg_aggregate::lock(): the id after the largest one in `table` (the

@@ -22,6 +22,7 @@ namespace {
 
 using detail::pg_connection;
 using detail::pg_params;
+using detail::pg_plan;
 using detail::pg_rows;
 
 constexpr std::string_view product_select = R"sql(
@@ -111,7 +112,8 @@ core::result<core::category> one_category(
 }
 
 std::int64_t next_id(pg_connection& db, std::string_view table) {
-    return db.exec("SELECT nextval(pg_get_serial_sequence($1, 'id'))", pg_params().add(table)).int64(0, 0);
+    return db.exec("SELECT nextval(pg_get_serial_sequence($1, 'id'))", pg_params().add(table), pg_plan::kept)
+        .int64(0, 0);
 }
 
 class pg_catalogue_store final : public catalogue_store {
@@ -240,7 +242,8 @@ class pg_catalogue_store final : public catalogue_store {
                         .add(draft.category_id)
                         .add(detail::format_array(row.images))
                         .add(row.created_at),
-                    &category
+                    &category,
+                    pg_plan::kept  // a one-row insert: its plan cannot go stale
                 );
                 if (!written) {
                     return written.error();  // a taken slug, or a category that is not there

@@ -317,9 +317,6 @@ void pg_connection::wait_socket(bool for_write, clock::time_point deadline) {
 }
 
 const char* pg_connection::prepared_name(std::string_view sql, const pg_params& params, PGresult*& failed) {
-    if (params.values_.empty()) {
-        return nullptr;  // BEGIN, COMMIT, DDL: nothing to plan again
-    }
     if (const auto known = prepared_.find(sql); known != prepared_.end()) {
         return known->second.c_str();
     }
@@ -340,7 +337,7 @@ const char* pg_connection::prepared_name(std::string_view sql, const pg_params& 
     return prepared_.emplace(text, std::move(name)).first->second.c_str();
 }
 
-PGresult* pg_connection::run(std::string_view sql, const pg_params& params) {
+PGresult* pg_connection::run(std::string_view sql, const pg_params& params, pg_plan plan) {
     if (!healthy()) {
         lost("connection is broken");
     }
@@ -353,7 +350,7 @@ PGresult* pg_connection::run(std::string_view sql, const pg_params& params) {
     }
     const auto n = static_cast<int>(count);
     PGresult* failed = nullptr;
-    const char* name = prepared_name(sql, params, failed);
+    const char* name = plan == pg_plan::kept ? prepared_name(sql, params, failed) : nullptr;
     if (failed != nullptr) {
         return failed;
     }
@@ -413,8 +410,10 @@ PGresult* pg_connection::finish() {
     return first.release();
 }
 
-pg_violation pg_connection::exec_or_violation(std::string_view sql, const pg_params& params, pg_rows* rows) {
-    result_ptr r(run(sql, params));
+pg_violation pg_connection::exec_or_violation(
+    std::string_view sql, const pg_params& params, pg_rows* rows, pg_plan plan
+) {
+    result_ptr r(run(sql, params, plan));
     const auto status = PQresultStatus(r.get());
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
         if (rows) {
@@ -440,9 +439,9 @@ pg_violation pg_connection::exec_or_violation(std::string_view sql, const pg_par
     throw pg_error("PostgreSQL " + state + ": " + message, state);
 }
 
-pg_rows pg_connection::exec(std::string_view sql, const pg_params& params) {
+pg_rows pg_connection::exec(std::string_view sql, const pg_params& params, pg_plan plan) {
     pg_rows rows;
-    if (exec_or_violation(sql, params, &rows) != pg_violation::none) {
+    if (exec_or_violation(sql, params, &rows, plan) != pg_violation::none) {
         throw pg_error("constraint violation", "23");
     }
     return rows;

@@ -80,6 +80,13 @@ class pg_rows {
 
 enum class pg_violation { none, unique, foreign_key };
 
+// How a statement is planned. per_run: for its parameters and the table sizes of the moment, at every run.
+// kept: prepared once per connection, so later runs skip parsing and PostgreSQL may keep one generic plan;
+// only for statements whose best plan cannot change with the data (a one-row insert, a function call): a
+// generic plan of a lookup made while its table was small (a scan) would outlive the table's growth
+// until the next ANALYZE (measured: a batch's re-read of its products by id scanning the whole table).
+enum class pg_plan { per_run, kept };
+
 // One-dimensional array literals in PostgreSQL's text format ({"a","b",NULL}), so a list travels in one
 // parameter or column whatever characters its items hold.
 [[nodiscard]] std::string format_array(const std::vector<std::optional<std::string>>& items);
@@ -108,10 +115,15 @@ class pg_connection {
     pg_connection& operator=(const pg_connection&) = delete;
 
     // Runs one statement; every failure throws (storage_unavailable or pg_error).
-    pg_rows exec(std::string_view sql, const pg_params& params = {});
+    pg_rows exec(std::string_view sql, const pg_params& params = {}, pg_plan plan = pg_plan::per_run);
     // Like exec, but a UNIQUE or FOREIGN KEY violation is returned instead of thrown (the transaction
     // is then aborted: the caller returns and lets the transaction roll back).
-    pg_violation exec_or_violation(std::string_view sql, const pg_params& params, pg_rows* rows = nullptr);
+    pg_violation exec_or_violation(
+        std::string_view sql,
+        const pg_params& params,
+        pg_rows* rows = nullptr,
+        pg_plan plan = pg_plan::per_run
+    );
 
     // `name` quoted as an SQL identifier (libpq's escaping), for statements that cannot take a parameter.
     [[nodiscard]] std::string quote_identifier(std::string_view name) const;
@@ -136,12 +148,11 @@ class pg_connection {
     void commit();
     void rollback();  // not on a broken connection: the pool drops it
 
-    ::pg_result* run(std::string_view sql, const pg_params& params);
-    // The name `sql` is prepared under on this connection (prepared on its first run), or nullptr when it
-    // runs unprepared: without parameters, or once max_prepared texts are (a bound for built statements);
-    // nullptr with `failed` set to the error when preparing it failed (that is then the statement's answer).
-    // Prepared, a write is planned once per connection instead of per run (40 % of PostgreSQL's CPU for a
-    // create was parsing and planning).
+    ::pg_result* run(std::string_view sql, const pg_params& params, pg_plan plan);
+    // The name a pg_plan::kept statement is prepared under on this connection (prepared on its first run),
+    // or nullptr when it runs unprepared once max_prepared texts are (a bound); nullptr with `failed` set to
+    // the error when preparing it failed (that is then the statement's answer). Prepared, a create skips
+    // parsing and planning (which were 40 % of PostgreSQL's CPU for one).
     const char* prepared_name(std::string_view sql, const pg_params& params, ::pg_result*& failed);
     // Flushes what was sent and waits for its results: the first one.
     ::pg_result* finish();
