@@ -164,19 +164,22 @@ class pg_aggregate {
     // made ready first; nullptr outside a batch.
     [[nodiscard]] pg_batch* batch();
     // write_naming inside the batch: a savepoint per write, so an error answer or an exception undoes this
-    // write only (savepoints are not released: a rolled-back one is reused, and RELEASE would cost a round
-    // trip per write); a failure that cannot be undone loses the batch (it will not commit).
+    // write only (sent with the write's first statement, in its round trip; not released, which would cost
+    // a round trip of its own); a failure that cannot be undone loses the batch (it will not commit).
     template <class Change, class Name>
     auto write_in_batch(pg_batch& batch, Change& change, Name& name)
         -> decltype(change(std::declval<pg_connection&>())) {
         batch.check_not_lost();
         auto& conn = batch.connection();
-        (void)conn.exec("SAVEPOINT write");
+        conn.send_with_next("SAVEPOINT write");
         try {
             auto answer = change(conn);
+            const bool nothing_sent = conn.drop_unsent();
             if constexpr (std::is_constructible_v<bool, decltype(answer)>) {
                 if (!static_cast<bool>(answer)) {
-                    undo_savepoint(conn);
+                    if (!nothing_sent) {
+                        undo_savepoint(conn);
+                    }
                     return answer;
                 }
             }
@@ -186,7 +189,9 @@ class pg_aggregate {
             return answer;
         } catch (...) {
             try {
-                undo_savepoint(conn);
+                if (!conn.drop_unsent()) {
+                    undo_savepoint(conn);
+                }
             } catch (...) {
                 batch.lost(std::current_exception());
             }

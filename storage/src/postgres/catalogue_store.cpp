@@ -243,7 +243,7 @@ class pg_catalogue_store final : public catalogue_store {
                         .add(detail::format_array(row.images))
                         .add(row.created_at),
                     &category,
-                    pg_plan::kept  // a one-row insert: its plan cannot go stale
+                    pg_plan::kept  // one row, and its category by key (an index scan at any size: EXPLAIN)
                 );
                 if (!written) {
                     return written.error();  // a taken slug, or a category that is not there

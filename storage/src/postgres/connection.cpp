@@ -7,6 +7,8 @@
 #include <cstring>
 #include <libpq-fe.h>
 #include <poll.h>
+#include <stdexcept>
+#include <utility>
 
 #include "storage/storage_error.hpp"
 
@@ -337,9 +339,31 @@ const char* pg_connection::prepared_name(std::string_view sql, const pg_params& 
     return prepared_.emplace(text, std::move(name)).first->second.c_str();
 }
 
+void pg_connection::send_with_next(std::string sql) {
+    if (!unsent_.empty()) {
+        throw std::logic_error("pg_connection: one statement at a time goes with the next");
+    }
+    unsent_ = std::move(sql);
+}
+
+bool pg_connection::drop_unsent() {
+    const bool had = !unsent_.empty();
+    unsent_.clear();
+    return had;
+}
+
 PGresult* pg_connection::run(std::string_view sql, const pg_params& params, pg_plan plan) {
     if (!healthy()) {
         lost("connection is broken");
+    }
+    if (!unsent_.empty() && plan == pg_plan::kept && prepared_.find(sql) == prepared_.end()) {
+        // Preparing is a round trip of its own, which must not come before the queued statement (a
+        // failed prepare would abort the transaction before its savepoint): that one goes first, alone.
+        const auto first = std::exchange(unsent_, {});
+        result_ptr alone(run(first, {}, pg_plan::per_run));
+        if (PQresultStatus(alone.get()) != PGRES_COMMAND_OK) {
+            return alone.release();
+        }
     }
     const auto count = params.values_.size();
     std::vector<const char*> values(count);
@@ -353,6 +377,15 @@ PGresult* pg_connection::run(std::string_view sql, const pg_params& params, pg_p
     const char* name = plan == pg_plan::kept ? prepared_name(sql, params, failed) : nullptr;
     if (failed != nullptr) {
         return failed;
+    }
+    // A queued statement goes in the same round trip (libpq's pipeline mode): one write, one round trip.
+    const bool carrying = !unsent_.empty();
+    if (carrying) {
+        const auto first = std::exchange(unsent_, {});
+        if (PQenterPipelineMode(conn_) != 1 ||
+            !PQsendQueryParams(conn_, first.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0)) {
+            lost("send failed");
+        }
     }
     const int sent = [&] {
         if (name != nullptr) {
@@ -368,11 +401,16 @@ PGresult* pg_connection::run(std::string_view sql, const pg_params& params, pg_p
     if (!sent) {
         lost("send failed");
     }
-    return finish();
+    if (!carrying) {
+        return finish();
+    }
+    if (PQpipelineSync(conn_) != 1) {
+        lost("send failed");
+    }
+    return finish_pipeline();
 }
 
-PGresult* pg_connection::finish() {
-    const auto deadline = clock::now() + limits_.statement_timeout + std::chrono::seconds(2);
+void pg_connection::flush(clock::time_point deadline) {
     for (;;) {
         const int flushed = PQflush(conn_);
         if (flushed == 0) {
@@ -386,18 +424,21 @@ PGresult* pg_connection::finish() {
             lost("connection lost");
         }
     }
+}
+
+PGresult* pg_connection::next_result(clock::time_point deadline) {
+    while (PQisBusy(conn_)) {
+        wait_socket(false, deadline);
+        if (!PQconsumeInput(conn_)) {
+            lost("connection lost");
+        }
+    }
+    return PQgetResult(conn_);
+}
+
+PGresult* pg_connection::first_result_of_query(clock::time_point deadline) {
     result_ptr first;
-    for (;;) {
-        while (PQisBusy(conn_)) {
-            wait_socket(false, deadline);
-            if (!PQconsumeInput(conn_)) {
-                lost("connection lost");
-            }
-        }
-        PGresult* r = PQgetResult(conn_);
-        if (!r) {
-            break;
-        }
+    while (PGresult* r = next_result(deadline)) {
         if (!first) {
             first.reset(r);
         } else {
@@ -408,6 +449,26 @@ PGresult* pg_connection::finish() {
         lost("connection lost");
     }
     return first.release();
+}
+
+PGresult* pg_connection::finish() {
+    const auto deadline = clock::now() + limits_.statement_timeout + std::chrono::seconds(2);
+    flush(deadline);
+    return first_result_of_query(deadline);
+}
+
+PGresult* pg_connection::finish_pipeline() {
+    // The queued statement's results, the statement's (PGRES_PIPELINE_ABORTED when the first failed), then
+    // the sync; the first one's failure is the answer.
+    const auto deadline = clock::now() + limits_.statement_timeout + std::chrono::seconds(2);
+    flush(deadline);
+    result_ptr first(first_result_of_query(deadline));
+    result_ptr second(first_result_of_query(deadline));
+    const result_ptr sync(next_result(deadline));
+    if (!sync || PQresultStatus(sync.get()) != PGRES_PIPELINE_SYNC || PQexitPipelineMode(conn_) != 1) {
+        lost("connection lost");
+    }
+    return PQresultStatus(first.get()) == PGRES_COMMAND_OK ? second.release() : first.release();
 }
 
 pg_violation pg_connection::exec_or_violation(

@@ -125,6 +125,13 @@ class pg_connection {
         pg_plan plan = pg_plan::per_run
     );
 
+    // Queues `sql` (without parameters: SAVEPOINT …) to be sent in the same round trip as the next
+    // statement; when it fails, its failure is that statement's answer (which then does not run). One at a
+    // time: throws std::logic_error while one waits.
+    void send_with_next(std::string sql);
+    // Drops a statement send_with_next queued that no statement has carried yet: whether there was one.
+    bool drop_unsent();
+
     // `name` quoted as an SQL identifier (libpq's escaping), for statements that cannot take a parameter.
     [[nodiscard]] std::string quote_identifier(std::string_view name) const;
 
@@ -156,6 +163,14 @@ class pg_connection {
     const char* prepared_name(std::string_view sql, const pg_params& params, ::pg_result*& failed);
     // Flushes what was sent and waits for its results: the first one.
     ::pg_result* finish();
+    // finish() of a pipeline of a queued statement and the statement (then a sync): the statement's first
+    // result, or the queued one's failure.
+    ::pg_result* finish_pipeline();
+    void flush(std::chrono::steady_clock::time_point deadline);
+    // The next result (nullptr at the end of a query's), waiting for it until `deadline`.
+    ::pg_result* next_result(std::chrono::steady_clock::time_point deadline);
+    // The first result of the query whose results come next; the others are dropped.
+    ::pg_result* first_result_of_query(std::chrono::steady_clock::time_point deadline);
     void wait_socket(bool for_write, std::chrono::steady_clock::time_point deadline);
     [[noreturn]] void lost(const std::string& what);
 
@@ -164,6 +179,7 @@ class pg_connection {
     ::pg_conn* conn_ = nullptr;
     pg_limits limits_;
     std::map<std::string, std::string, std::less<>> prepared_;  // statement text -> name
+    std::string unsent_;                                        // send_with_next's statement
     bool broken_ = false;
 };
 
