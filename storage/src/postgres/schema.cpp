@@ -65,8 +65,13 @@ const std::vector<std::vector<std::string_view>> migrations = {
 // The title trigram index when pg_trgm can be had (the extension ships in postgresql-15's contrib and is
 // trusted, so a database owner may create it), checked at every start so a later grant takes effect; without
 // it the title filter scans, with the same results. Only indexes the expression the filter's LIKE tests.
-// fastupdate off: new rows go into the index at once, not into a pending list every read scans linearly
-// until a vacuum (100,000 inserted products made a lookup take 8 ms).
+// New rows go to the index's pending list, which the inserting backend merges into the index once it holds
+// 64 kB: merged many at a time, an insert costs PostgreSQL a fraction of putting each title's trigrams in the
+// tree one by one (18 % of all CPU under 64 writers); every lookup also reads the pending list, so it stays
+// small (with the default 4 MB and no vacuum, 100,000 inserted products made a lookup take 8 ms).
+// Set again at every start: indexes made by older versions had fastupdate off.
+constexpr const char* title_index_options = "fastupdate = on, gin_pending_list_limit = 64";
+
 void create_title_index(pg_connection& conn) {
     (void)conn.exec("SAVEPOINT title_index");
     try {
@@ -79,8 +84,10 @@ void create_title_index(pg_connection& conn) {
         (void)conn.exec(
             "CREATE INDEX IF NOT EXISTS products_by_title_trigram ON products USING gin "
             "(lower(title COLLATE \"C\") " +
-            conn.quote_identifier(where.text(0, 0)) + ".gin_trgm_ops) WITH (fastupdate = off)"
+            conn.quote_identifier(where.text(0, 0)) + ".gin_trgm_ops) WITH (" + title_index_options + ")"
         );
+        (void
+        )conn.exec(std::string("ALTER INDEX products_by_title_trigram SET (") + title_index_options + ")");
         (void)conn.exec("RELEASE SAVEPOINT title_index");
     } catch (const pg_error&) {
         (void)conn.exec("ROLLBACK TO SAVEPOINT title_index");
