@@ -131,8 +131,8 @@ pg_batch* pg_aggregate::batch() {
     return pg_batch::of_this_thread(*pool_);
 }
 
-void pg_aggregate::undo_savepoint(pg_connection& conn) {
-    (void)conn.exec("ROLLBACK TO SAVEPOINT write");
+void pg_aggregate::undo_savepoint(pg_connection& conn, const std::string& savepoint) {
+    (void)conn.exec("ROLLBACK TO SAVEPOINT " + savepoint);
 }
 
 void pg_aggregate::lock(pg_connection& conn) const {

@@ -165,20 +165,23 @@ class pg_aggregate {
     [[nodiscard]] pg_batch* batch();
     // write_naming inside the batch: a savepoint per write, so an error answer or an exception undoes this
     // write only (sent with the write's first statement, in its round trip; not released, which would cost
-    // a round trip of its own); a failure that cannot be undone loses the batch (it will not commit).
+    // a round trip of its own); a failure that cannot be undone loses the batch (it will not commit). Each
+    // savepoint has a name of its own: should one not have been made, undoing it fails (and loses the batch)
+    // rather than rolling back to an earlier write's, whose answer is already given.
     template <class Change, class Name>
     auto write_in_batch(pg_batch& batch, Change& change, Name& name)
         -> decltype(change(std::declval<pg_connection&>())) {
         batch.check_not_lost();
         auto& conn = batch.connection();
-        conn.send_with_next("SAVEPOINT write");
+        const auto savepoint = batch.next_savepoint();
+        conn.send_with_next("SAVEPOINT " + savepoint);
         try {
             auto answer = change(conn);
             const bool nothing_sent = conn.drop_unsent();
             if constexpr (std::is_constructible_v<bool, decltype(answer)>) {
                 if (!static_cast<bool>(answer)) {
                     if (!nothing_sent) {
-                        undo_savepoint(conn);
+                        undo_savepoint(conn, savepoint);
                     }
                     return answer;
                 }
@@ -190,7 +193,7 @@ class pg_aggregate {
         } catch (...) {
             try {
                 if (!conn.drop_unsent()) {
-                    undo_savepoint(conn);
+                    undo_savepoint(conn, savepoint);
                 }
             } catch (...) {
                 batch.lost(std::current_exception());
@@ -198,7 +201,7 @@ class pg_aggregate {
             throw;
         }
     }
-    static void undo_savepoint(pg_connection& conn);
+    static void undo_savepoint(pg_connection& conn, const std::string& savepoint);
     // The payload of the notification naming `row` ("products 12 <origin>"; empty: rows nobody names).
     [[nodiscard]] std::string payload_of(std::optional<core::row_change> row) const;
     // The journal's table for an SQL table whose rows caches hold ("products"), else nullopt.

@@ -38,6 +38,8 @@ class pg_batch final : public write_batch::member {
     void lost(std::exception_ptr why) { lost_ = std::move(why); }
     // pg_notify(channel, payload) as part of the commit (all of the batch's in one statement).
     void notify_at_commit(const std::string& channel, std::string payload);
+    // The name of the next write's savepoint: w1, w2, … (one per write of the batch).
+    [[nodiscard]] std::string next_savepoint() { return "w" + std::to_string(++savepoints_); }
     // Runs `work` after the batch commits (never if it fails).
     void after_commit(std::function<void()> work) { after_commit_.push_back(std::move(work)); }
 
@@ -50,6 +52,7 @@ class pg_batch final : public write_batch::member {
     std::optional<pg_pool::lease> conn_;
     std::optional<pg_transaction> tx_;
     std::exception_ptr lost_;
+    unsigned savepoints_ = 0;
     std::vector<std::string> channels_;  // with payloads_: the notifications, in order
     std::vector<std::string> payloads_;
     std::vector<std::function<void()>> after_commit_;
