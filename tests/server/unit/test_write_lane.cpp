@@ -130,7 +130,7 @@ std::future<int> queue_write(
 
 // A lane, two databases behind it, and the io_context whose coroutines await their writes.
 struct held_lane {
-    explicit held_lane(std::size_t max_queued = 64) : lane(max_queued) {}
+    explicit held_lane(std::size_t max_queued = 64, std::size_t writers = 1) : lane(max_queued, writers) {}
     // A case that failed before open() must not leave the writer thread held (the io thread would wait).
     ~held_lane() {
         if (!opened) {
@@ -181,6 +181,10 @@ struct held_lane {
 
 struct small_lane : held_lane {
     small_lane() : held_lane(2) {}
+};
+
+struct two_writer_lane : held_lane {
+    two_writer_lane() : held_lane(64, 2) {}
 };
 
 }  // namespace
@@ -260,38 +264,21 @@ BOOST_FIXTURE_TEST_CASE(a_full_queue_refuses_at_once, small_lane) {
 
 // PostgreSQL's lane has several writer threads: while one is held in a batch, another takes the writes
 // queued meanwhile (here of other stores) and answers them.
-BOOST_AUTO_TEST_CASE(a_second_writer_thread_answers_while_the_first_is_held_in_its_batch) {
-    write_lane lane(64, 2);
-    fake_database held_db;
-    fake_database free_db;
-    std::atomic<int> afters{0};
-    gate hold;
-    const int held_key = 0;
-    const int free_key = 0;
-    std::optional<io_thread> io{std::in_place};
-    struct open_at_exit {  // a failing check must not leave the writer thread held (destroyed before io)
-        gate& g;
-        bool done = false;
-        void open() {
-            if (!done) {
-                done = true;
-                g.opened.set_value();
-            }
-        }
-        ~open_at_exit() { open(); }
-    } opener{hold};
-    auto held = queue_write(*io, lane, &held_key, held_db, 1, afters, &hold);
+BOOST_FIXTURE_TEST_CASE(
+    a_second_writer_thread_answers_while_the_first_is_held_in_its_batch, two_writer_lane
+) {
+    auto held = queue_write(*io, lane, &key, db, 1, afters, &hold);
     hold.wait_entered();
-    auto free = queue_write(*io, lane, &free_key, free_db, 2, afters);
+    auto free = queue_write(*io, lane, &other_key, other, 2, afters);
     BOOST_TEST_REQUIRE((free.wait_for(std::chrono::seconds(5)) == std::future_status::ready));
     BOOST_TEST(free.get() == 20);
     BOOST_TEST((held.wait_for(std::chrono::milliseconds(0)) == std::future_status::timeout));
-    opener.open();
+    open();
     BOOST_TEST(held.get() == 10);
-    io.reset();
+    finish();
     BOOST_TEST(lane.batches() == 2U);
-    BOOST_TEST(free_db.durable == std::vector<int>{2}, boost::test_tools::per_element());
-    BOOST_TEST(held_db.durable == std::vector<int>{1}, boost::test_tools::per_element());
+    BOOST_TEST(other.durable == std::vector<int>{2}, boost::test_tools::per_element());
+    BOOST_TEST(db.durable == std::vector<int>{1}, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
