@@ -58,6 +58,14 @@ struct pg_backend {
     }
 };
 
+// Another "instance" on the PostgreSQL database `dsn`: the same database under a connection string of its
+// own, so it gets its own pool and its own LISTEN connection, as a second process would.
+inline storage::storage_config pg_instance(const std::string& dsn, const std::string& name) {
+    storage::storage_config c;
+    c.backend = dsn + " application_name='" + name + "'";
+    return c;
+}
+
 // True when `Backend` cannot run here (it has available() and that says no); the case then returns.
 template <class Backend>
 bool skipped() {

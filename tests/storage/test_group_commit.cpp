@@ -38,6 +38,7 @@ namespace {
 
 using storefront::test::memory_backend;
 using storefront::test::pg_backend;
+using storefront::test::pg_instance;
 using storefront::test::skipped;
 using storefront::test::sqlite_backend;
 using all_backends = boost::mpl::list<memory_backend, sqlite_backend, pg_backend>;
@@ -341,13 +342,6 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(write_batch_on_postgresql)
 
-// Another "instance": the same database under a connection string of its own (its own pool and listener).
-storage::storage_config instance(const std::string& dsn, const std::string& name) {
-    storage::storage_config c;
-    c.backend = dsn + " application_name='" + name + "'";
-    return c;
-}
-
 BOOST_AUTO_TEST_CASE(batches_of_two_threads_run_side_by_side_each_on_its_own_connection) {
     if (!pg_backend::available()) {
         return;
@@ -379,8 +373,8 @@ BOOST_AUTO_TEST_CASE(another_instance_hears_the_rows_of_a_batch_once_it_commits)
     }
     using namespace std::chrono_literals;
     const auto dsn = storefront::test::create_test_database();
-    const auto a = storage::make_catalogue_store(instance(dsn, "a"));
-    const auto b = storage::make_catalogue_store(instance(dsn, "b"));
+    const auto a = storage::make_catalogue_store(pg_instance(dsn, "a"));
+    const auto b = storage::make_catalogue_store(pg_instance(dsn, "b"));
     BOOST_TEST_REQUIRE(storefront::test::eventually([&] { return b->revision() > 1; }, 5s));  // listening
     const auto since = b->revision();
     std::set<std::int64_t> ids;

@@ -29,14 +29,6 @@ using storefront::test::eventually;
 
 namespace {
 
-// Another "instance": the same database under a connection string of its own, so it gets its own pool
-// and its own LISTEN connection, as a second process would.
-storage::storage_config instance(const std::string& dsn, const std::string& name) {
-    storage::storage_config c;
-    c.backend = dsn + " application_name='" + name + "'";
-    return c;
-}
-
 double ms_since(steady::time_point start) {
     return std::chrono::duration<double, std::milli>(steady::now() - start).count();
 }
@@ -54,8 +46,8 @@ BOOST_AUTO_TEST_CASE(a_write_in_one_instance_moves_the_other_instances_revision)
         return;
     }
     const auto dsn = test::create_test_database();
-    const auto a = storage::make_catalogue_store(instance(dsn, "a"));
-    const auto b = storage::make_catalogue_store(instance(dsn, "b"));
+    const auto a = storage::make_catalogue_store(test::pg_instance(dsn, "a"));
+    const auto b = storage::make_catalogue_store(test::pg_instance(dsn, "b"));
     // b's listener bumps its revision once it listens.
     BOOST_TEST_REQUIRE(eventually([&] { return b->revision() > 1; }, 5s));
     std::vector<double> delays;
@@ -77,8 +69,8 @@ BOOST_AUTO_TEST_CASE(a_write_in_one_instance_moves_the_other_instances_revision)
     );
     BOOST_TEST(delays.back() < 2000.0);
     // The user stores share each instance's pool and LISTEN connection, which already listens.
-    const auto users_a = storage::make_user_store(instance(dsn, "a"));
-    const auto users_b = storage::make_user_store(instance(dsn, "b"));
+    const auto users_a = storage::make_user_store(test::pg_instance(dsn, "a"));
+    const auto users_b = storage::make_user_store(test::pg_instance(dsn, "b"));
     const auto before = users_b->revision();
     BOOST_TEST_REQUIRE(
         users_a->create_user({"shared@example.com", "S", "h", "https://x.com/a.png", "customer"}).has_value()
@@ -169,7 +161,7 @@ BOOST_AUTO_TEST_CASE(instances_migrating_at_once_create_the_schema_and_seed_once
     for (int i = 0; i < instances; ++i) {
         threads.emplace_back([&, i] {
             try {
-                stores[i] = storage::make_catalogue_store(instance(dsn, "m" + std::to_string(i)));
+                stores[i] = storage::make_catalogue_store(test::pg_instance(dsn, "m" + std::to_string(i)));
                 (void)stores[i]->count_products({});
             } catch (const std::exception& e) {
                 errors[i] = e.what();
@@ -209,7 +201,7 @@ BOOST_AUTO_TEST_CASE(seed_is_written_once_and_reset_restores_it) {
     // Seed rows are read-only through the port; an operator deletes one behind its back.
     test::run_sql(config.backend, "DELETE FROM products WHERE id = 51");
     store.reset();
-    store = storage::make_catalogue_store(instance(config.backend, "restarted"));  // a later start
+    store = storage::make_catalogue_store(test::pg_instance(config.backend, "restarted"));  // a later start
     BOOST_TEST(store->count_products({}) == 51u);  // 50 seed products and "Mine": product 51 stays deleted
     BOOST_TEST(!store->find_product(51).has_value());
     BOOST_TEST(store->find_product(created->id).has_value());
@@ -333,7 +325,7 @@ BOOST_AUTO_TEST_CASE(the_title_index_gathers_inserts_in_a_small_pending_list) {
     store.reset();
     test::run_sql(dsn, "ALTER INDEX products_by_title_trigram RESET (gin_pending_list_limit)");
     test::run_sql(dsn, "ALTER INDEX products_by_title_trigram SET (fastupdate = off)");
-    store = storage::make_catalogue_store(instance(dsn, "upgraded"));  // a start of this version
+    store = storage::make_catalogue_store(test::pg_instance(dsn, "upgraded"));  // a start of this version
     BOOST_TEST(test::query_value(dsn, options).value_or("") == expected);
     for (int i = 0; i < 600; ++i) {  // well past 64 kB of trigrams: merged into the tree on the way
         BOOST_TEST_REQUIRE(store->create_product(draft("Pending Lantern " + std::to_string(i))).has_value());

@@ -32,6 +32,7 @@ namespace {
 
 using storefront::test::memory_backend;
 using storefront::test::pg_backend;
+using storefront::test::pg_instance;
 using storefront::test::skipped;
 using storefront::test::sqlite_backend;
 using all_backends = boost::mpl::list<memory_backend, sqlite_backend, pg_backend>;
@@ -53,14 +54,6 @@ bool found(storage::sandbox_store& registry, const std::string& id) {
     const auto record = registry.find(id);
     BOOST_TEST_REQUIRE(record.has_value());
     return record->has_value();
-}
-
-// Another "instance": the same database under a connection string of its own, so it gets its own pool
-// and its own LISTEN connection, as a second process would.
-storage::storage_config instance(const std::string& dsn, const std::string& name) {
-    storage::storage_config c;
-    c.backend = dsn + " application_name='" + name + "'";
-    return c;
 }
 
 }  // namespace
@@ -218,8 +211,8 @@ BOOST_AUTO_TEST_CASE(two_pg_instances_share_the_registry) {
         return;
     }
     const auto dsn = pg_backend::config().backend;
-    const auto first = storage::make_sandbox_store(instance(dsn, "one"));
-    const auto second = storage::make_sandbox_store(instance(dsn, "two"));
+    const auto first = storage::make_sandbox_store(pg_instance(dsn, "one"));
+    const auto second = storage::make_sandbox_store(pg_instance(dsn, "two"));
     BOOST_TEST(*second->count() == 0u);
     // The second instance's listener bumps its revision once it listens; from then on notifications count.
     BOOST_TEST_REQUIRE(eventually([&] { return second->revision() > 1; }, 2000ms));
@@ -241,8 +234,8 @@ BOOST_AUTO_TEST_CASE(a_pg_sandbox_dropped_while_in_use_is_storage_unavailable) {
         return;
     }
     const auto config = pg_backend::config();
-    const auto first = storage::make_sandbox_store(instance(config.backend, "one"));
-    const auto second = storage::make_sandbox_store(instance(config.backend, "two"));
+    const auto first = storage::make_sandbox_store(pg_instance(config.backend, "one"));
+    const auto second = storage::make_sandbox_store(pg_instance(config.backend, "two"));
     BOOST_TEST_REQUIRE(first->create("aaaa", 10, sys_clock::now()).has_value());
     const auto store = storage::make_catalogue_store(first->config_for("aaaa"));
     BOOST_TEST(store->count_products({}) == 51u);
