@@ -63,7 +63,7 @@ if [[ -z ${STOREFRONT_BENCH_PG_CLUSTER:-} ]]; then
         [[ $with_pg == 0 ]] || tools+=(/usr/lib/postgresql/15/bin/initdb:postgresql-15 psql:postgresql-client-15)
         install_tools "${tools[@]}"
     fi
-    [[ $do_build == 0 ]] || build_release "$build_dir" 0 storefront
+    [[ $do_build == 0 ]] || build_as_shipped "$build_dir" 0 storefront
     if [[ $with_pg == 1 ]]; then
         log "starting a throw-away PostgreSQL 15 cluster (tests/pg/with_pg_cluster.sh)"
         extra=(--no-build --no-install)

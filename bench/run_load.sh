@@ -71,7 +71,7 @@ fi
 if [[ $do_build == 1 ]]; then
     targets=(storefront)
     [[ $do_micro == 0 ]] || targets+=(storefront_micro_bench)
-    build_release "$build_dir" "$do_micro" "${targets[@]}"
+    build_as_shipped "$build_dir" "$do_micro" "${targets[@]}"
 fi
 server_bin=${server_bin:-$build_dir/server/storefront}
 [[ -x $server_bin ]] || { echo "no $server_bin (build first or drop --no-build)" >&2; exit 1; }

@@ -73,7 +73,7 @@ if [[ -z ${STOREFRONT_BENCH_PG_CLUSTER:-} ]]; then
         install_tools "${tools[@]}"
     fi
     if [[ $do_build == 1 ]]; then
-        build_release "$build_dir" 0 storefront
+        build_as_shipped "$build_dir" 0 storefront
     fi
     if [[ $with_pg == 1 ]]; then
         # Re-run under a throw-away cluster with fsync on (durable writes are the point), built already.

@@ -32,20 +32,21 @@ install_tools() {
 # What both scripts need; gnuplot-nox draws the charts (no X libraries).
 common_tools=(wrk:wrk nginx:nginx-light curl:curl cmake:cmake gnuplot:gnuplot-nox python3:python3)
 
-# build_release DIR BENCH(0|1) TARGET...: configure a Release build in DIR (with the micro benchmarks when
-# BENCH is 1) and build TARGETs with -j2.
-build_release() {
+# build_as_shipped DIR BENCH(0|1) TARGET...: configure DIR as the README, quickstart and the Debian package
+# build (RelWithDebInfo: what users run is what is measured), with the micro benchmarks when BENCH is 1, and
+# build TARGETs with -j2.
+build_as_shipped() {
     local dir=$1 bench=$2
     shift 2
-    log "building Release in $dir: $*"
-    cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DSTOREFRONT_BUILD_BENCH="$bench" >&2
+    log "building RelWithDebInfo in $dir: $*"
+    cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTOREFRONT_BUILD_BENCH="$bench" >&2
     cmake --build "$dir" -j2 --target "$@" >&2
 }
 
 # --- the single-purpose scripts (run_caching.sh, run_items.sh) -------------------------------------
 # small_bench_setup LOG_TAG HELP_LINES storage|- ARGS...: their shared flags (--threads, --duration,
 # --connections, --rounds, --server-bin, --build-dir, --no-build, --no-install, and --storage when the second
-# argument is "storage"), the tools, the Release build of storefront, and server_bin. Sets every variable the
+# argument is "storage"), the tools, the build of storefront as shipped, and server_bin. Sets every variable the
 # helpers here read, and `storage` (empty unless given).
 small_bench_setup() {
     log_tag=$1
@@ -77,7 +78,7 @@ small_bench_setup() {
     done
     wrk_threads=$(( threads < 2 ? 1 : 2 ))
     [[ $do_install == 0 ]] || install_tools "${common_tools[@]}"
-    [[ $do_build == 0 ]] || build_release "$build_dir" 0 storefront
+    [[ $do_build == 0 ]] || build_as_shipped "$build_dir" 0 storefront
     server_bin=${server_bin:-$build_dir/server/storefront}
     [[ -x $server_bin ]] || { echo "no $server_bin (build first or drop --no-build)" >&2; exit 1; }
 }
