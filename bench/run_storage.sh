@@ -59,6 +59,7 @@ esac
 # The durable write figures are compared with the same write on memory, in the same run.
 [[ ${backends[0]} == memory ]] || backends=(memory "${backends[@]}")
 wrk_threads=$(( threads < 2 ? 1 : 2 ))
+write_wrk_threads=$(( write_connections < wrk_threads ? write_connections : wrk_threads ))  # for the report
 log_tag=run_storage
 # shellcheck source=bench/lib/common.sh
 source "$repo/bench/lib/common.sh"
@@ -122,9 +123,10 @@ admin_token() {
 
 # write_run NAME KIND CONNS: wrk write.lua for $write_duration s against the running server.
 write_run() {
-    local saved=$duration
+    # wrk wants at least a connection per thread.
+    local saved=$duration threads_for_write=$(( $3 < wrk_threads ? $3 : wrk_threads ))
     duration=$write_duration
-    BENCH_TOKEN=$token wrk_run "sf|$1" "http://127.0.0.1:$server_port" "$3" "$wrk_threads" write: "$2" \
+    BENCH_TOKEN=$token wrk_run "sf|$1" "http://127.0.0.1:$server_port" "$3" "$threads_for_write" write: "$2" \
         "$(date +%s%N)"
     duration=$saved
 }
@@ -224,7 +226,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else 
 echo
 echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?') vs nginx $("$nginx_bin" -v 2>&1 |
     sed 's/.*nginx\///'): $threads server thread(s) / nginx worker(s); reads wrk -t$wrk_threads -c$connections" \
-    "-d${duration}s, writes wrk -t$wrk_threads -c$write_connections -d${write_duration}s; median of $rounds rounds;" \
+    "-d${duration}s, writes wrk -t$write_wrk_threads -c$write_connections -d${write_duration}s; median of $rounds rounds;" \
     "$(nproc) cores; uptime: $(uptime)"
 echo "SQLite: a file in $(df --output=source /tmp | tail -1) ($(stat -f -c %T /tmp)), synchronous=FULL." \
     "${pg_settings:+PostgreSQL: $pg_settings (throw-away cluster on the same disk).}"
