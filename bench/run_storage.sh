@@ -59,7 +59,8 @@ esac
 # The durable write figures are compared with the same write on memory, in the same run.
 [[ ${backends[0]} == memory ]] || backends=(memory "${backends[@]}")
 wrk_threads=$(( threads < 2 ? 1 : 2 ))
-write_wrk_threads=$(( write_connections < wrk_threads ? write_connections : wrk_threads ))  # for the report
+# wrk wants at least a connection per thread: one writer connection gets one wrk thread.
+write_wrk_threads=$(( write_connections < wrk_threads ? write_connections : wrk_threads ))
 log_tag=run_storage
 # shellcheck source=bench/lib/common.sh
 source "$repo/bench/lib/common.sh"
@@ -121,13 +122,12 @@ admin_token() {
         python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])'
 }
 
-# write_run NAME KIND CONNS: wrk write.lua for $write_duration s against the running server.
+# write_run NAME KIND: wrk write.lua with $write_connections for $write_duration s against the running server.
 write_run() {
-    # wrk wants at least a connection per thread.
-    local saved=$duration threads_for_write=$(( $3 < wrk_threads ? $3 : wrk_threads ))
+    local saved=$duration
     duration=$write_duration
-    BENCH_TOKEN=$token wrk_run "sf|$1" "http://127.0.0.1:$server_port" "$3" "$threads_for_write" write: "$2" \
-        "$(date +%s%N)"
+    BENCH_TOKEN=$token wrk_run "sf|$1" "http://127.0.0.1:$server_port" "$write_connections" "$write_wrk_threads" \
+        write: "$2" "$(date +%s%N)"
     duration=$saved
 }
 # The median round of write run NAME by created rows per second (row_of's default ranks by all answers).
@@ -190,8 +190,8 @@ for b in "${backends[@]}"; do
     for r in $(seq 1 "$rounds"); do
         start_server --storage "$(storage_spec "$b" "bench_${b}_w$r")" "${server_flags[@]}"
         token=$(admin_token "$server_port")
-        write_run "$b: create product" product "$write_connections"
-        write_run "$b: register user" user "$write_connections"
+        write_run "$b: create product" product
+        write_run "$b: register user" user
         stop_server
     done
 done
