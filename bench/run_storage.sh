@@ -126,8 +126,8 @@ admin_token() {
 write_run() {
     local saved=$duration
     duration=$write_duration
-    BENCH_TOKEN=$token wrk_run "sf|$1" "http://127.0.0.1:$server_port" "$write_connections" "$write_wrk_threads" \
-        write: "$2" "$(date +%s%N)"
+    BENCH_TOKEN=$token wrk_run "sf|$1" "http://127.0.0.1:$server_port" \
+        "$write_connections" "$write_wrk_threads" write: "$2" "$(date +%s%N)"
     duration=$saved
 }
 # The median round of write run NAME by created rows per second (row_of's default ranks by all answers).
@@ -226,8 +226,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else 
 echo
 echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?') vs nginx $("$nginx_bin" -v 2>&1 |
     sed 's/.*nginx\///'): $threads server thread(s) / nginx worker(s); reads wrk -t$wrk_threads -c$connections" \
-    "-d${duration}s, writes wrk -t$write_wrk_threads -c$write_connections -d${write_duration}s; median of $rounds rounds;" \
-    "$(nproc) cores; uptime: $(uptime)"
+    "-d${duration}s, writes wrk -t$write_wrk_threads -c$write_connections -d${write_duration}s;" \
+    "median of $rounds rounds; $(nproc) cores; uptime: $(uptime)"
 echo "SQLite: a file in $(df --output=source /tmp | tail -1) ($(stat -f -c %T /tmp)), synchronous=FULL." \
     "${pg_settings:+PostgreSQL: $pg_settings (throw-away cluster on the same disk).}"
 echo

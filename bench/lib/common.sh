@@ -46,8 +46,8 @@ build_as_shipped() {
 # --- the single-purpose scripts (run_caching.sh, run_items.sh) -------------------------------------
 # small_bench_setup LOG_TAG HELP_LINES storage|- ARGS...: their shared flags (--threads, --duration,
 # --connections, --rounds, --server-bin, --build-dir, --no-build, --no-install, and --storage when the second
-# argument is "storage"), the tools, the build of storefront as shipped, and server_bin. Sets every variable the
-# helpers here read, and `storage` (empty unless given).
+# argument is "storage"), the tools, the build of storefront as shipped, and server_bin. Sets every variable
+# the helpers here read, and `storage` (empty unless given).
 small_bench_setup() {
     log_tag=$1
     local help_lines=$2 takes_storage=$3
