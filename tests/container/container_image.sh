@@ -12,6 +12,8 @@
 #   5. a product written over HTTP survives `podman restart`, and a new container on the same volume reads it
 #   6. SIGTERM drains (/readyz 503 and the healthcheck failing while the API still answers) and the container
 #      exits 0 within the drain time plus a margin
+#   7. deploy/container/compose.yaml is valid for docker-compose (Debian's 1.29, `config`): compose itself cannot
+#      run here, its postgres and haproxy images come from a registry this machine does not reach
 # Runs as root (podman's system store; CI runs as root), otherwise skipped (77). The server listens on a free
 # port of 127.0.0.1 only (host network). Containers, the volume and the test image are removed on exit, failure
 # or Ctrl-C; the base images and the runtime-base cache are kept on purpose.
@@ -31,7 +33,7 @@ if [ "$(id -u)" -ne 0 ]; then
     say "skipped: needs root (podman's system store, mmdebstrap); CI runs it as root"
     exit 77
 fi
-for tool in podman runc mmdebstrap curl python3 strip; do
+for tool in podman runc mmdebstrap docker-compose curl python3 strip; do
     command -v "$tool" >/dev/null || fail "$tool is missing (./deploy/quickstart.sh test installs it)"
 done
 [ -x "$bin" ] || fail "$bin is not an executable"
@@ -74,6 +76,23 @@ trap 'exit 143' TERM
 
 now() { date +%s.%N; }
 since() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(now)"; }
+
+# ---- compose.yaml: valid, with the shipped HAProxy configuration, and refusing to start without its secrets --
+compose=$root/deploy/container/compose.yaml
+: >"$work/empty.env"  # not a developer's deploy/container/.env
+resolved=$(POSTGRES_PASSWORD=p STOREFRONT_ACCESS_SECRET=a STOREFRONT_REFRESH_SECRET=r STOREFRONT_PET_TOKEN_SECRET=t \
+    docker-compose --env-file "$work/empty.env" -f "$compose" config) || fail "docker-compose config rejects $compose"
+for service in db storefront-1 storefront-2 storefront-3 haproxy tls; do
+    grep -q "^  $service:\$" <<<"$resolved" || fail "compose.yaml has no service $service"
+done
+grep -qF "$root/deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" <<<"$resolved" ||
+    fail "compose.yaml does not mount the shipped deploy/haproxy.cfg"
+[ "$(grep -c 'STOREFRONT_STORAGE: postgresql://storefront:p@db:5432/storefront' <<<"$resolved")" = 3 ] ||
+    fail "not every instance uses the PostgreSQL service"
+if env -u POSTGRES_PASSWORD docker-compose --env-file "$work/empty.env" -f "$compose" config -q 2>/dev/null; then
+    fail "compose.yaml is accepted without POSTGRES_PASSWORD"
+fi
+say "compose.yaml: valid (docker-compose $(docker-compose version --short)), 3 instances on PostgreSQL, shipped haproxy.cfg"
 
 # ---- the image ----------------------------------------------------------------------------------------------
 "$root/deploy/container/debian-base-images.sh" slim
