@@ -85,4 +85,4 @@ done
 }
 echo "smuggling: HAProxy $("$haproxy_bin" -v | head -n 1 | cut -d' ' -f3) on 127.0.0.1:$http_port," \
     "storefront on $inst1 and $inst2"
-python3 "$here/smuggling.py" 127.0.0.1 "$http_port"
+python3 "$here/smuggling.py" 127.0.0.1 "$http_port" "$https_port"
