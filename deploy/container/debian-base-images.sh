@@ -64,7 +64,9 @@ make_image() {
         echo "debian-base-images: mmdebstrap bookworm ($variant) into $tarball"
         mkdir -p "$cache"
         # mmdebstrap writes the tarball only when it succeeded; a partial one never takes the cached name.
-        # merged /usr set up by mmdebstrap's hook, not the usrmerge package (which would pull in perl).
+        # merged /usr set up by mmdebstrap's hook, not the usrmerge package (which would pull in perl). The
+        # customize hook runs in a shell of mmdebstrap's, "$1" being the root file system.
+        # shellcheck disable=SC2016
         mmdebstrap --quiet --variant=minbase --format=tar --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
             "${options[@]}" \
             --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin' \

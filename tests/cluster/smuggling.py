@@ -180,7 +180,8 @@ def build_cases():
 
     # Absolute-form targets (RFC 9112 3.2.2): the path from the target, its authority instead of Host.
     add("absolute-form", post("absolute-form", "Content-Length: 5",
-        target="http://storefront/smuggle/absolute-form/first"), b"hello", KEEP)
+        target="http://storefront/smuggle/absolute-form/first"), b"hello", KEEP,
+        "well-formed: a server must accept it (RFC 9112 3.2.2)", control=True)
     add("absolute-form-other-host", post("absolute-form-other-host", "Content-Length: 5",
         target="http://elsewhere.example/smuggle/absolute-form-other-host/first"), b"hello", KEEP,
         "Host differs from the target's authority: the target wins")

@@ -74,7 +74,7 @@ pids+=($!)
 # Every server UP in HAProxy's view (its checks on /readyz), so each case may land on either instance.
 up=0
 for ((i = 0; i < 200; i++)); do
-    up=$(curl -s --max-time 2 "http://127.0.0.1:$stats_port/;csv" 2>/dev/null |
+    up=$({ curl -s --max-time 2 "http://127.0.0.1:$stats_port/;csv" 2>/dev/null || true; } |
         awk -F, '$1 == "be_storefront" && $2 ~ /^s[0-9]$/ && $18 == "UP"' | wc -l)
     [ "$up" -eq 3 ] && break
     sleep 0.1
