@@ -111,7 +111,7 @@ size=$(podman image inspect --format '{{.Size}}' "$tag")
 size_mb=$((size / 1000000))
 say "image size: $size_mb MB ($size bytes)"
 ((size_mb <= max_image_mb)) || fail "image is $size_mb MB, over $max_image_mb MB"
-config=$(podman image inspect --format '{{.Config.User}}|{{json .Config.ExposedPorts}}|{{json .Config.Volumes}}|{{json .Healthcheck.Test}}' "$tag")
+config=$(podman image inspect --format '{{.Config.User}}|{{json .Config.ExposedPorts}}|{{json .Config.Volumes}}|{{json .HealthCheck.Test}}' "$tag")
 say "image config: $config"
 [[ $config == storefront:storefront\|* ]] || fail "image user is not storefront: $config"
 [[ $config == *'"8080/tcp"'* ]] || fail "8080/tcp not exposed: $config"
