@@ -32,7 +32,7 @@ packages=("${build_packages[@]}")
 # from Debian packages) and docker-compose (compose.yaml validation) for the container test
 # (tests/container/container_image.sh).
 [ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 postgresql-15 nodejs prometheus
-    haproxy wrk curl openssl lintian podman runc mmdebstrap uidmap docker-compose)
+    haproxy wrk curl openssl lintian podman runc mmdebstrap docker-compose)
 install_missing quickstart "${packages[@]}"
 
 if [ "$mode" = test ]; then
