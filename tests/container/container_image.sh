@@ -102,16 +102,17 @@ mkdir -p "$work/context/deploy/container"
 strip -o "$work/context/storefront" "$bin"
 cp "$root/deploy/container/healthcheck.sh" "$work/context/deploy/container/"
 t0=$(now)
+# Builds on the host's network: apt-get in the build needs no bridge or iptables (CI containers may have none).
 # runtime-base is tagged so that its layer (apt-get install of the runtime libraries) is reused next time; a
 # cache the Containerfile has moved past is removed (unless something still uses it).
 cache=localhost/storefront-runtime-base:test-cache
 old_cache=$(podman image inspect --format '{{.Id}}' "$cache" 2>/dev/null || true)
-podman build --quiet --format docker --target runtime-base -t "$cache" -f "$root/deploy/container/Containerfile" \
+podman build --quiet --format docker --network host --target runtime-base -t "$cache" -f "$root/deploy/container/Containerfile" \
     "$work/context" >/dev/null
 if [ -n "$old_cache" ] && [ "$old_cache" != "$(podman image inspect --format '{{.Id}}' "$cache")" ]; then
     podman rmi "$old_cache" >/dev/null 2>&1 || true
 fi
-podman build --quiet --format docker --target prebuilt -t "$tag" -f "$root/deploy/container/Containerfile" \
+podman build --quiet --format docker --network host --target prebuilt -t "$tag" -f "$root/deploy/container/Containerfile" \
     "$work/context" >/dev/null
 say "image built in $(since "$t0") s (prebuilt target)"
 
