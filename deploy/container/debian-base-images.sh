@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes the Debian 12 base images the Containerfile starts from, out of Debian packages, for machines that reach
-# Debian's package mirror but no image registry. With mmdebstrap (minbase, bookworm + updates + security):
+# Makes the Debian 12 base images the Containerfile starts from, out of Debian packages, for machines that
+# reach Debian's package mirror but no image registry. With mmdebstrap (minbase, bookworm + updates + security):
 #   slim  -> docker.io/library/debian:12-slim   (no manuals, docs or locales, as Debian's official slim image)
 #   full  -> docker.io/library/debian:12        (minbase with documentation)
 #   deploy/container/debian-base-images.sh slim|full|both
@@ -77,8 +77,8 @@ make_image() {
         mv "$tarball.tmp" "$tarball"
     fi
     echo "debian-base-images: importing $tarball as $name"
-    podman import --quiet --change 'CMD ["bash"]' --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-        "$tarball" "$name" >/dev/null
+    podman import --quiet --change 'CMD ["bash"]' \
+        --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' "$tarball" "$name" >/dev/null
 }
 
 for v in "${variants[@]}"; do

@@ -15,7 +15,8 @@ A case passes when
   - R1 is refused with 400 (501 for an unknown coding) by HAProxy or storefront, or, where RFC 9112 allows,
     answered as what it is (404 "Cannot POST /smuggle/<case>/first") and, where RFC 9112 requires it (both
     Content-Length and Transfer-Encoding, Transfer-Encoding in HTTP/1.0), with nothing answered after it;
-  - the pipelined GET is either answered as sent or not at all, and the connection ends (closed) within a bound;
+  - the pipelined GET is either answered as sent or not at all, and the connection ends (closed) within a
+    bound;
   - afterwards two requests on a new connection (the second may go over a server connection HAProxy kept)
     are each answered as sent, so nothing was left behind on a connection to an instance.
 Prints one line per case with its outcome; exits 1 when any case fails.
@@ -78,116 +79,109 @@ def post(case, *fields, version="HTTP/1.1", target=None, eol="\r\n"):
     return "".join(line + eol for line in lines).encode()
 
 
+def in_chunk(name):
+    """A chunked body whose one chunk holds a request: data when read as chunked, a request of its own after
+    the first 4 bytes when read by `Content-Length: 4`."""
+    return chunk(smuggled(name)) + b"0\r\n\r\n"
+
+
+def after_end(name):
+    """A chunked body that ends at once, followed by a request: inside the body only when read by a
+    Content-Length that covers it."""
+    return b"0\r\n\r\n" + smuggled(name)
+
+
 def build_cases():
     cases = []
 
-    def add(name, head, body, allowed, note="", control=False):
-        cases.append(Case(name, head + body, allowed, note, control))
+    def add(name, fields, body, allowed, note="", control=False, **head):
+        """R1 = POST /smuggle/<name>/first with fields; body is bytes or a function of the name; "{n}" in a
+        field is the body's length."""
+        body = body(name) if callable(body) else body
+        fields = [f.replace("{n}", str(len(body))) for f in fields]
+        cases.append(Case(name, post(name, *fields, **head) + body, allowed, note, control))
 
-    def in_chunk(name):
-        """A chunked body whose one chunk holds a request: data when read as chunked, a request of its own
-        after the first 4 bytes when read by `Content-Length: 4`."""
-        return chunk(smuggled(name)) + b"0\r\n\r\n"
-
-    def after_end(name):
-        """A chunked body that ends at once, followed by a request: it is inside the body only when read by a
-        Content-Length that covers it."""
-        return b"0\r\n\r\n" + smuggled(name)
-
+    te, cl4 = "Transfer-Encoding: chunked", "Content-Length: 4"
     # Content-Length together with Transfer-Encoding (RFC 9112 6.1, 6.3): chunked wins, close after.
-    add("cl-te", post("cl-te", "Content-Length: 4", "Transfer-Encoding: chunked"), in_chunk("cl-te"), CLOSE,
-        "TE.CL: read by Content-Length, the chunk would be a request")
-    body = after_end("cl-te-long")
-    add("cl-te-long", post("cl-te-long", f"Content-Length: {len(body)}", "Transfer-Encoding: chunked"), body, CLOSE,
+    add("cl-te", [cl4, te], in_chunk, CLOSE, "TE.CL: read by Content-Length, the chunk would be a request")
+    add("cl-te-long", ["Content-Length: {n}", te], after_end, CLOSE,
         "CL.TE: read as chunked the body ends early; the connection must close before the bytes after it")
-    add("te-cl", post("te-cl", "Transfer-Encoding: chunked", "Content-Length: 4"), in_chunk("te-cl"), CLOSE)
+    add("te-cl", [te, cl4], in_chunk, CLOSE)
 
     # Obfuscated Transfer-Encoding.
-    add("te-chunked-identity", post("te-chunked-identity", "Transfer-Encoding: chunked, identity",
-        "Content-Length: 4"), in_chunk("te-chunked-identity"), REFUSE, "chunked is not the final coding")
-    add("te-identity-chunked", post("te-identity-chunked", "Transfer-Encoding: identity, chunked"),
-        in_chunk("te-identity-chunked"), REFUSE, "identity is no coding of RFC 9112")
-    add("te-leading-space", post("te-leading-space", "Transfer-Encoding:  chunked", "Content-Length: 4"),
-        in_chunk("te-leading-space"), CLOSE, "extra whitespace: still chunked")
-    add("te-tab", post("te-tab", "Transfer-Encoding:\tchunked", "Content-Length: 4"), in_chunk("te-tab"), CLOSE,
-        "a tab is whitespace: still chunked")
-    add("te-upper", post("te-upper", "Transfer-Encoding: CHUNKED", "Content-Length: 4"), in_chunk("te-upper"),
-        CLOSE, "coding names are case-insensitive")
-    add("te-space-before-colon", post("te-space-before-colon", "Transfer-Encoding : chunked", "Content-Length: 4"),
-        in_chunk("te-space-before-colon"), REFUSE, "whitespace before the colon (RFC 9112 5.1: 400)")
-    add("te-vertical-tab", post("te-vertical-tab", "Transfer-Encoding:\x0bchunked", "Content-Length: 4"),
-        in_chunk("te-vertical-tab"), REFUSE, "a vertical tab is no whitespace")
-    add("te-repeated", post("te-repeated", "Transfer-Encoding: chunked", "Transfer-Encoding: chunked"),
-        in_chunk("te-repeated"), REFUSE, "chunked applied twice")
-    add("te-chunked-then-identity", post("te-chunked-then-identity", "Transfer-Encoding: chunked",
-        "Transfer-Encoding: identity", "Content-Length: 4"), in_chunk("te-chunked-then-identity"), REFUSE,
+    add("te-chunked-identity", ["Transfer-Encoding: chunked, identity", cl4], in_chunk, REFUSE,
+        "chunked is not the final coding")
+    add("te-identity-chunked", ["Transfer-Encoding: identity, chunked"], in_chunk, REFUSE,
+        "identity is no coding of RFC 9112")
+    add("te-leading-space", ["Transfer-Encoding:  chunked", cl4], in_chunk, CLOSE,
+        "extra whitespace: still chunked")
+    add("te-tab", ["Transfer-Encoding:\tchunked", cl4], in_chunk, CLOSE, "a tab is whitespace: still chunked")
+    add("te-upper", ["Transfer-Encoding: CHUNKED", cl4], in_chunk, CLOSE, "coding names are case-insensitive")
+    add("te-space-before-colon", ["Transfer-Encoding : chunked", cl4], in_chunk, REFUSE,
+        "whitespace before the colon (RFC 9112 5.1: 400)")
+    add("te-vertical-tab", ["Transfer-Encoding:\x0bchunked", cl4], in_chunk, REFUSE,
+        "a vertical tab is no whitespace")
+    add("te-repeated", [te, te], in_chunk, REFUSE, "chunked applied twice")
+    add("te-chunked-then-identity", [te, "Transfer-Encoding: identity", cl4], in_chunk, REFUSE,
         "a repeated header whose last coding is not chunked")
-    add("te-unknown", post("te-unknown", "Transfer-Encoding: xchunked", "Content-Length: 4"),
-        in_chunk("te-unknown"), REFUSE, "an unknown coding (400 or 501)")
-    add("te-http10", post("te-http10", "Transfer-Encoding: chunked", version="HTTP/1.0"), in_chunk("te-http10"),
-        CLOSE, "Transfer-Encoding in HTTP/1.0: faulty framing, close after (RFC 9112 6.1)")
-    add("control-chunked", post("control-chunked", "Transfer-Encoding: chunked"), in_chunk("control-chunked"),
-        KEEP, "control: a plain chunked body", control=True)
+    add("te-unknown", ["Transfer-Encoding: xchunked", cl4], in_chunk, REFUSE,
+        "an unknown coding (400 or 501)")
+    add("te-http10", [te], in_chunk, CLOSE,
+        "Transfer-Encoding in HTTP/1.0: faulty framing, close after (RFC 9112 6.1)",
+        version="HTTP/1.0")
+    add("control-chunked", [te], in_chunk, KEEP, "control: a plain chunked body", control=True)
 
     # Content-Length variants.
-    add("cl-duplicate-same", post("cl-duplicate-same", "Content-Length: 5", "Content-Length: 5"), b"hello", KEEP,
+    add("cl-duplicate-same", ["Content-Length: 5", "Content-Length: 5"], b"hello", KEEP,
         "identical values may be merged (RFC 9110 8.6)")
-    add("cl-list-same", post("cl-list-same", "Content-Length: 5, 5"), b"hello", KEEP)
-    s = smuggled("cl-conflict")
-    add("cl-conflict", post("cl-conflict", "Content-Length: 0", f"Content-Length: {len(s)}"), s, REFUSE)
-    s = smuggled("cl-conflict-list")
-    add("cl-conflict-list", post("cl-conflict-list", f"Content-Length: 0, {len(s)}"), s, REFUSE)
-    add("cl-plus", post("cl-plus", "Content-Length: +5"), b"hello", REFUSE)
-    add("cl-hex", post("cl-hex", "Content-Length: 0x5"), b"hello", REFUSE)
-    s = smuggled("cl-overflow")
-    add("cl-overflow", post("cl-overflow", "Content-Length: 18446744073709551616"), s, REFUSE,
+    add("cl-list-same", ["Content-Length: 5, 5"], b"hello", KEEP)
+    add("cl-conflict", ["Content-Length: 0", "Content-Length: {n}"], smuggled, REFUSE)
+    add("cl-conflict-list", ["Content-Length: 0, {n}"], smuggled, REFUSE)
+    add("cl-plus", ["Content-Length: +5"], b"hello", REFUSE)
+    add("cl-hex", ["Content-Length: 0x5"], b"hello", REFUSE)
+    add("cl-overflow", ["Content-Length: 18446744073709551616"], smuggled, REFUSE,
         "2^64, which must not wrap to 0")
-    add("control-cl", post("control-cl", "Content-Length: 5"), b"hello", KEEP, "control", control=True)
+    add("control-cl", ["Content-Length: 5"], b"hello", KEEP, "control", control=True)
 
     # obs-fold (RFC 9112 5.2): refused, or each fold replaced by a space.
-    body = after_end("obs-fold-te")
-    add("obs-fold-te", post("obs-fold-te", f"Content-Length: {len(body)}", "X-Note: a", " Transfer-Encoding: chunked"),
-        body, KEEP, "folded into X-Note it is no field of its own: the body is Content-Length long")
-    add("obs-fold-te-value", post("obs-fold-te-value", "Content-Length: 4", "Transfer-Encoding:", " chunked"),
-        in_chunk("obs-fold-te-value"), CLOSE, "a folded value is still chunked, with a Content-Length")
+    add("obs-fold-te", ["Content-Length: {n}", "X-Note: a", " " + te], after_end, KEEP,
+        "folded into X-Note it is no field of its own: the body is Content-Length long")
+    add("obs-fold-te-value", [cl4, "Transfer-Encoding:", " chunked"], in_chunk, CLOSE,
+        "a folded value is still chunked, with a Content-Length")
 
     # Bare CR and LF (RFC 9112 2.2).
-    body = after_end("bare-cr")
-    add("bare-cr", post("bare-cr", f"Content-Length: {len(body)}", "X-Note: a\rTransfer-Encoding: chunked"), body,
-        KEEP, "a bare CR is invalid or a space, never a line end")
-    add("bare-lf-head", post("bare-lf-head", "Content-Length: 5", eol="\n"), b"hello", KEEP,
-        "a bare LF may end the lines of a head")
-    body = after_end("bare-lf-te")
-    add("bare-lf-te", post("bare-lf-te", f"Content-Length: {len(body)}", "X-Note: a\nTransfer-Encoding: chunked"),
-        body, CLOSE, "if the LF ends a line, Content-Length and Transfer-Encoding together")
+    add("bare-cr", ["Content-Length: {n}", "X-Note: a\r" + te], after_end, KEEP,
+        "a bare CR is invalid or a space, never a line end")
+    add("bare-lf-head", ["Content-Length: 5"], b"hello", KEEP, "a bare LF may end the lines of a head",
+        eol="\n")
+    add("bare-lf-te", ["Content-Length: {n}", "X-Note: a\n" + te], after_end, CLOSE,
+        "if the LF ends a line, Content-Length and Transfer-Encoding together")
 
     # Chunk lines (RFC 9112 7.1).
-    add("chunk-ext", post("chunk-ext", "Transfer-Encoding: chunked"),
-        b'5;name=value;q="a b"\r\nhello\r\n0;x\r\n\r\n', KEEP, "chunk extensions are ignored")
-    add("chunk-ext-bare-lf", post("chunk-ext-bare-lf", "Transfer-Encoding: chunked"),
-        b"2;\nxx\r\n" + in_chunk("chunk-ext-bare-lf"), KEEP,
+    add("chunk-ext", [te], b'5;name=value;q="a b"\r\nhello\r\n0;x\r\n\r\n', KEEP,
+        "chunk extensions are ignored")
+    add("chunk-ext-bare-lf", [te], lambda name: b"2;\nxx\r\n" + in_chunk(name), KEEP,
         "a bare LF in a chunk line (TERM.EXT): refused, or taken as the line end")
-    s = smuggled("chunk-size-overflow")
-    add("chunk-size-overflow", post("chunk-size-overflow", "Transfer-Encoding: chunked"),
-        b"10000000000000005\r\nhello\r\n" + s + b"\r\n0\r\n\r\n", REFUSE, "2^64+5, which must not wrap to 5")
-    add("chunk-size-0x", post("chunk-size-0x", "Transfer-Encoding: chunked"), b"0x5\r\nhello\r\n0\r\n\r\n", REFUSE)
-    add("chunk-size-space", post("chunk-size-space", "Transfer-Encoding: chunked"), b" 5\r\nhello\r\n0\r\n\r\n",
-        REFUSE)
-    add("chunk-data-overrun", post("chunk-data-overrun", "Transfer-Encoding: chunked"),
-        b"3\r\nhello\r\n" + after_end("chunk-data-overrun"), REFUSE, "more data than the chunk size")
-    add("chunk-trailer", post("chunk-trailer", "Transfer-Encoding: chunked"),
-        b"5\r\nhello\r\n0\r\nX-Trailer: t\r\n\r\n", KEEP, "a trailer section ends the body")
+    add("chunk-size-overflow", [te],
+        lambda name: b"10000000000000005\r\nhello\r\n" + smuggled(name) + b"\r\n0\r\n\r\n",
+        REFUSE, "2^64+5, which must not wrap to 5")
+    add("chunk-size-0x", [te], b"0x5\r\nhello\r\n0\r\n\r\n", REFUSE)
+    add("chunk-size-space", [te], b" 5\r\nhello\r\n0\r\n\r\n", REFUSE)
+    add("chunk-data-overrun", [te], lambda name: b"3\r\nhello\r\n" + after_end(name), REFUSE,
+        "more data than the chunk size")
+    add("chunk-trailer", [te], b"5\r\nhello\r\n0\r\nX-Trailer: t\r\n\r\n", KEEP,
+        "a trailer section ends the body")
 
     # Absolute-form targets (RFC 9112 3.2.2): the path from the target, its authority instead of Host.
-    add("absolute-form", post("absolute-form", "Content-Length: 5",
-        target="http://storefront/smuggle/absolute-form/first"), b"hello", KEEP,
-        "well-formed: a server must accept it (RFC 9112 3.2.2)", control=True)
-    add("absolute-form-other-host", post("absolute-form-other-host", "Content-Length: 5",
-        target="http://elsewhere.example/smuggle/absolute-form-other-host/first"), b"hello", KEEP,
-        "Host differs from the target's authority: the target wins")
-    add("request-line-extra-word", crlf([
-        "POST http://storefront/smuggle/request-line-extra-word/first HTTP/1.1 /smuggle/request-line-extra-word/"
-        "smuggled", "Host: storefront", "Content-Length: 0", ""]), b"", REFUSE, "a request line of four words")
+    add("absolute-form", ["Content-Length: 5"], b"hello", KEEP,
+        "well-formed: a server must accept it (RFC 9112 3.2.2)",
+        control=True, target="http://storefront/smuggle/absolute-form/first")
+    add("absolute-form-other-host", ["Content-Length: 5"], b"hello", KEEP,
+        "Host differs from the target's authority: the target wins",
+        target="http://elsewhere.example/smuggle/absolute-form-other-host/first")
+    extra = "/smuggle/request-line-extra-word/smuggled"
+    add("request-line-extra-word", ["Content-Length: 0"], b"", REFUSE, "a request line of four words",
+        target=f"http://storefront/smuggle/request-line-extra-word/first HTTP/1.1 {extra}")
     return cases
 
 
@@ -327,7 +321,8 @@ def judge(case, answers, end):
         if m[1] != case.name:
             return f"DESYNC: an answer for another case's request: {a!r}"
         if m[2] == "smuggled":
-            return f"DESYNC: answered bytes that are a request only under a wrong reading (or after a required close): {a!r}"
+            return f"DESYNC: answered bytes that are a request only under a wrong reading (or after a " \
+                f"required close): {a!r}"
     if end != "closed":
         return f"the connection did not end cleanly: {end}"
     if not answers:
@@ -337,7 +332,8 @@ def judge(case, answers, end):
     if refused:
         if case.control:
             return f"a well-formed request was refused: {answers[0]!r}"
-        # A refusal by storefront after HAProxy framed R1 as RFC 9112 does leaves the client connection usable.
+        # A refusal by storefront after HAProxy framed R1 as RFC 9112 does leaves the client connection
+        # usable.
         if marks[1:] not in ([], [nxt]):
             return f"after the refusal: {answers[1:]!r}"
         return None

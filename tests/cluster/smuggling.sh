@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Request smuggling through the shipped HAProxy configuration (deploy/haproxy.cfg, Debian's HAProxy 2.6) in
-# front of two storefront instances (memory storage), all on free ports of 127.0.0.1: tests/cluster/smuggling.py
-# sends each malformed or ambiguous request with a request pipelined behind it and checks that nothing desyncs.
+# front of two storefront instances (memory storage), all on free ports of 127.0.0.1:
+# tests/cluster/smuggling.py sends each malformed or ambiguous request with a request pipelined behind it, over
+# the HTTP and the HTTPS frontend, and checks that nothing desyncs.
 #   tests/cluster/smuggling.sh [STOREFRONT_BINARY]      (ctest: balancer_smuggling; about 20 s)
 # Everything is stopped and removed on exit, failure or Ctrl-C. Needs haproxy, python3, openssl, curl
 # (./deploy/quickstart.sh test installs them).
@@ -68,7 +69,8 @@ cat "$work/cert.pem" "$work/key.pem" >"$work/site.pem"
 # The shipped configuration has three servers; the third points at instance 1 again (two instances).
 SF_HTTP_BIND=127.0.0.1:$http_port SF_HTTPS_BIND=127.0.0.1:$https_port SF_STATS_BIND=127.0.0.1:$stats_port \
     SF_TLS_CERT=$work/site.pem SF_INSTANCE_1=127.0.0.1:$inst1 SF_INSTANCE_2=127.0.0.1:$inst2 \
-    SF_INSTANCE_3=127.0.0.1:$inst1 "$haproxy_bin" -db -f "$root/deploy/haproxy.cfg" >"$work/haproxy.log" 2>&1 &
+    SF_INSTANCE_3=127.0.0.1:$inst1 "$haproxy_bin" -db -f "$root/deploy/haproxy.cfg" \
+    >"$work/haproxy.log" 2>&1 &
 pids+=($!)
 
 # Every server UP in HAProxy's view (its checks on /readyz), so each case may land on either instance.
