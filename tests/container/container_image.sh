@@ -13,7 +13,9 @@
 #   6. SIGTERM drains (/readyz 503 and the healthcheck failing while the API still answers) and the container
 #      exits 0 within the drain time plus a margin
 #   7. deploy/container/compose.yaml is valid for docker-compose (Debian's 1.29, `config`): compose itself
-#      cannot run here, its postgres and haproxy images come from a registry this machine does not reach
+#      cannot run here, its postgres and haproxy images come from a registry this machine does not reach, so
+#   8. its shape runs without it (tests/container/production_shape.sh): three containers of the image on a
+#      throw-away PostgreSQL 15, Debian's HAProxy with deploy/haproxy.cfg in front, on host network
 # Runs as root (podman's system store; CI runs as root), otherwise skipped (77). The server listens on a free
 # port of 127.0.0.1 only (host network). Containers, the volume and the test image are removed on exit,
 # failure or Ctrl-C; the base images and the runtime-base cache are kept on purpose.
@@ -33,7 +35,7 @@ if [ "$(id -u)" -ne 0 ]; then
     say "skipped: needs root (podman's system store, mmdebstrap); CI runs it as root"
     exit 77
 fi
-for tool in podman runc mmdebstrap docker-compose curl python3 strip; do
+for tool in podman runc mmdebstrap docker-compose haproxy openssl curl python3 strip; do
     command -v "$tool" >/dev/null || fail "$tool is missing (./deploy/quickstart.sh test installs it)"
 done
 [ -x "$bin" ] || fail "$bin is not an executable"
@@ -220,4 +222,7 @@ wait_ready "${containers[1]}"
 has_product || fail "product $id not in a new container on the same volume"
 say "product $id read by a new container on the same volume"
 podman stop -t 20 "${containers[1]}" >/dev/null
+
+# ---- compose.yaml's shape: three containers on PostgreSQL behind HAProxy ---------------------------------
+"$root/tests/pg/with_pg_cluster.sh" "$root/tests/container/production_shape.sh" "$tag"
 say "passed"
