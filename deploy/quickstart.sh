@@ -28,9 +28,11 @@ packages=("${build_packages[@]}")
 # postgresql-15: tests/pg/with_pg_cluster.sh runs throw-away clusters for the PostgreSQL tests; nodejs (the
 # machine's NodeSource 20 or newer counts) and prometheus (promtool) for the API document and metrics tests;
 # haproxy, wrk, curl and openssl for the cluster drills (tests/cluster/drills.sh via deploy/cluster.sh); lintian
-# for the Debian package test (tests/package/package_install.sh).
+# for the Debian package test (tests/package/package_install.sh); podman, runc and mmdebstrap (base images made
+# from Debian packages) and docker-compose (compose.yaml validation) for the container test
+# (tests/container/container_image.sh).
 [ "$mode" = test ] && packages+=(clang-14 libclang-rt-14-dev systemd chromium python3 postgresql-15 nodejs prometheus
-    haproxy wrk curl openssl lintian)
+    haproxy wrk curl openssl lintian podman runc mmdebstrap docker-compose)
 install_missing quickstart "${packages[@]}"
 
 if [ "$mode" = test ]; then
