@@ -1,13 +1,9 @@
-// Error bodies in the shape of the addressed surface (error_style.hpp): building them, and reshaping the
-// /api/v1-shaped answers the shared layers build.
+// Error bodies in the shape of the addressed surface (error_style.hpp): building them, and rendering the
+// /api/v1-shaped answers the shared layers build from the message they keep (never by parsing a body).
 
 #include "server/codec/error_style.hpp"
 
-#include <optional>
 #include <string>
-
-#include <boost/json/parse.hpp>
-#include <boost/json/value.hpp>
 
 #include "server/codec/json_writer.hpp"
 
@@ -38,32 +34,6 @@ response graphql_error(http::status status, std::string_view message) {
     w.key("extensions").begin_object().key("code").value(graphql_code_of(status)).end_object();
     w.end_object().end_array().end_object();
     return json_response(status, std::move(out));
-}
-
-// The message of an /api/v1-shaped body (a string, or an array of problems joined with "; "); nullopt for
-// a body of another shape.
-std::optional<std::string> store_message(std::string_view body) {
-    boost::system::error_code ec;
-    const auto doc = boost::json::parse(body, ec);
-    if (ec || !doc.is_object() || !doc.as_object().contains("statusCode")) {
-        return std::nullopt;
-    }
-    const auto* message = doc.as_object().if_contains("message");
-    if (message == nullptr) {
-        return std::string(reason_phrase(http::status::bad_request));
-    }
-    if (message->is_string()) {
-        return std::string(message->as_string());
-    }
-    std::string joined;
-    if (message->is_array()) {
-        for (const auto& item : message->as_array()) {
-            if (item.is_string()) {
-                joined.append(joined.empty() ? "" : "; ").append(item.as_string());
-            }
-        }
-    }
-    return joined;
 }
 
 }  // namespace
@@ -136,21 +106,12 @@ response styled_error(error_style style, http::status status, std::string_view m
 }
 
 void restyle_error(response& r, error_style style) {
-    if (style == error_style::store || static_cast<unsigned>(r.status) < 400 || r.prepared || r.shared_body) {
+    if (style == error_style::store || !r.error_message) {
         return;
     }
-    const auto message = store_message(r.body);
-    if (!message) {
-        return;
-    }
-    response styled = styled_error(style, r.status, *message);
+    response styled = styled_error(style, r.status, *r.error_message);
     r.body = std::move(styled.body);
     r.content_type.clear();
-}
-
-response in_error_style(response r, error_style style) {
-    restyle_error(r, style);
-    return r;
 }
 
 }  // namespace storefront::server

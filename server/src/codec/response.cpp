@@ -49,7 +49,13 @@ response http_error(http::status status, std::string_view message) {
         .key("statusCode")
         .value(static_cast<std::int64_t>(status))
         .end_object();
-    return json_response(status, std::move(out));
+    return store_error(status, std::move(out), message);
+}
+
+response store_error(http::status status, std::string body, std::string_view message) {
+    response r = json_response(status, std::move(body));
+    r.error_message.emplace(message);
+    return r;
 }
 
 }  // namespace storefront::server

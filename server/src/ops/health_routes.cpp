@@ -51,8 +51,8 @@ using namespace route_rows;
 
 // clang-format off
 constexpr std::array routes{
-    route{verb::get, "/healthz", &on<&handle_get_health>,    open, none, "getHealth"},
-    route{verb::get, "/readyz",  &on<&handle_get_readiness>, open, none, "getReadiness"},
+    route{verb::get, "/healthz", &on<&handle_get_health>,    open, none, "getHealth",    reads},
+    route{verb::get, "/readyz",  &on<&handle_get_readiness>, open, none, "getReadiness", reads},
 };
 // clang-format on
 

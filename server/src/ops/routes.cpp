@@ -31,7 +31,7 @@ handler_result handle_get_metrics(request_context&, ops_services& ops) {
 using namespace route_rows;
 
 constexpr std::array routes{
-    route{verb::get, "/metrics", &on<&handle_get_metrics>, open, none, "getMetrics"},
+    route{verb::get, "/metrics", &on<&handle_get_metrics>, open, none, "getMetrics", reads},
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Dispatch: target parsing, route match, preflight, access rule and body limit on the head; then the body
-// and the handler under the single try/catch, and the answer's finish (ETag, 304, compression).
+// and the handler, and the answer's finish (ETag, 304, compression). Admission and handler run under one
+// try: a storage failure anywhere in them becomes its answer in one place (failure_answer).
 
 #include "server/routing/dispatch.hpp"
 
@@ -82,27 +83,34 @@ std::size_t declared_length(const request_fields& fields) {
     return n;
 }
 
-// 503 with Retry-After, in the surface's error style, for a storage backend that is down or too busy to
-// take the call (the request changed nothing).
-response storage_trouble(const route_match& match, core::errc code, std::string_view why) {
-    log_event(
-        "warning", "storage_unavailable", {field("operation", match.matched->operation), field("what", why)}
-    );
-    const bool petstore = match.table && match.table->errors == error_style::petstore;
-    return petstore ? pet_error_response(code) : error_response(code);
-}
-
-// check_access, with a storage failure in a token's user lookup answered as such.
-boost::asio::awaitable<or_response<core::actor>> guarded_access(
-    const route_match& match, const http::request_header<>& head, const access_services& access
-) {
+// The answer to a failure thrown while `routed` was admitted or handled: 503 with Retry-After, in the
+// surface's error style, for a storage backend that is down or too busy to take a call (wherever it showed:
+// a token's user lookup, opening a sandbox, its quota, the handler; the request changed nothing); a 500,
+// logged, for anything else.
+response failure_answer(std::exception_ptr failure, const routed_request& routed) {
+    const route* matched = routed.match.matched;
+    const std::string_view operation = matched != nullptr ? matched->operation : std::string_view("-");
+    const bool petstore = routed.match.table && routed.match.table->errors == error_style::petstore;
+    const auto trouble = [&](core::errc code, std::string_view why) {
+        log_event("warning", "storage_unavailable", {field("operation", operation), field("what", why)});
+        return petstore ? pet_error_response(code) : error_response(code);
+    };
     try {
-        co_return co_await check_access(match.matched->access, head, access);
+        std::rethrow_exception(std::move(failure));
     } catch (const storage::storage_unavailable& e) {
-        co_return storage_trouble(match, core::errc::storage_unavailable, e.what());
+        return trouble(core::errc::storage_unavailable, e.what());
     } catch (const offload_rejected& e) {
-        co_return storage_trouble(match, core::errc::busy, e.what());
+        return trouble(core::errc::busy, e.what());
+    } catch (const std::exception& e) {
+        log_event(
+            "error",
+            "handler_exception",
+            {field("operation", operation), field("path", routed.path), field("what", e.what())}
+        );
+    } catch (...) {
+        log_event("error", "handler_exception", {field("operation", operation), field("path", routed.path)});
     }
+    return internal_error();
 }
 
 constexpr std::string_view shared_view_read_only =
@@ -164,14 +172,7 @@ boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> enter_s
     bool for_write,
     sandbox_gateway& sandboxes
 ) {
-    or_response<std::shared_ptr<const sandbox_view>> view = nullptr;
-    try {
-        view = co_await sandboxes.open(id, for_write, match.table->errors);
-    } catch (const storage::storage_unavailable& e) {
-        co_return storage_trouble(match, core::errc::storage_unavailable, e.what());
-    } catch (const offload_rejected& e) {
-        co_return storage_trouble(match, core::errc::busy, e.what());
-    }
+    auto view = co_await sandboxes.open(id, for_write, match.table->errors);
     if (!view) {
         co_return view;
     }
@@ -184,26 +185,12 @@ boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> enter_s
     co_return view;
 }
 
-// The gateway's row quota for a write in `view`, with a storage failure answered as such.
-boost::asio::awaitable<std::optional<response>> sandbox_quota(
-    const route_match& match, std::string_view operation, const sandbox_view& view, sandbox_gateway& sandboxes
+// On the head alone: `routed` filled in and nullopt, or the answer to send instead (400 malformed target,
+// 404, 405 with Allow, the OPTIONS preflight, 401/403 from the access rule, 413 for a declared body over
+// the route's limit).
+boost::asio::awaitable<std::optional<response>> admit_request(
+    const http::request_header<>& head, const routing_services& services, routed_request& routed
 ) {
-    try {
-        co_return co_await sandboxes.admit_write(view, operation, match.table->errors);
-    } catch (const storage::storage_unavailable& e) {
-        co_return storage_trouble(match, core::errc::storage_unavailable, e.what());
-    } catch (const offload_rejected& e) {
-        co_return storage_trouble(match, core::errc::busy, e.what());
-    }
-}
-
-// On the head alone: the routed request, or the answer to send instead (400 malformed target, 404, 405
-// with Allow, the OPTIONS preflight, 401/403 from the access rule, 413 for a declared body over the
-// route's limit).
-boost::asio::awaitable<or_response<routed_request>> admit_request(
-    const http::request_header<>& head, const routing_services& services
-) {
-    routed_request routed;
     routed.fields = request_fields::of(head);
     // Beast has already refused control characters, spaces and NUL; what else a browser sends raw is
     // escaped here so the target is strict RFC 3986 as the client meant it. A bad '%' escape stays a 400.
@@ -250,7 +237,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
             break;
     }
     const route& r = *routed.match.matched;
-    const bool writes = writes_data(head.method(), r.operation);
+    const bool writes = r.change == data_change::writes;
     const access_services* access = &services.access;
     if (!sandbox_id.empty()) {
         auto view = co_await enter_sandbox(head, routed.match, sandbox_id, false, *services.sandboxes);
@@ -264,7 +251,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
                routed.match.table->prefix.starts_with("/api")) {
         co_return http_error(http::status::forbidden, shared_view_read_only);
     }
-    auto caller = co_await guarded_access(routed.match, head, *access);
+    auto caller = co_await check_access(r.access, head, *access);
     if (!caller) {
         co_return std::move(caller).error();
     }
@@ -276,8 +263,8 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
             co_return std::move(own).error();
         }
         routed.sandbox = std::move(*own);
-        if (auto full = co_await sandbox_quota(
-                routed.match, routed.match.matched->operation, *routed.sandbox, *services.sandboxes
+        if (auto full = co_await services.sandboxes->admit_write(
+                *routed.sandbox, r.adds, routed.match.table->errors
             )) {
             co_return std::move(*full);
         }
@@ -287,7 +274,7 @@ boost::asio::awaitable<or_response<routed_request>> admit_request(
         co_return http_error(http::status::payload_too_large, "Request body too large");
     }
     append_query_params(*target, routed.query);
-    co_return routed;
+    co_return std::nullopt;
 }
 
 // The write_gate of one request: the shared view's services as they are (unless --sandboxes required keeps
@@ -299,7 +286,7 @@ class request_write_gate final : public write_gate {
     )
         : routed_(routed), head_(head), services_(services) {}
 
-    boost::asio::awaitable<or_response<void*>> open_for_write(std::string_view operation) override {
+    boost::asio::awaitable<or_response<void*>> open_for_write(const route& writer) override {
         sandbox_gateway* sandboxes = services_.sandboxes;
         if (routed_.sandbox_id.empty()) {
             if (sandboxes != nullptr && sandboxes->mode() == core::sandbox_mode::required) {
@@ -312,7 +299,8 @@ class request_write_gate final : public write_gate {
             co_return std::move(own).error();
         }
         routed_.sandbox = std::move(*own);
-        if (auto full = co_await sandbox_quota(routed_.match, operation, *routed_.sandbox, *sandboxes)) {
+        if (auto full =
+                co_await sandboxes->admit_write(*routed_.sandbox, writer.adds, routed_.match.table->errors)) {
             co_return std::move(*full);
         }
         co_return routed_.match.services;
@@ -343,24 +331,9 @@ boost::asio::awaitable<response> run_handler(
         std::move(routed.query),
         std::move(routed.actor),
         &gate};
-    try {
-        response reply = co_await routed.match.matched->handler(ctx, routed.match.services);
-        finish_response(request.method(), routed.fields, reply);
-        co_return reply;
-    } catch (const storage::storage_unavailable& e) {
-        co_return storage_trouble(routed.match, core::errc::storage_unavailable, e.what());
-    } catch (const offload_rejected& e) {
-        co_return storage_trouble(routed.match, core::errc::busy, e.what());
-    } catch (const std::exception& e) {
-        log_event(
-            "error",
-            "handler_exception",
-            {field("operation", routed.match.matched->operation),
-             field("path", routed.path),
-             field("what", e.what())}
-        );
-    }
-    co_return internal_error();
+    response reply = co_await routed.match.matched->handler(ctx, routed.match.services);
+    finish_response(request.method(), routed.fields, reply);
+    co_return reply;
 }
 
 // Whether `reply` to `request`, routed as `routed`, answers every byte-identical request until the shared
@@ -387,42 +360,60 @@ boost::asio::awaitable<request_outcome> handle_request(
     // Read first: a write racing this request moves the revision on, so its answer is never kept stale.
     const std::uint64_t revision =
         services.shared_data != nullptr ? services.shared_data->current() : std::uint64_t{0};
-    const error_style style = error_style_of_target(request.target());
-    auto routed = co_await admit_request(request.base(), services);
-    if (!routed) {
-        // Answered from the head (404, 405, 401, 413, …). A body not read cannot be skipped safely, so
-        // then the connection ends after the answer.
-        out.reply = in_error_style(std::move(routed).error(), style);
-        if (!body.body_complete()) {
-            out.outcome = request_outcome::kind::answered_unread;
+    routed_request routed;
+    bool handled = false;
+    std::exception_ptr failure;
+    try {
+        if (auto answer = co_await admit_request(request.base(), services, routed)) {
+            out.reply = std::move(*answer);  // answered from the head: 404, 405, 401, 413, …
+        } else if (!body.body_complete() && !co_await body.read_body(routed.body_limit)) {
+            out.outcome = request_outcome::kind::abandoned;
+            co_return out;
+        } else {
+            const route_table* table = routed.match.table;
+            out.matched = routed.match.matched;
+            out.logged = services.log_probes || table == nullptr || table->logging == request_logging::logged;
+            out.reply = co_await run_handler(routed, request, services);
+            handled = true;
         }
-        co_return out;
+    } catch (...) {
+        failure = std::current_exception();
     }
-    if (!body.body_complete() && !co_await body.read_body(routed->body_limit)) {
-        out.outcome = request_outcome::kind::abandoned;
-        co_return out;
+    if (failure) {
+        out.reply = failure_answer(std::move(failure), routed);
+        handled = false;
     }
-    const route_table* table = routed->match.table;
-    out.matched = routed->match.matched;
-    out.logged = services.log_probes || table == nullptr || table->logging == request_logging::logged;
-    out.reply = co_await run_handler(*routed, request, services);
-    restyle_error(out.reply, style);
-    if (services.shared_data != nullptr && reusable(request, *routed, out.reply, services)) {
+    // A body not read cannot be skipped safely, so then the connection ends after the answer.
+    if (!body.body_complete()) {
+        out.outcome = request_outcome::kind::answered_unread;
+    }
+    restyle_error(out.reply, error_style_of_target(request.target()));
+    if (handled && services.shared_data != nullptr && reusable(request, routed, out.reply, services)) {
         out.reusable_at = revision;
     }
     co_return out;
 }
 
 boost::asio::awaitable<response> dispatch(const http_request& request, const routing_services& services) {
-    const error_style style = error_style_of_target(request.target());
-    auto routed = co_await admit_request(request.base(), services);
-    if (!routed) {
-        co_return in_error_style(std::move(routed).error(), style);
+    routed_request routed;
+    response reply;
+    std::exception_ptr failure;
+    try {
+        if (auto answer = co_await admit_request(request.base(), services, routed)) {
+            reply = std::move(*answer);
+        } else if (request.body().size() > routed.body_limit) {
+            reply = http_error(http::status::payload_too_large, "Request body too large");
+        } else {
+            reply = co_await run_handler(routed, request, services);
+        }
+    } catch (...) {
+        failure = std::current_exception();
     }
-    if (request.body().size() > routed->body_limit) {
-        co_return styled_error(style, http::status::payload_too_large, "Request body too large");
+    if (failure) {
+        reply = failure_answer(std::move(failure), routed);
     }
-    co_return in_error_style(co_await run_handler(*routed, request, services), style);
+    restyle_error(reply, error_style_of_target(request.target()));
+    co_return reply;
 }
 
 }  // namespace storefront::server

@@ -13,8 +13,20 @@ namespace storefront::server {
 
 namespace {
 
+// The problems of a failed validation in one message, "; " between them.
+std::string joined_problems(const core::validation_errors& errors) {
+    std::string message;
+    for (const auto& m : errors.messages) {
+        message += message.empty() ? "" : "; ";
+        message += m;
+    }
+    return message;
+}
+
 response unauthorized(std::string_view challenge) {
-    response r = json_response(http::status::unauthorized, R"({"message":"Unauthorized","statusCode":401})");
+    response r = store_error(
+        http::status::unauthorized, R"({"message":"Unauthorized","statusCode":401})", "Unauthorized"
+    );
     if (!challenge.empty()) {
         r.with_header("WWW-Authenticate", challenge);
     }
@@ -32,9 +44,10 @@ response error_response(boost::system::error_code ec, std::string_view message) 
             case core::errc::invalid_token:
                 return unauthorized(R"(Bearer error="invalid_token")");
             case core::errc::invalid_refresh_token:
-                return json_response(
+                return store_error(
                     http::status::unauthorized,
-                    R"({"message":"Invalid","error":"Unauthorized","statusCode":401})"
+                    R"({"message":"Invalid","error":"Unauthorized","statusCode":401})",
+                    "Invalid"
                 );
             case core::errc::not_found:
                 return http_error(http::status::not_found, with("Not found"));
@@ -72,7 +85,7 @@ response validation_failed(const core::validation_errors& errors) {
         w.value(message);
     }
     w.end_array().key("error").value("Bad Request").key("statusCode").value(std::int64_t{400}).end_object();
-    return json_response(http::status::bad_request, std::move(out));
+    return store_error(http::status::bad_request, std::move(out), joined_problems(errors));
 }
 
 response route_not_found(std::string_view method, std::string_view path) {
@@ -136,8 +149,10 @@ response wrong_method(
 }
 
 response internal_error() {
-    return json_response(
-        http::status::internal_server_error, R"({"statusCode":500,"message":"Internal server error"})"
+    return store_error(
+        http::status::internal_server_error,
+        R"({"statusCode":500,"message":"Internal server error"})",
+        "Internal server error"
     );
 }
 
@@ -146,11 +161,7 @@ response pet_error(http::status status, std::string_view message) {
 }
 
 response pet_validation_failed(const core::validation_errors& errors) {
-    std::string message;
-    for (const auto& m : errors.messages) {
-        message += message.empty() ? "" : "; ";
-        message += m;
-    }
+    const std::string message = joined_problems(errors);
     return pet_error(http::status::bad_request, message.empty() ? "Invalid input" : message);
 }
 

@@ -62,26 +62,6 @@ or_response<sandbox_target> sandbox_of(
     return out;
 }
 
-bool writes_data(http::verb verb, std::string_view operation) {
-    if (verb == http::verb::get || verb == http::verb::head || verb == http::verb::options) {
-        return false;
-    }
-    constexpr std::string_view checks_only[] = {
-        "login",
-        "refreshToken",
-        "logout",
-        "isAvailable",
-        "issueToken",
-        "createSandbox",
-        "graphql"};  // a GraphQL request asks its write_gate once its body shows a mutation
-    for (const auto name : checks_only) {
-        if (operation == name) {
-            return false;
-        }
-    }
-    return true;
-}
-
 std::string_view sandbox_named(const http::request_header<>& head) {
     const std::string_view target = head.target();
     const std::string_view path = target.substr(0, target.find('?'));

@@ -52,8 +52,7 @@ response storage_failed(error_style errors, boost::system::error_code code) {
     return errors == error_style::petstore ? pet_error_response(code) : error_response(code);
 }
 
-// The kinds of rows --sandbox-rows limits, each counted by its store.
-enum class row_kind : std::size_t { product, category, user, pet, order, pet_user };
+// The kinds of rows --sandbox-rows limits (route.hpp's row_kind but none), each counted by its store.
 constexpr row_kind every_row_kind[] = {
     row_kind::product,
     row_kind::category,
@@ -61,28 +60,6 @@ constexpr row_kind every_row_kind[] = {
     row_kind::pet,
     row_kind::order,
     row_kind::pet_user};
-
-// The kind of row the route named `operation` of a surface (its error style tells /api/v3 from /api/v1,
-// which both have a createUser) adds; nullopt when it adds none.
-std::optional<row_kind> kind_added_by(std::string_view operation, error_style surface) {
-    const bool pets = surface == error_style::petstore;
-    if (operation == "createProduct") {
-        return row_kind::product;
-    }
-    if (operation == "createCategory") {
-        return row_kind::category;
-    }
-    if (operation == "createUser" || operation == "createUsersWithListInput") {
-        return pets ? row_kind::pet_user : row_kind::user;
-    }
-    if (operation == "addPet") {
-        return row_kind::pet;
-    }
-    if (operation == "placeOrder") {
-        return row_kind::order;
-    }
-    return std::nullopt;
-}
 
 // How many rows of `kind` `stores` hold (blocking; the catalogue and users through their cached lists).
 std::size_t rows_of(row_kind kind, store_set& stores) {
@@ -99,6 +76,8 @@ std::size_t rows_of(row_kind kind, store_set& stores) {
             return stores.orders->count();
         case row_kind::pet_user:
             return stores.pet_users->count();
+        case row_kind::none:
+            break;
     }
     return 0;
 }
@@ -336,14 +315,13 @@ void sandbox_worlds::remove(const std::string& id) {
 }
 
 boost::asio::awaitable<std::optional<response>> sandbox_worlds::admit_write(
-    const sandbox_view& entered, std::string_view operation, error_style errors
+    const sandbox_view& entered, row_kind kind, error_style errors
 ) {
-    const auto kind = kind_added_by(operation, errors);
-    if (!kind) {
+    if (kind == row_kind::none) {
         co_return std::nullopt;
     }
     store_set& stores = static_cast<const view&>(entered).stores();
-    const std::size_t rows = co_await commons_.storage.run([&] { return added(*kind, stores, seed_rows_); });
+    const std::size_t rows = co_await commons_.storage.run([&] { return added(kind, stores, seed_rows_); });
     if (rows >= config_.max_rows) {
         co_return quota_full(
             errors,

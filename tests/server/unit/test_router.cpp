@@ -21,20 +21,21 @@ handler_result unused_handler(request_context&, void*) {
 
 using enum access_rule;
 using enum body_policy;
+using enum data_change;
 using http::verb;
 
 // Deliberately listed with the parameter routes first: order must not decide.
 // clang-format off
 constexpr std::array test_routes{
-    route{verb::get,    "/t/products/{id}",               &unused_handler, open, none,         "getProduct"},
-    route{verb::put,    "/t/products/{id}",               &unused_handler, open, json_or_form, "updateProduct"},
-    route{verb::get,    "/t/products/{id}/related",       &unused_handler, open, none,         "related"},
-    route{verb::get,    "/t/products/slug/{slug}",        &unused_handler, open, none,         "bySlug"},
-    route{verb::get,    "/t/products/slug/{slug}/related", &unused_handler, open, none,        "relatedBySlug"},
-    route{verb::get,    "/t/products/slug/special",       &unused_handler, open, none,         "special"},
-    route{verb::post,   "/t/products",                    &unused_handler, open, json_or_form, "create"},
-    route{verb::get,    "/t/a/{x}/c",                     &unused_handler, open, none,         "paramThenC"},
-    route{verb::get,    "/t/a/b/d",                       &unused_handler, open, none,         "literalBD"},
+    route{verb::get,  "/t/products/{id}",                &unused_handler, open, none,         "getProduct",    reads},
+    route{verb::put,  "/t/products/{id}",                &unused_handler, open, json_or_form, "updateProduct", writes},
+    route{verb::get,  "/t/products/{id}/related",        &unused_handler, open, none,         "related",       reads},
+    route{verb::get,  "/t/products/slug/{slug}",         &unused_handler, open, none,         "bySlug",        reads},
+    route{verb::get,  "/t/products/slug/{slug}/related", &unused_handler, open, none,         "relatedBySlug", reads},
+    route{verb::get,  "/t/products/slug/special",        &unused_handler, open, none,         "special",       reads},
+    route{verb::post, "/t/products",                     &unused_handler, open, json_or_form, "create",        writes},
+    route{verb::get,  "/t/a/{x}/c",                      &unused_handler, open, none,         "paramThenC",    reads},
+    route{verb::get,  "/t/a/b/d",                        &unused_handler, open, none,         "literalBD",     reads},
 };
 // clang-format on
 constexpr route_table test_table{"/t", error_style::store, test_routes, request_logging::logged};
@@ -96,8 +97,8 @@ BOOST_AUTO_TEST_CASE(unknown_paths_and_wrong_verbs) {
 
 BOOST_AUTO_TEST_CASE(a_table_with_a_route_twice_is_refused) {
     static constexpr std::array twice{
-        route{verb::get, "/t/x/{id}", &unused_handler, open, none, "a"},
-        route{verb::get, "/t/x/{id}", &unused_handler, open, none, "b"},
+        route{verb::get, "/t/x/{id}", &unused_handler, open, none, "a", reads},
+        route{verb::get, "/t/x/{id}", &unused_handler, open, none, "b", reads},
     };
     static constexpr route_table table{"/t", error_style::store, twice, request_logging::logged};
     BOOST_CHECK_THROW(router({&table}), std::logic_error);

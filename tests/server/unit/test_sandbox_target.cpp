@@ -1,5 +1,5 @@
-// The /sandbox/{id} prefix and X-Sandbox header rules (routing/sandbox_target), and which requests count as
-// writes for --sandboxes required.
+// The /sandbox/{id} prefix and X-Sandbox header rules (routing/sandbox_target). Which requests count as
+// writes is the route rows' data (test_route_policy.cpp).
 
 #include <string>
 
@@ -78,18 +78,6 @@ BOOST_AUTO_TEST_CASE(off_refuses_the_prefix_with_404_and_the_header_with_400) {
         named("/api/v1/products", "abcd", true, sandbox_mode::off).error().status == http::status::bad_request
     );
     BOOST_TEST(named("/api/v1/products", {}, false, sandbox_mode::off).has_value());
-}
-
-BOOST_AUTO_TEST_CASE(writes_are_the_methods_that_change_data) {
-    BOOST_TEST(!writes_data(http::verb::get, "getProducts"));
-    BOOST_TEST(!writes_data(http::verb::head, "getProducts"));
-    BOOST_TEST(writes_data(http::verb::post, "createProduct"));
-    BOOST_TEST(writes_data(http::verb::put, "updateUser"));
-    BOOST_TEST(writes_data(http::verb::delete_, "deletePet"));
-    for (const auto* checks_only :
-         {"login", "refreshToken", "logout", "isAvailable", "issueToken", "createSandbox"}) {
-        BOOST_TEST(!writes_data(http::verb::post, checks_only), checks_only);
-    }
 }
 
 BOOST_AUTO_TEST_CASE(the_access_log_names_a_valid_sandbox_only) {

@@ -24,10 +24,9 @@ enum class error_style {
 // An error answer with `status` and `message` in `style`'s shape.
 [[nodiscard]] response styled_error(error_style style, http::status status, std::string_view message);
 
-// `r`, an error answer built in the /api/v1 shape (http_error and the routing errors), with its body in
-// `style`'s shape; status and headers stay. Answers in another shape, and successes, come back unchanged.
-[[nodiscard]] response in_error_style(response r, error_style style);
-// The same, in place (the hot path answers without moving the response around).
+// `r`, an error answer built in the /api/v1 shape (http_error and the routing errors: it keeps its
+// error_message), rendered in `style`'s shape in place; status and headers stay. Answers in another shape,
+// and successes, stay as they are. The one place an error meets its surface's shape.
 void restyle_error(response& r, error_style style);
 
 // The extensions.code GraphQL clients see for an HTTP status ("NOT_FOUND", "UNAUTHENTICATED", …).

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,6 +28,10 @@ struct response {
     std::string extra_headers;                       // complete "Name: value\r\n" lines
     std::string content_type;                        // empty: "application/json; charset=utf-8"
     bool close_connection = false;
+    // An error answer built in the /api/v1 shape keeps its plain message here (validation problems joined
+    // with "; "), so that another surface renders it in its own shape (error_style.hpp) without parsing
+    // the body. Empty for successes and for bodies of another shape.
+    std::optional<std::string> error_message;
     // False for an answer that differs between identical requests on the same data (a random sample, a
     // session string, live counters): it gets no ETag and never a 304.
     bool deterministic = true;
@@ -82,6 +87,10 @@ using or_response = boost::system::result<T, response>;
 // Any status with the /api/v1 error body {"message":…,"error":<reason phrase>,"statusCode":…}; also what
 // the body decoders and the session answer with for protocol errors.
 [[nodiscard]] response http_error(http::status status, std::string_view message);
+
+// An error answer in the /api/v1 shape whose body is written otherwise (a literal, an array of problems):
+// `body` as it is, with `message` kept for the other surfaces' shapes.
+[[nodiscard]] response store_error(http::status status, std::string body, std::string_view message);
 
 // JSON bytes prepared once for many requests (a cached list page): their ETag and compressed forms too.
 [[nodiscard]] inline response shared_json_response(std::shared_ptr<const prepared_body> body) {

@@ -1,6 +1,9 @@
 #pragma once
 // One row of a surface's route table: verb and path pattern, the handler, who may call it, what body it
-// takes, and an operation name (for logs, metrics and the API documents). Routing reads only these rows.
+// takes, an operation name (for logs, metrics and the API documents) and the route's policy as data: whether
+// it changes the data set, which kind of row it adds (sandbox quotas), whether its answer may be reused, and
+// the GraphQL mutation that performs the same operation. Routing, sandboxes and GraphQL read only these rows:
+// no other code lists operation names.
 
 #include <span>
 #include <string_view>
@@ -67,14 +70,55 @@ enum class answer_reuse {
     until_data_changes  // the same bytes get the same answer while the shared data's revision stands
 };
 
+// What a route does to the data of the request's data set (the shared view, or a sandbox). Sessions
+// (login, refresh, logout), e-mail checks and the sandbox registry are not the data set's data.
+enum class data_change {
+    reads,    // changes none of it: reads, or only checks credentials
+    writes,   // changes data: a sandbox gets stores of its own (quota checked), and --sandboxes required
+              // refuses it in the shared view
+    by_body,  // decided by its body (POST /graphql: a query or a mutation); the handler asks its write_gate
+};
+
+// The kind of row a route adds, each counted against a sandbox's --sandbox-rows quota by its store;
+// `none` (last, so the counted kinds index arrays from 0) for a route that adds no counted row.
+enum class row_kind : unsigned char { product, category, user, pet, order, pet_user, none };
+
 struct route {
+    // Every row states its data_change: a route added without one does not compile, so no write is taken
+    // for a read by mistake.
+    constexpr route(
+        http::verb verb_,
+        std::string_view pattern_,
+        handler_fn handler_,
+        access_rule access_,
+        body_policy body_,
+        std::string_view operation_,
+        data_change change_,
+        answer_reuse reuse_ = answer_reuse::per_request,
+        row_kind adds_ = row_kind::none,
+        std::string_view graphql_mutation_ = {}
+    )
+        : verb(verb_),
+          pattern(pattern_),
+          handler(handler_),
+          access(access_),
+          body(body_),
+          operation(operation_),
+          change(change_),
+          reuse(reuse_),
+          adds(adds_),
+          graphql_mutation(graphql_mutation_) {}
+
     http::verb verb;
     std::string_view pattern;  // "/api/v1/products/{id}": a "{name}" segment captures one path segment
     handler_fn handler;
     access_rule access;
     body_policy body;
     std::string_view operation;  // "getProduct"
-    answer_reuse reuse = answer_reuse::per_request;
+    data_change change;
+    answer_reuse reuse;
+    row_kind adds;                      // what the route adds, for the sandbox row quota
+    std::string_view graphql_mutation;  // "addProduct": the mutation field with this route's rules and quota
 };
 
 // Whether the access log gets a line per request of a table's routes.
@@ -96,6 +140,7 @@ namespace route_rows {
 using enum access_rule;
 using enum body_policy;
 using enum answer_reuse;
+using enum data_change;
 using http::verb;
 }  // namespace route_rows
 

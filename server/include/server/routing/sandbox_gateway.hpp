@@ -41,11 +41,11 @@ class sandbox_gateway {
         std::string_view id, bool for_write, error_style errors
     ) = 0;
 
-    // Before a request to the route named `operation` runs in `view` (opened for writing): 507 when it
-    // would add a row of a kind the sandbox has added --sandbox-rows of already (in the `errors` shape);
-    // nullopt to go on.
+    // Before a write that adds a row of kind `adds` (a route row's `adds`) runs in `view` (opened for
+    // writing): 507 when the sandbox has added --sandbox-rows of that kind already (in the `errors` shape);
+    // nullopt to go on (always for row_kind::none).
     [[nodiscard]] virtual boost::asio::awaitable<std::optional<response>> admit_write(
-        const sandbox_view& view, std::string_view operation, error_style errors
+        const sandbox_view& view, row_kind adds, error_style errors
     ) = 0;
 
     // DELETE /sandbox/{id}: 204 once its changes are gone (the next request reads the seed again).

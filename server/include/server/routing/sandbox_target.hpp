@@ -27,12 +27,6 @@ struct sandbox_target {
     core::sandbox_mode mode
 );
 
-// True when a request with `verb` to the route named `operation` may change data: every method but GET,
-// HEAD and OPTIONS, except the POSTs that only check credentials or names (login, refresh, logout,
-// isAvailable, the pet store's token) and createSandbox. Under --sandboxes required these are the
-// requests the shared view refuses.
-[[nodiscard]] bool writes_data(http::verb verb, std::string_view operation);
-
 // The sandbox `head` names for the access log (the prefix's id, else X-Sandbox's), when it is a valid id;
 // empty otherwise.
 [[nodiscard]] std::string_view sandbox_named(const http::request_header<>& head);

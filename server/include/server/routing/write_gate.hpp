@@ -7,17 +7,18 @@
 #include <boost/asio/awaitable.hpp>
 
 #include "server/codec/response.hpp"
+#include "server/routing/route.hpp"
 
 namespace storefront::server {
 
 class write_gate {
   public:
-    // The services to write with for the REST operation `operation` ("createProduct": the same rules and
-    // quotas as that route): the services the handler was called with in the shared view, a sandbox's own
-    // in a sandbox (given stores of its own at its first write, its row quota checked for `operation`);
-    // or the answer instead (403 when --sandboxes required keeps the shared view read-only, 507, 503).
-    [[nodiscard]] virtual boost::asio::awaitable<or_response<void*>> open_for_write(std::string_view operation
-    ) = 0;
+    // The services to write with for what the route row `writer` does (POST /api/v1/products for
+    // addProduct: the same quota as that route): the services the handler was called with in the shared
+    // view, a sandbox's own in a sandbox (given stores of its own at its first write, its row quota checked
+    // for `writer.adds`); or the answer instead (403 when --sandboxes required keeps the shared view
+    // read-only, 507, 503).
+    [[nodiscard]] virtual boost::asio::awaitable<or_response<void*>> open_for_write(const route& writer) = 0;
 
   protected:
     ~write_gate() = default;

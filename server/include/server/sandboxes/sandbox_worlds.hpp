@@ -58,7 +58,7 @@ class sandbox_worlds final : public sandbox_gateway {
         std::string_view id, bool for_write, error_style errors
     ) override;
     [[nodiscard]] boost::asio::awaitable<std::optional<response>> admit_write(
-        const sandbox_view& view, std::string_view operation, error_style errors
+        const sandbox_view& view, row_kind adds, error_style errors
     ) override;
     [[nodiscard]] boost::asio::awaitable<response> reset(std::string_view id) override;
     [[nodiscard]] boost::asio::awaitable<response> create() override;

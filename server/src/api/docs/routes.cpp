@@ -16,12 +16,12 @@ using namespace route_rows;
 
 // clang-format off
 constexpr std::array routes{
-    route{verb::get, "/api/v1/openapi.json", &handle_get_store_openapi,    open, none, "getOpenApiDocument"},
-    route{verb::get, "/api/v3/openapi.json", &handle_get_petstore_openapi, open, none, "getOpenApiDocument"},
-    route{verb::get, "/docs",                &handle_get_docs,             open, none, "getDocs"},
-    route{verb::get, "/docs/{file}",         &handle_get_docs_file,        open, none, "getDocsFile"},
-    route{verb::get, "/graphiql",            &handle_get_graphiql,         open, none, "getGraphiql"},
-    route{verb::get, "/graphiql/{file}",     &handle_get_graphiql_file,    open, none, "getGraphiqlFile"},
+    route{verb::get, "/api/v1/openapi.json", &handle_get_store_openapi,    open, none, "getOpenApiDocument", reads},
+    route{verb::get, "/api/v3/openapi.json", &handle_get_petstore_openapi, open, none, "getOpenApiDocument", reads},
+    route{verb::get, "/docs",                &handle_get_docs,             open, none, "getDocs",            reads},
+    route{verb::get, "/docs/{file}",         &handle_get_docs_file,        open, none, "getDocsFile",        reads},
+    route{verb::get, "/graphiql",            &handle_get_graphiql,         open, none, "getGraphiql",        reads},
+    route{verb::get, "/graphiql/{file}",     &handle_get_graphiql_file,    open, none, "getGraphiqlFile",    reads},
 };
 // clang-format on
 

@@ -5,7 +5,6 @@
 #include "handlers_graphql.hpp"
 
 #include <algorithm>
-#include <array>
 #include <string>
 #include <utility>
 
@@ -13,6 +12,7 @@
 
 #include "graph_call.hpp"
 #include "graph_http.hpp"
+#include "server/api/store/routes.hpp"
 #include "server/graphql/document.hpp"
 #include "server/graphql/executor.hpp"
 #include "server/routing/write_gate.hpp"
@@ -21,26 +21,15 @@ namespace storefront::server {
 
 namespace {
 
-// The /api/v1 operation a mutation field performs (its write policy and sandbox row quota); empty for the
-// fields that only check credentials.
-std::string_view rest_operation_of(std::string_view field) {
-    constexpr std::array<std::pair<std::string_view, std::string_view>, 9> writes{{
-        {"addProduct", "createProduct"},
-        {"updateProduct", "updateProduct"},
-        {"deleteProduct", "deleteProduct"},
-        {"addUser", "createUser"},
-        {"updateUser", "updateUser"},
-        {"deleteUser", "deleteUser"},
-        {"addCategory", "createCategory"},
-        {"updateCategory", "updateCategory"},
-        {"deleteCategory", "deleteCategory"},
-    }};
-    for (const auto& [name, operation] : writes) {
-        if (name == field) {
-            return operation;
+// The /api/v1 route whose operation the mutation `field` performs (its row says `graphql_mutation`; its write
+// policy and sandbox row quota apply); nullptr for the fields that only check credentials.
+const route* rest_route_of(std::string_view field) {
+    for (const route& r : store_routes().routes) {
+        if (!r.graphql_mutation.empty() && r.graphql_mutation == field) {
+            return &r;
         }
     }
-    return {};
+    return nullptr;
 }
 
 // The root field names `selections` select, fragments expanded (validation has ruled out cycles), whatever
@@ -151,11 +140,11 @@ boost::asio::awaitable<response> run_operation(
     graphql_services* services = &app;
     if (*chosen.kind == graphql::operation_kind::mutation && ctx.writes != nullptr) {
         for (const auto& field : fields) {
-            const std::string_view operation = rest_operation_of(field);
-            if (operation.empty()) {
+            const route* writer = rest_route_of(field);
+            if (writer == nullptr) {
                 continue;
             }
-            auto view = co_await ctx.writes->open_for_write(operation);
+            auto view = co_await ctx.writes->open_for_write(*writer);
             if (!view) {
                 co_return std::move(view).error();
             }

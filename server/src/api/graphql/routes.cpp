@@ -15,9 +15,9 @@ using namespace route_rows;
 
 // clang-format off
 constexpr std::array routes{
-    route{verb::get,  "/graphql",                &on<&handle_get_graphql>, open, none,         "graphql"},
-    route{verb::post, "/graphql",                &on<&handle_post_graphql>,open, json_or_form, "graphql"},
-    route{verb::get,  "/graphql/schema.graphql", &on<&handle_get_graphql_schema>,open, none,   "getGraphqlSchema"},
+    route{verb::get,  "/graphql",                &on<&handle_get_graphql>,        open, none,         "graphql",          reads},
+    route{verb::post, "/graphql",                &on<&handle_post_graphql>,       open, json_or_form, "graphql",          by_body},
+    route{verb::get,  "/graphql/schema.graphql", &on<&handle_get_graphql_schema>, open, none,         "getGraphqlSchema", reads},
 };
 // clang-format on
 
