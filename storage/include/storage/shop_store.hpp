@@ -71,8 +71,9 @@ class shop_order_store {
     // POST /orders, ONE transaction: reads the user's cart, prices it from the catalogue (prices at
     // checkout are kept in the items), takes the stock of every line with a conditional decrement (never
     // below 0, whoever races for the last items), creates the order (pending_payment, expiresAt = now +
-    // ttl) and empties the cart. errc::cart_empty for an empty cart (or one whose products are all gone);
-    // errc::out_of_stock with `shortage` naming the product and what is left, and nothing changed.
+    // ttl) and empties the cart. errc::cart_empty for an empty cart; errc::out_of_stock with `shortage`
+    // naming the product and what is left; errc::not_found (`shortage->product_id`) for a product deleted
+    // since it was added. On any error nothing changed.
     [[nodiscard]] virtual core::result<core::shop_order> checkout(
         const checkout_request& request, core::stock_shortage* shortage = nullptr
     ) = 0;
@@ -89,8 +90,9 @@ class shop_order_store {
 
     // Moves order `id` (of `owner`, when given: errc::not_found otherwise) to `to` at `now`, when
     // core::check_transition allows it: errc::transition_not_allowed otherwise (and for `paid`, which only a
-    // payment sets). One transaction: cancelled and expired give the stock back; cancelling a paid order
-    // marks its succeeded payment refunded. A pending order past its expiresAt expires first.
+    // payment sets; the handler names the allowed moves with core::transition_message). One transaction:
+    // cancelled and expired give the stock back; cancelling a paid order marks its succeeded payment
+    // refunded. A pending order past its expiresAt expires first (kept), and then only `expired` is allowed.
     [[nodiscard]] virtual core::result<core::shop_order> change_order_status(
         std::int64_t id, core::shop_order_status to, core::timestamp_ms now, std::optional<std::int64_t> owner
     ) = 0;
@@ -110,8 +112,8 @@ class payment_store {
     // POST /orders/{id}/payments after core::charge_card decided: in one transaction the payment is kept
     // (amount = the order's total, brand and last4 only) and a succeeded one makes the order paid; failed
     // and requires_action leave it payable. errc::not_found for no order `order_id` (of `owner`, when
-    // given); errc::transition_not_allowed when the order is not pending_payment (paid, cancelled, expired:
-    // a pending order past its expiresAt expires first).
+    // given); errc::transition_not_allowed when the order is not pending_payment (paid, cancelled, expired),
+    // or is past its expiresAt (expire_orders then releases its stock).
     [[nodiscard]] virtual core::result<core::payment> record_payment(
         std::int64_t order_id,
         std::optional<std::int64_t> owner,
