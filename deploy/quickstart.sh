@@ -96,8 +96,10 @@ if stage 4; then
     banner "4. fuzzing, ${seconds}s per harness (libFuzzer, clang, ASan)"
     cmake -S "$root" -B "$build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
         -DSTOREFRONT_FUZZ=ON -DSTOREFRONT_BUILD_TESTS=ON
-    cmake --build "$build-fuzz" -j2 --target fuzz_request fuzz_json_body fuzz_query fuzz_jwt fuzz_graphql
-    for harness in request json_body query jwt graphql; do
+    cmake --build "$build-fuzz" -j2 \
+        --target fuzz_request fuzz_json_body fuzz_query fuzz_jwt fuzz_graphql fuzz_shop
+    # shop: the money and cart rules of core (JSON number texts, so json.dict)
+    for harness in request json_body query jwt graphql shop; do
         dict=$root/tests/fuzz/json.dict
         [[ $harness == request || $harness == query ]] && dict=$root/tests/fuzz/http.dict
         [[ $harness == graphql ]] && dict=$root/tests/fuzz/graphql.dict

@@ -212,6 +212,18 @@ class field_reader {
         return static_cast<std::int64_t>(*value);
     }
 
+    // Units in stock (issue 42): an integer from 0 to max_stock.
+    std::optional<std::int64_t> stock(std::string_view name) {
+        const input_value* v = find(name);
+        const std::optional<long long> value =
+            v && (v->type == kind::number || v->type == kind::text) ? parse_integer(v->text) : std::nullopt;
+        if (!value || *value < 0 || *value > max_stock) {
+            fail(name, " must be an integer from 0 to " + std::to_string(max_stock));
+            return std::nullopt;
+        }
+        return static_cast<std::int64_t>(*value);
+    }
+
     // A JSON array of URLs; a single form field counts as an array of one.
     std::optional<std::vector<std::string>> url_list(std::string_view name) {
         const input_value* v = find(name);
@@ -369,11 +381,18 @@ validated<product_draft> read_product_draft(const input_fields& fields) {
     auto description = reader.text("description", max_description_length);
     auto category_id = reader.integer("categoryId");
     auto images = reader.url_list("images");
+    // Optional on create: a product made without it has none to sell yet.
+    auto stock = if_present(reader, "stock", [&] { return reader.stock("stock"); });
     if (!reader.ok()) {
         return errors;
     }
     return product_draft{
-        std::move(*title), *price, std::move(*description), *category_id, std::move(*images)};
+        std::move(*title),
+        *price,
+        std::move(*description),
+        *category_id,
+        std::move(*images),
+        stock.value_or(0)};
 }
 
 validated<product_patch> read_product_patch(const input_fields& fields) {
@@ -386,6 +405,7 @@ validated<product_patch> read_product_patch(const input_fields& fields) {
         if_present(reader, "description", [&] { return reader.text("description", max_description_length); });
     patch.category_id = if_present(reader, "categoryId", [&] { return reader.integer("categoryId"); });
     patch.images = if_present(reader, "images", [&] { return reader.url_list("images"); });
+    patch.stock = if_present(reader, "stock", [&] { return reader.stock("stock"); });
     if (!reader.ok()) {
         return errors;
     }

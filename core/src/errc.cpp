@@ -42,6 +42,18 @@ class storefront_error_category final : public boost::system::error_category {
                 return "forbidden";
             case errc::storage_unavailable:
                 return "storage unavailable";
+            case errc::invalid_input:
+                return "invalid input";
+            case errc::out_of_stock:
+                return "not enough stock";
+            case errc::cart_empty:
+                return "the cart is empty";
+            case errc::transition_not_allowed:
+                return "not allowed in the order's current state";
+            case errc::idempotency_mismatch:
+                return "idempotency key used for another request";
+            case errc::idempotency_in_progress:
+                return "a request with this idempotency key is still running";
         }
         return "unknown storefront error";
     }

@@ -172,6 +172,22 @@ std::unique_ptr<location_store> make_location_store(const storage_config& config
     );
 }
 
+std::unique_ptr<shop_store> make_shop_store(const storage_config& config, catalogue_store& catalogue) {
+    return make_store(
+        config,
+        [&] {
+            auto* stock = dynamic_cast<detail::memory_stock*>(&catalogue);
+            if (stock == nullptr) {
+                throw std::invalid_argument("make_shop_store: a memory shop needs the memory catalogue store"
+                );
+            }
+            return make_memory_shop_store(*stock);
+        },
+        [](auto db) { return make_sqlite_shop_store(std::move(db)); },
+        [](const auto& target, auto pool) { return make_pg_shop_store(target, pool); }
+    );
+}
+
 std::unique_ptr<pet_store> make_pet_store(const storage_config& config) {
     return make_store(
         config,

@@ -334,4 +334,26 @@ BOOST_AUTO_TEST_CASE(filter_matching) {
     ));
 }
 
+// Stock (issue 42): optional on create (none to sell without it) and update, an integer from 0 to 1,000,000.
+BOOST_AUTO_TEST_CASE(product_stock) {
+    BOOST_TEST(read_product_draft(valid_product())->stock == 0);
+    auto fields = valid_product();
+    fields["stock"] = num("25");
+    BOOST_TEST(read_product_draft(fields)->stock == 25);
+    for (const auto& bad : {num("-1"), num("1.5"), num("1000001"), str("5")}) {
+        BOOST_TEST_CONTEXT(bad.text) {
+            fields["stock"] = bad;
+            const auto r = read_product_draft(fields);
+            BOOST_TEST_REQUIRE(!r);
+            BOOST_TEST(
+                messages_of(r.error()) ==
+                std::vector<std::string>{"stock must be an integer from 0 to 1000000"}
+            );
+        }
+    }
+    BOOST_TEST(!read_product_patch({})->stock.has_value());
+    BOOST_TEST((read_product_patch({{"stock", num("0")}})->stock == std::optional<std::int64_t>(0)));
+    BOOST_TEST(!read_product_patch({{"stock", num("-3")}}));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -22,6 +22,7 @@ inline constexpr std::size_t max_name_length = 100;
 inline constexpr std::size_t max_url_length = 2048;
 inline constexpr std::size_t max_images = 10;
 inline constexpr double max_price = 1'000'000'000;
+inline constexpr std::int64_t max_stock = 1'000'000;  // units of one product (issue 42)
 inline constexpr std::size_t min_password_length = 4;
 inline constexpr std::size_t max_password_length = 128;
 

@@ -23,6 +23,13 @@ enum class errc {
     seed_user_read_only,      // the demo users may not be changed or deleted (the public service's 401)
     forbidden,                // the caller is known but may not do this
     storage_unavailable,      // the storage backend cannot be reached; try again later
+    // The shop (issue 42); the port that answers one says what the caller gets with it.
+    invalid_input,            // a domain rule refused the change (the caller's callback knows which)
+    out_of_stock,             // not enough stock left (the port fills in a core::stock_shortage)
+    cart_empty,               // checkout of an empty cart
+    transition_not_allowed,   // the order's state does not allow this (core::check_transition says which do)
+    idempotency_mismatch,     // the Idempotency-Key was used for another request (422)
+    idempotency_in_progress,  // the first request with this Idempotency-Key is still running (409)
 };
 
 const boost::system::error_category& storefront_category() noexcept;

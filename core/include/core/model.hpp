@@ -32,6 +32,7 @@ struct product {
     timestamp_ms created_at = 0;
     timestamp_ms updated_at = 0;
     bool seed = false;
+    std::int64_t stock = 0;  // units left to sell (>= 0); checkout takes, cancel and expiry give back
 };
 
 // A user as clients see it: no password material.
@@ -60,6 +61,7 @@ struct product_draft {
     std::string description;
     std::int64_t category_id = 0;
     std::vector<std::string> images;
+    std::int64_t stock = 0;  // >= 0
 };
 
 struct product_patch {
@@ -68,6 +70,7 @@ struct product_patch {
     std::optional<std::string> description;
     std::optional<std::int64_t> category_id;
     std::optional<std::vector<std::string>> images;
+    std::optional<std::int64_t> stock;  // >= 0
 };
 
 struct category_draft {

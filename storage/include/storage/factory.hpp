@@ -11,6 +11,7 @@
 #include "storage/location_store.hpp"
 #include "storage/pet_store.hpp"
 #include "storage/session_store.hpp"
+#include "storage/shop_store.hpp"
 #include "storage/storage_config.hpp"
 #include "storage/user_store.hpp"
 
@@ -33,6 +34,13 @@ namespace storefront::storage {
 // Uploaded images, at most `max_bytes` in total.
 [[nodiscard]] std::unique_ptr<pet_image_store> make_pet_image_store(
     const storage_config& config, std::size_t max_bytes
+);
+
+// The shop of the data set (issue 42): carts, orders, payments and idempotency keys. `catalogue` is the same
+// data set's catalogue store (made by make_catalogue_store from the same config): on "memory" the stock
+// lives there, so it must outlive the shop store; the durable backends keep stock in their products table.
+[[nodiscard]] std::unique_ptr<shop_store> make_shop_store(
+    const storage_config& config, catalogue_store& catalogue
 );
 
 // --reset-data: every aggregate's rows are replaced by the seed in one transaction (SQLite, PostgreSQL;

@@ -33,7 +33,7 @@ namespace {
 
 constexpr auto is_seed = [](const auto& entity) { return entity.seed; };
 
-class memory_catalogue_store final : public catalogue_store {
+class memory_catalogue_store final : public catalogue_store, public detail::memory_stock {
   public:
     // Room for this many rows of each kind (errc::storage_full beyond), so a public instance that anyone
     // may write to cannot be made to grow without bound.
@@ -187,6 +187,7 @@ class memory_catalogue_store final : public catalogue_store {
         p.description = draft.description;
         p.product_category = category->second;
         p.images = draft.images;
+        p.stock = draft.stock;
         p.created_at = p.updated_at = detail::now_ms();
         last_product_id_ = id;
         product_slugs_.emplace(std::move(slug), id);
@@ -218,6 +219,7 @@ class memory_catalogue_store final : public catalogue_store {
                 detail::patch_field(p.price, patch.price);
                 detail::patch_field(p.description, patch.description);
                 detail::patch_field(p.images, patch.images);
+                detail::patch_field(p.stock, patch.stock);
                 p.updated_at = detail::now_ms();
                 move_slug(product_slugs_, p.slug, std::move(*new_slug), id);
                 index_.remove(it->second);
@@ -311,6 +313,48 @@ class memory_catalogue_store final : public catalogue_store {
     }
 
     std::uint64_t revision() const override { return journal_.revision(); }
+
+    core::result<std::vector<core::product>> take_stock(
+        const std::vector<core::cart_line>& lines, bool take, core::stock_shortage* shortage
+    ) override {
+        std::unique_lock lock(mutex_);
+        std::vector<core::product> out;
+        for (const auto& line : lines) {
+            const auto it = products_.find(line.product_id);
+            if (it == products_.end()) {
+                if (shortage) {
+                    *shortage = {line.product_id, line.quantity, 0};
+                }
+                return core::errc::not_found;
+            }
+            if (it->second.stock < line.quantity) {
+                if (shortage) {
+                    *shortage = {line.product_id, line.quantity, it->second.stock};
+                }
+                return core::errc::out_of_stock;
+            }
+            out.push_back(it->second);
+        }
+        // Every line fits (a cart holds each product once): only now is anything taken.
+        for (const auto& line : lines) {
+            if (take) {
+                products_[line.product_id].stock -= line.quantity;
+                journal_.record(core::row_table::products, line.product_id);
+            }
+        }
+        return out;
+    }
+
+    void give_back_stock(const std::vector<core::cart_line>& lines) override {
+        std::unique_lock lock(mutex_);
+        for (const auto& line : lines) {
+            // A product deleted since the order was placed has nothing to return to.
+            if (auto it = products_.find(line.product_id); it != products_.end()) {
+                it->second.stock += line.quantity;
+                journal_.record(core::row_table::products, line.product_id);
+            }
+        }
+    }
 
     std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
         return journal_.changes_since(since);

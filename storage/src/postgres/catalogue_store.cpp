@@ -27,7 +27,7 @@ using detail::pg_rows;
 
 constexpr std::string_view product_select = R"sql(
 SELECT p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed,
-       c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed, p.images
+       c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed, p.images, p.stock
 FROM products p JOIN categories c ON c.id = p.category_id )sql";
 
 constexpr std::string_view category_select =
@@ -80,6 +80,7 @@ std::vector<core::product> products_of(const pg_rows& r) {
         p.seed = r.boolean(row, 7);
         p.product_category = category_at(r, row, 8);
         p.images = detail::parse_array_no_nulls(r.text(row, 15));
+        p.stock = r.int64(row, 16);
         out.push_back(std::move(p));
     }
     return out;
@@ -216,6 +217,7 @@ class pg_catalogue_store final : public catalogue_store {
                 row.price = draft.price;  // sent as its shortest round-trip text: stored exactly
                 row.description = draft.description;
                 row.images = draft.images;
+                row.stock = draft.stock;
                 row.created_at = row.updated_at = detail::now_ms();
                 // One round trip: the id is drawn inside the insert (a title with no letter or digit gets the
                 // slug "product-<id>", as slug_for gives), which answers it with its category; the row
@@ -226,10 +228,10 @@ class pg_catalogue_store final : public catalogue_store {
                     db,
                     "WITH new AS (SELECT nextval(pg_get_serial_sequence('products', 'id')) AS id), "
                     "created AS (INSERT INTO products (id, title, slug, price, description, "
-                    "category_id, images, created_at, updated_at) "
+                    "category_id, images, created_at, updated_at, stock) "
                     "SELECT new.id, $1::text, coalesce($2::text, 'product-' || new.id), $3::double "
                     "precision, "
-                    "$4::text, $5::bigint, $6::text[], $7::bigint, $7::bigint FROM new "
+                    "$4::text, $5::bigint, $6::text[], $7::bigint, $7::bigint, $8::bigint FROM new "
                     "RETURNING id, slug, category_id) "
                     "SELECT created.id, created.slug, "
                     "c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed "
@@ -241,7 +243,8 @@ class pg_catalogue_store final : public catalogue_store {
                         .add(row.description)
                         .add(draft.category_id)
                         .add(detail::format_array(row.images))
-                        .add(row.created_at),
+                        .add(row.created_at)
+                        .add(row.stock),
                     &category,
                     pg_plan::kept  // one row, and its category by key (an index scan at any size: EXPLAIN)
                 );
@@ -267,7 +270,7 @@ class pg_catalogue_store final : public catalogue_store {
                 "UPDATE products SET title = coalesce($2, title), slug = coalesce($3, slug), "
                 "price = coalesce($4, price), description = coalesce($5, description), "
                 "category_id = coalesce($6, category_id), images = coalesce($7::text[], images), "
-                "updated_at = $8 WHERE id = $1",
+                "updated_at = $8, stock = coalesce($9, stock) WHERE id = $1",
                 pg_params()
                     .add(id)
                     .add(patch.title)
@@ -280,6 +283,7 @@ class pg_catalogue_store final : public catalogue_store {
                     .add(patch.category_id)
                     .add(patch.images ? std::optional(detail::format_array(*patch.images)) : std::nullopt)
                     .add(detail::now_ms())
+                    .add(patch.stock)
             );
             if (!written) {
                 return written.error();
@@ -400,7 +404,7 @@ void write_catalogue_seed(
     for (const auto& p : products) {
         (void)conn.exec(
             "INSERT INTO products (id, title, slug, price, description, category_id, images, created_at, "
-            "updated_at, seed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            "updated_at, seed, stock) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             pg_params()
                 .add(p.id)
                 .add(p.title)
@@ -412,6 +416,7 @@ void write_catalogue_seed(
                 .add(p.created_at)
                 .add(p.updated_at)
                 .add(p.seed)
+                .add(p.stock)
         );
     }
     // Identity sequences continue after the seed's explicit ids.

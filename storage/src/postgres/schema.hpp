@@ -21,7 +21,8 @@ void migrate_schema(pg_connection& conn, const std::string& schema = {});
 
 // Every aggregate's table names in the order TRUNCATE accepts them, and the seed markers' key prefix.
 inline constexpr std::string_view all_tables =
-    "products, categories, users, files, pets, orders, pet_users, pet_images, sessions";
+    "products, categories, users, files, pets, orders, pet_users, pet_images, sessions, carts, cart_lines, "
+    "shop_orders, order_items, payments, idempotency_keys";
 inline constexpr std::string_view seed_marker_prefix = "seeded:";
 
 }  // namespace storefront::storage::detail

@@ -18,6 +18,7 @@
 #include "storage/pet_store.hpp"
 #include "storage/sandbox_store.hpp"
 #include "storage/session_store.hpp"
+#include "storage/shop_store.hpp"
 #include "storage/user_store.hpp"
 
 namespace storefront::storage {
@@ -56,6 +57,9 @@ namespace storefront::storage {
 [[nodiscard]] std::unique_ptr<pet_image_store> make_pg_pet_image_store(
     const pg_target& target, std::size_t pool_size, std::size_t max_bytes
 );
+
+// The shop (carts, orders, payments, idempotency keys) of the database; stock is the products table's column.
+[[nodiscard]] std::unique_ptr<shop_store> make_pg_shop_store(const pg_target& target, std::size_t pool_size);
 
 // The registry of sandboxes of the database `base.backend`: a table in the shared view, one schema per
 // sandbox; config_for answers `base` with that schema.

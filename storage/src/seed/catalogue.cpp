@@ -244,6 +244,7 @@ std::vector<core::product> seed_products() {
         p.created_at = seed_epoch_ms + 60'000 + (row.id - 1) * 1000;
         p.updated_at = p.created_at;
         p.seed = true;
+        p.stock = seed_stock(row.id);
         return p;
     });
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The seed catalogue of the public store service: 5 categories and 51 products, built in id order.
 
+#include <cstdint>
 #include <iterator>
 #include <type_traits>
 #include <vector>
@@ -22,6 +23,13 @@ template <class Table, class Make>
         out.push_back(make(row));
     }
     return out;
+}
+
+// The seed stock of product `id`: (id * 7) % 25 + 5, so 5 to 29 units, varied but fixed (product 1 has 12,
+// product 2 has 19). The same formula fills the stock column of a database from before it (the migrations
+// of sqlite/database.cpp and postgres/schema.cpp spell it in SQL).
+[[nodiscard]] constexpr std::int64_t seed_stock(std::int64_t id) noexcept {
+    return (id * 7) % 25 + 5;
 }
 
 // The five seed categories, ids 1..5.

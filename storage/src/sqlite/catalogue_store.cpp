@@ -35,7 +35,7 @@ constexpr std::string_view product_columns = R"sql(
 SELECT p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed,
        c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed,
        (SELECT group_concat(url, char(31)) FROM
-            (SELECT url FROM product_images WHERE product_id = p.id ORDER BY position)) )sql";
+            (SELECT url FROM product_images WHERE product_id = p.id ORDER BY position)), p.stock )sql";
 
 constexpr std::string_view product_from = "FROM products p JOIN categories c ON c.id = p.category_id ";
 
@@ -65,6 +65,7 @@ core::product product_at(const sqlite_statement& s) {
     p.updated_at = s.int64(6);
     p.seed = s.int64(7) != 0;
     p.product_category = category_at(s, 8);
+    p.stock = s.int64(16);
     const std::string joined = s.text(15);
     std::size_t start = 0;
     while (!joined.empty() && start <= joined.size()) {
@@ -256,9 +257,11 @@ class sqlite_catalogue_store final : public catalogue_store {
             row.images = draft.images;
             auto insert = w.prepare(
                 "INSERT INTO products (id, title, slug, price, description, category_id, created_at, "
-                "updated_at) "
-                "VALUES (?1,?2,?3,?4,?5,?6,?7,?7)"
+                "updated_at, stock) "
+                "VALUES (?1,?2,?3,?4,?5,?6,?7,?7,?8)"
             );
+            row.stock = draft.stock;
+            insert.bind(8, row.stock);
             insert.bind(1, row.id).bind(2, std::string_view(row.title)).bind(3, std::string_view(row.slug));
             insert.bind(4, row.price).bind(5, std::string_view(row.description)).bind(6, draft.category_id);
             insert.bind(7, row.created_at);
@@ -285,8 +288,9 @@ class sqlite_catalogue_store final : public catalogue_store {
                 auto update = w.prepare(
                     "UPDATE products SET title = ?2, slug = ?3, price = ?4, description = ?5, category_id = "
                     "?6, "
-                    "updated_at = ?7 WHERE id = ?1"
+                    "updated_at = ?7, stock = ?8 WHERE id = ?1"
                 );
+                update.bind(8, patch.stock.value_or(current.stock));
                 update.bind(1, id).bind(2, std::string_view(patch.title.value_or(current.title)));
                 update.bind(3, std::string_view(slug_after(patch.title, "product", id, current.slug)));
                 update.bind(4, patch.price.value_or(current.price));
@@ -432,13 +436,13 @@ void write_catalogue_seed(
     }
     auto insert_product = db.prepare(
         "INSERT INTO products (id, title, slug, price, description, category_id, created_at, updated_at, "
-        "seed) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
+        "seed, stock) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"
     );
     for (const auto& p : products) {
         insert_product.bind(1, p.id).bind(2, std::string_view(p.title)).bind(3, std::string_view(p.slug));
         insert_product.bind(4, p.price).bind(5, std::string_view(p.description));
         insert_product.bind(6, p.product_category.id).bind(7, p.created_at).bind(8, p.updated_at);
-        insert_product.bind(9, static_cast<std::int64_t>(p.seed));
+        insert_product.bind(9, static_cast<std::int64_t>(p.seed)).bind(10, p.stock);
         (void)insert_product.step();
         insert_product.reset();
         add_images(db, p.id, p.images);  // the seed goes into emptied tables

@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS categories (
 CREATE TABLE IF NOT EXISTS products (
     id INTEGER PRIMARY KEY, title TEXT NOT NULL, slug TEXT NOT NULL UNIQUE, price REAL NOT NULL,
     description TEXT NOT NULL, category_id INTEGER NOT NULL REFERENCES categories(id),
-    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, seed INTEGER NOT NULL DEFAULT 0);
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, seed INTEGER NOT NULL DEFAULT 0,
+    stock INTEGER NOT NULL DEFAULT 0 CHECK (stock >= 0));
 CREATE INDEX IF NOT EXISTS products_by_category ON products(category_id);
 CREATE TABLE IF NOT EXISTS product_images (
     product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE, position INTEGER NOT NULL,
@@ -60,7 +61,45 @@ CREATE INDEX IF NOT EXISTS pet_images_by_pet ON pet_images(pet_id);
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY, user_id INTEGER NOT NULL, generation INTEGER NOT NULL, expires_at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions(expires_at);
+CREATE TABLE IF NOT EXISTS carts (
+    id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL UNIQUE, coupon TEXT, created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS cart_lines (
+    cart_id INTEGER NOT NULL REFERENCES carts(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+    product_id INTEGER NOT NULL, quantity INTEGER NOT NULL, PRIMARY KEY (cart_id, position));
+CREATE TABLE IF NOT EXISTS shop_orders (
+    id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, status TEXT NOT NULL, subtotal INTEGER NOT NULL,
+    discount INTEGER NOT NULL, shipping INTEGER NOT NULL, total INTEGER NOT NULL, coupon TEXT,
+    name TEXT NOT NULL, line1 TEXT NOT NULL, line2 TEXT, city TEXT NOT NULL, postal_code TEXT NOT NULL,
+    country TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS shop_orders_by_user ON shop_orders(user_id);
+CREATE INDEX IF NOT EXISTS shop_orders_by_expiry ON shop_orders(status, expires_at);
+CREATE TABLE IF NOT EXISTS order_items (
+    order_id INTEGER NOT NULL REFERENCES shop_orders(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+    product_id INTEGER NOT NULL, title TEXT NOT NULL, unit_price INTEGER NOT NULL, quantity INTEGER NOT NULL,
+    line_total INTEGER NOT NULL, PRIMARY KEY (order_id, position));
+CREATE TABLE IF NOT EXISTS payments (
+    id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES shop_orders(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL, amount INTEGER NOT NULL, status TEXT NOT NULL, brand TEXT NOT NULL,
+    last4 TEXT NOT NULL, failure_code TEXT, next_action TEXT, created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS payments_by_order ON payments(order_id);
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+    user_id INTEGER NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, in_progress INTEGER NOT NULL,
+    status INTEGER NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+    PRIMARY KEY (user_id, key));
 )sql";
+
+// A file made before products had stock (issue 42) gains the column; every product then gets the seed's
+// stock formula (seed/catalogue.hpp: (id * 7) % 25 + 5), so an upgraded file can sell at once.
+void add_stock_column(sqlite_connection& db) {
+    auto columns = db.prepare("SELECT 1 FROM pragma_table_info('products') WHERE name = 'stock'");
+    if (columns.step() == sqlite_statement::step_result::row) {
+        return;
+    }
+    db.exec("ALTER TABLE products ADD COLUMN stock INTEGER NOT NULL DEFAULT 0 CHECK (stock >= 0)");
+    db.exec("UPDATE products SET stock = (id * 7) % 25 + 5");
+}
 
 // The registry key: the same file under another spelling must share the same connections.
 std::string key_of(const std::string& path) {
@@ -91,6 +130,7 @@ sqlite_database::sqlite_database(const std::string& path, const storage_config& 
     {
         sqlite_connection::transaction tx(*writer_);
         writer_->exec(schema);
+        add_stock_column(*writer_);
         create_product_indexes(*writer_);
         tx.commit();
     }

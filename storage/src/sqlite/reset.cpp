@@ -17,7 +17,9 @@ namespace {
 constexpr std::string_view empty_every_table = R"sql(
 DELETE FROM product_images; DELETE FROM products; DELETE FROM categories; DELETE FROM users;
 DELETE FROM files; DELETE FROM pet_photos; DELETE FROM pet_tags; DELETE FROM pets; DELETE FROM orders;
-DELETE FROM pet_users; DELETE FROM pet_images; DELETE FROM sessions; DELETE FROM meta; DELETE FROM sqlite_sequence;
+DELETE FROM pet_users; DELETE FROM pet_images; DELETE FROM sessions; DELETE FROM cart_lines; DELETE FROM carts;
+DELETE FROM payments; DELETE FROM order_items; DELETE FROM shop_orders; DELETE FROM idempotency_keys;
+DELETE FROM meta; DELETE FROM sqlite_sequence;
 INSERT INTO meta (key) VALUES ('seeded:catalogue'), ('seeded:users'), ('seeded:pets'), ('seeded:orders'),
     ('seeded:pet_users');
 )sql";

@@ -16,6 +16,7 @@
 #include "storage/pet_store.hpp"
 #include "storage/sandbox_store.hpp"
 #include "storage/session_store.hpp"
+#include "storage/shop_store.hpp"
 #include "storage/user_store.hpp"
 
 namespace storefront::storage {
@@ -57,6 +58,9 @@ class sqlite_database;
 [[nodiscard]] std::unique_ptr<pet_image_store> make_sqlite_pet_image_store(
     std::shared_ptr<detail::sqlite_database> db, std::size_t max_bytes
 );
+
+// The shop (carts, orders, payments, idempotency keys) of the file; stock is the products table's column.
+[[nodiscard]] std::unique_ptr<shop_store> make_sqlite_shop_store(std::shared_ptr<detail::sqlite_database> db);
 
 // The registry of sandboxes of the database file `path`: the directory `<path>.sandboxes/`, one file per
 // sandbox; config_for answers `base` with that file as its backend.

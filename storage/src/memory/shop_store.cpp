@@ -1,0 +1,364 @@
+// memory_shop_store: carts, orders, payments and idempotency keys of one data set in maps behind one
+// mutex; stock lives in the memory catalogue (detail::memory_stock), taken under this store's lock, so a
+// checkout, cancel or payment is atomic as the durable backends' transactions are.
+
+#include <map>
+#include <mutex>
+#include <utility>
+
+#include "common/next_id.hpp"
+#include "core/cart_rules.hpp"
+#include "core/order_states.hpp"
+#include "memory/stores.hpp"
+
+namespace storefront::storage {
+
+namespace {
+
+using core::shop_order_status;
+
+class memory_shop_store final : public shop_store {
+  public:
+    explicit memory_shop_store(detail::memory_stock& stock) : stock_(stock) {}
+
+    // carts
+
+    core::result<core::cart> cart_of(std::int64_t user_id) const override {
+        std::lock_guard lock(mutex_);
+        return cart_or_empty(user_id);
+    }
+
+    core::result<core::cart> change_cart(
+        std::int64_t user_id,
+        const cart_change& change,
+        core::timestamp_ms now,
+        core::stock_shortage* shortage
+    ) override {
+        std::lock_guard lock(mutex_);
+        core::cart cart = cart_or_empty(user_id);
+        if (auto changed = change(cart); !changed) {
+            return changed.error();
+        }
+        if (auto checked = stock_.take_stock(cart.lines, false, shortage); !checked) {
+            return checked.error();
+        }
+        if (cart.id == 0) {
+            cart.id = next_id(last_cart_id_);
+            last_cart_id_ = cart.id;
+            cart.created_at = now;
+        }
+        cart.user_id = user_id;
+        cart.updated_at = now;
+        carts_[user_id] = cart;
+        return cart;
+    }
+
+    core::result<void> clear_cart(std::int64_t user_id) override {
+        std::lock_guard lock(mutex_);
+        carts_.erase(user_id);
+        return {};
+    }
+
+    std::size_t count_carts() const override {
+        std::lock_guard lock(mutex_);
+        return carts_.size();
+    }
+
+    // orders
+
+    core::result<core::shop_order> checkout(const checkout_request& request, core::stock_shortage* shortage)
+        override {
+        std::lock_guard lock(mutex_);
+        const core::cart cart = cart_or_empty(request.user_id);
+        if (cart.lines.empty()) {
+            return core::errc::cart_empty;
+        }
+        auto products = stock_.take_stock(cart.lines, true, shortage);
+        if (!products) {
+            return products.error();
+        }
+        std::vector<core::priced_line> lines;
+        for (std::size_t i = 0; i < cart.lines.size(); ++i) {
+            const auto& p = (*products)[i];
+            lines.push_back({p.id, p.title, core::price_to_cents(p.price), cart.lines[i].quantity, 0});
+        }
+        core::shop_order order = core::order_from_cart(
+            core::total_lines(std::move(lines), cart.coupon),
+            cart.coupon,
+            request.user_id,
+            request.address,
+            request.now,
+            request.ttl_ms
+        );
+        order.id = next_id(last_order_id_);
+        last_order_id_ = order.id;
+        orders_[order.id] = order;
+        carts_.erase(request.user_id);
+        return order;
+    }
+
+    core::result<core::shop_order> find_order(std::int64_t id, std::optional<std::int64_t> owner)
+        const override {
+        std::lock_guard lock(mutex_);
+        const auto it = orders_.find(id);
+        if (it == orders_.end() || (owner && it->second.user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        return it->second;
+    }
+
+    core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter) const override {
+        std::lock_guard lock(mutex_);
+        std::vector<core::shop_order> out;
+        for (const auto& [id, o] : orders_) {
+            if ((!filter.user_id || o.user_id == *filter.user_id) &&
+                (!filter.status || o.status == *filter.status)) {
+                out.push_back(o);
+            }
+        }
+        return out;
+    }
+
+    core::result<core::shop_order> change_order_status(
+        std::int64_t id, shop_order_status to, core::timestamp_ms now, std::optional<std::int64_t> owner
+    ) override {
+        std::lock_guard lock(mutex_);
+        const auto it = orders_.find(id);
+        if (it == orders_.end() || (owner && it->second.user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        // A pending order past its expiresAt expires first; that is kept, and the answer is a refusal unless
+        // `to` is expired.
+        const auto target = core::is_due_to_expire(it->second, now) ? shop_order_status::expired : to;
+        auto moved = move_order(it->second, target, now);
+        if (moved && moved->status != to) {
+            return core::errc::transition_not_allowed;
+        }
+        return moved;
+    }
+
+    core::result<std::size_t> expire_orders(core::timestamp_ms now) override {
+        std::lock_guard lock(mutex_);
+        std::size_t expired = 0;
+        for (auto& [id, o] : orders_) {
+            if (core::is_due_to_expire(o, now)) {
+                (void)move_order(o, shop_order_status::expired, now);
+                ++expired;
+            }
+        }
+        return expired;
+    }
+
+    std::size_t count_orders() const override {
+        std::lock_guard lock(mutex_);
+        return orders_.size();
+    }
+
+    // payments
+
+    core::result<core::payment> record_payment(
+        std::int64_t order_id,
+        std::optional<std::int64_t> owner,
+        const core::charge_decision& decision,
+        core::timestamp_ms now
+    ) override {
+        std::lock_guard lock(mutex_);
+        const auto it = orders_.find(order_id);
+        if (it == orders_.end() || (owner && it->second.user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        core::shop_order& o = it->second;
+        // Past its expiresAt an unpaid order is no longer payable (expire_orders releases its stock).
+        if (o.status != shop_order_status::pending_payment || core::is_due_to_expire(o, now)) {
+            return core::errc::transition_not_allowed;
+        }
+        core::payment p;
+        p.id = next_id(last_payment_id_);
+        last_payment_id_ = p.id;
+        p.order_id = o.id;
+        p.user_id = o.user_id;
+        p.amount = o.total;
+        p.status = decision.status;
+        p.brand = decision.brand;
+        p.last4 = decision.last4;
+        p.failure_code = decision.failure_code;
+        p.next_action = decision.next_action;
+        p.created_at = p.updated_at = now;
+        if (p.status == core::payment_status::succeeded) {
+            o.status = shop_order_status::paid;
+            o.updated_at = now;
+        }
+        payments_[p.id] = p;
+        return p;
+    }
+
+    core::result<core::payment> complete_payment(
+        std::int64_t payment_id, std::optional<std::int64_t> owner, bool approve, core::timestamp_ms now
+    ) override {
+        std::lock_guard lock(mutex_);
+        const auto it = payments_.find(payment_id);
+        if (it == payments_.end() || (owner && it->second.user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        core::payment& p = it->second;
+        const auto order = orders_.find(p.order_id);
+        if (order == orders_.end() || p.status != core::payment_status::requires_action ||
+            order->second.status != shop_order_status::pending_payment ||
+            core::is_due_to_expire(order->second, now)) {
+            return core::errc::transition_not_allowed;
+        }
+        const auto done = core::complete_three_d_secure(
+            {p.status, p.brand, p.last4, p.failure_code, p.next_action}, approve
+        );
+        p.status = done.status;
+        p.failure_code = done.failure_code;
+        p.next_action = done.next_action;
+        p.updated_at = now;
+        if (p.status == core::payment_status::succeeded) {
+            order->second.status = shop_order_status::paid;
+            order->second.updated_at = now;
+        }
+        return p;
+    }
+
+    core::result<core::payment> find_payment(std::int64_t payment_id, std::optional<std::int64_t> owner)
+        const override {
+        std::lock_guard lock(mutex_);
+        const auto it = payments_.find(payment_id);
+        if (it == payments_.end() || (owner && it->second.user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        return it->second;
+    }
+
+    core::result<std::vector<core::payment>> payments_of(
+        std::int64_t order_id, std::optional<std::int64_t> owner
+    ) const override {
+        std::lock_guard lock(mutex_);
+        const auto order = orders_.find(order_id);
+        if (order == orders_.end() || (owner && order->second.user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        std::vector<core::payment> out;
+        for (const auto& [id, p] : payments_) {
+            if (p.order_id == order_id) {
+                out.push_back(p);
+            }
+        }
+        return out;
+    }
+
+    std::size_t count_payments() const override {
+        std::lock_guard lock(mutex_);
+        return payments_.size();
+    }
+
+    // idempotency keys
+
+    core::result<std::optional<stored_answer>> begin_request(
+        std::int64_t user_id, const std::string& key, const std::string& fingerprint, core::timestamp_ms now
+    ) override {
+        std::lock_guard lock(mutex_);
+        const auto it = keys_.find({user_id, key});
+        const auto existing = it == keys_.end() ? std::nullopt : std::optional(it->second);
+        switch (core::decide_idempotency(existing, fingerprint, now)) {
+            case core::idempotency_decision::replay:
+                return std::optional<stored_answer>(stored_answer{existing->status, existing->body});
+            case core::idempotency_decision::mismatch:
+                return core::errc::idempotency_mismatch;
+            case core::idempotency_decision::in_progress:
+                return core::errc::idempotency_in_progress;
+            case core::idempotency_decision::start:
+                break;
+        }
+        keys_[{user_id, key}] = core::idempotency_record{fingerprint, true, 0, "", now, now};
+        return std::optional<stored_answer>();
+    }
+
+    core::result<void> finish_request(
+        std::int64_t user_id, const std::string& key, const stored_answer& answer, core::timestamp_ms now
+    ) override {
+        std::lock_guard lock(mutex_);
+        const auto it = keys_.find({user_id, key});
+        if (it == keys_.end()) {
+            return core::errc::not_found;
+        }
+        it->second.in_progress = false;
+        it->second.status = answer.status;
+        it->second.body = answer.body;
+        it->second.updated_at = now;
+        return {};
+    }
+
+    core::result<void> abandon_request(std::int64_t user_id, const std::string& key) override {
+        std::lock_guard lock(mutex_);
+        const auto it = keys_.find({user_id, key});
+        if (it != keys_.end() && it->second.in_progress) {
+            keys_.erase(it);
+        }
+        return {};
+    }
+
+    core::result<std::size_t> purge_keys(core::timestamp_ms now) override {
+        std::lock_guard lock(mutex_);
+        return static_cast<std::size_t>(std::erase_if(keys_, [&](const auto& entry) {
+            return now - entry.second.created_at >= core::idempotency_key_lifetime_ms;
+        }));
+    }
+
+  private:
+    core::cart cart_or_empty(std::int64_t user_id) const {
+        const auto it = carts_.find(user_id);
+        if (it != carts_.end()) {
+            return it->second;
+        }
+        core::cart empty;
+        empty.user_id = user_id;
+        return empty;
+    }
+
+    core::result<core::shop_order> move_order(
+        core::shop_order& o, shop_order_status to, core::timestamp_ms now
+    ) {
+        const auto check = core::check_transition(o.status, to);
+        if (!check.allowed || to == shop_order_status::paid) {
+            return core::errc::transition_not_allowed;
+        }
+        if (check.gives_stock_back) {
+            std::vector<core::cart_line> lines;
+            for (const auto& item : o.items) {
+                lines.push_back({item.product_id, item.quantity});
+            }
+            stock_.give_back_stock(lines);
+        }
+        if (check.refunds_payment) {
+            for (auto& [pid, p] : payments_) {
+                if (p.order_id == o.id && p.status == core::payment_status::succeeded) {
+                    p.status = core::payment_status::refunded;
+                    p.updated_at = now;
+                }
+            }
+        }
+        o.status = to;
+        o.updated_at = now;
+        return o;
+    }
+
+    detail::memory_stock& stock_;
+    mutable std::mutex mutex_;
+    std::map<std::int64_t, core::cart> carts_;  // by user
+    std::map<std::int64_t, core::shop_order> orders_;
+    std::map<std::int64_t, core::payment> payments_;
+    std::map<std::pair<std::int64_t, std::string>, core::idempotency_record> keys_;
+    std::int64_t last_cart_id_ = 0;
+    std::int64_t last_order_id_ = 0;
+    std::int64_t last_payment_id_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<shop_store> make_memory_shop_store(detail::memory_stock& stock) {
+    return std::make_unique<memory_shop_store>(stock);
+}
+
+}  // namespace storefront::storage

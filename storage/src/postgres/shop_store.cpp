@@ -1,0 +1,665 @@
+// pg_shop_store: carts, orders, payments and idempotency keys in PostgreSQL, each write one transaction.
+// Checkout takes stock with conditional decrements (UPDATE … WHERE stock >= n, one row or none), in product
+// id order so two checkouts never wait for each other crosswise; a user's cart changes and checkouts are
+// serialised by a row lock on the cart, so one cart never becomes two orders, across instances too.
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/cart_rules.hpp"
+#include "core/order_states.hpp"
+#include "postgres/aggregate.hpp"
+#include "postgres/stores.hpp"
+
+namespace storefront::storage {
+
+using detail::pg_connection;
+using detail::pg_params;
+using detail::pg_rows;
+
+namespace {
+
+using core::shop_order_status;
+
+// pg_advisory_xact_lock key space of carts ("CART" in the high bytes, the user id below): a user's first
+// cart row does not exist yet to be locked, so changes of one user's cart queue on this instead.
+constexpr std::int64_t cart_lock_base = 0x4341525400000000;
+
+constexpr std::string_view order_columns =
+    "SELECT id, user_id, status, subtotal, discount, shipping, total, coupon, name, line1, line2, city, "
+    "postal_code, country, created_at, updated_at, expires_at FROM shop_orders ";
+
+constexpr std::string_view payment_columns =
+    "SELECT id, order_id, user_id, amount, status, brand, last4, failure_code, next_action, created_at, "
+    "updated_at FROM payments ";
+
+std::optional<std::string> optional_text(const pg_rows& r, int row, int column) {
+    return r.is_null(row, column) ? std::nullopt : std::optional<std::string>(r.text(row, column));
+}
+
+void lock_cart(pg_connection& db, std::int64_t user_id) {
+    (void)db.exec("SELECT pg_advisory_xact_lock($1)", pg_params().add(cart_lock_base ^ user_id));
+}
+
+core::cart read_cart(pg_connection& db, std::int64_t user_id) {
+    core::cart cart;
+    cart.user_id = user_id;
+    const auto head = db.exec(
+        "SELECT id, coupon, created_at, updated_at FROM carts WHERE user_id = $1", pg_params().add(user_id)
+    );
+    if (head.empty()) {
+        return cart;
+    }
+    cart.id = head.int64(0, 0);
+    cart.coupon = optional_text(head, 0, 1);
+    cart.created_at = head.int64(0, 2);
+    cart.updated_at = head.int64(0, 3);
+    const auto lines = db.exec(
+        "SELECT product_id, quantity FROM cart_lines WHERE cart_id = $1 ORDER BY position",
+        pg_params().add(cart.id)
+    );
+    for (int i = 0; i < lines.size(); ++i) {
+        cart.lines.push_back({lines.int64(i, 0), static_cast<std::int32_t>(lines.int64(i, 1))});
+    }
+    return cart;
+}
+
+std::vector<core::shop_order> orders_where(
+    pg_connection& db, std::string_view where, const pg_params& params
+) {
+    const auto r = db.exec(std::string(order_columns) + std::string(where) + " ORDER BY id", params);
+    std::vector<core::shop_order> out;
+    for (int i = 0; i < r.size(); ++i) {
+        core::shop_order o;
+        o.id = r.int64(i, 0);
+        o.user_id = r.int64(i, 1);
+        o.status = core::parse_shop_order_status(r.text(i, 2)).value_or(shop_order_status::cancelled);
+        o.subtotal = r.int64(i, 3);
+        o.discount = r.int64(i, 4);
+        o.shipping = r.int64(i, 5);
+        o.total = r.int64(i, 6);
+        o.coupon = optional_text(r, i, 7);
+        o.address = {
+            std::string(r.text(i, 8)),
+            std::string(r.text(i, 9)),
+            optional_text(r, i, 10),
+            std::string(r.text(i, 11)),
+            std::string(r.text(i, 12)),
+            std::string(r.text(i, 13))};
+        o.created_at = r.int64(i, 14);
+        o.updated_at = r.int64(i, 15);
+        o.expires_at = r.int64(i, 16);
+        out.push_back(std::move(o));
+    }
+    if (out.empty()) {
+        return out;
+    }
+    std::vector<std::string> ids;
+    for (const auto& o : out) {
+        ids.push_back(std::to_string(o.id));
+    }
+    const auto items = db.exec(
+        "SELECT order_id, product_id, title, unit_price, quantity, line_total FROM order_items "
+        "WHERE order_id = ANY($1::bigint[]) ORDER BY order_id, position",
+        pg_params().add(detail::format_array(ids))
+    );
+    std::size_t at = 0;
+    for (int i = 0; i < items.size(); ++i) {
+        const std::int64_t order_id = items.int64(i, 0);
+        while (at < out.size() && out[at].id != order_id) {
+            ++at;
+        }
+        if (at == out.size()) {
+            break;
+        }
+        out[at].items.push_back(
+            {items.int64(i, 1),
+             std::string(items.text(i, 2)),
+             items.int64(i, 3),
+             static_cast<std::int32_t>(items.int64(i, 4)),
+             items.int64(i, 5)}
+        );
+    }
+    return out;
+}
+
+std::optional<core::shop_order> order_by_id(pg_connection& db, std::int64_t id, bool for_update = false) {
+    if (for_update) {
+        (void)db.exec("SELECT 1 FROM shop_orders WHERE id = $1 FOR UPDATE", pg_params().add(id));
+    }
+    auto found = orders_where(db, "WHERE id = $1", pg_params().add(id));
+    return found.empty() ? std::nullopt : std::optional(std::move(found.front()));
+}
+
+std::vector<core::payment> payments_where(pg_connection& db, std::string_view where, std::int64_t key) {
+    const auto r =
+        db.exec(std::string(payment_columns) + std::string(where) + " ORDER BY id", pg_params().add(key));
+    std::vector<core::payment> out;
+    for (int i = 0; i < r.size(); ++i) {
+        core::payment p;
+        p.id = r.int64(i, 0);
+        p.order_id = r.int64(i, 1);
+        p.user_id = r.int64(i, 2);
+        p.amount = r.int64(i, 3);
+        p.status = core::parse_payment_status(r.text(i, 4)).value_or(core::payment_status::failed);
+        p.brand = std::string(r.text(i, 5));
+        p.last4 = std::string(r.text(i, 6));
+        p.failure_code = optional_text(r, i, 7);
+        p.next_action = optional_text(r, i, 8);
+        p.created_at = r.int64(i, 9);
+        p.updated_at = r.int64(i, 10);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+void set_order_status(pg_connection& db, std::int64_t id, shop_order_status to, core::timestamp_ms now) {
+    (void)db.exec(
+        "UPDATE shop_orders SET status = $2, updated_at = $3 WHERE id = $1",
+        pg_params().add(id).add(core::to_string(to)).add(now)
+    );
+}
+
+// Inside a transaction holding the order's row lock: moves `o` to `to` when the state machine allows it,
+// giving stock back and refunding as core::check_transition says.
+core::result<core::shop_order> move_order(
+    pg_connection& db, core::shop_order o, shop_order_status to, core::timestamp_ms now
+) {
+    const auto check = core::check_transition(o.status, to);
+    if (!check.allowed || to == shop_order_status::paid) {
+        return core::errc::transition_not_allowed;
+    }
+    if (check.gives_stock_back) {
+        auto items = o.items;
+        std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+            return a.product_id < b.product_id;
+        });
+        for (const auto& item : items) {
+            (void)db.exec(
+                "UPDATE products SET stock = stock + $2 WHERE id = $1",
+                pg_params().add(item.product_id).add(static_cast<std::int64_t>(item.quantity))
+            );
+        }
+    }
+    if (check.refunds_payment) {
+        (void)db.exec(
+            "UPDATE payments SET status = 'refunded', updated_at = $2 WHERE order_id = $1 AND status = "
+            "'succeeded'",
+            pg_params().add(o.id).add(now)
+        );
+    }
+    set_order_status(db, o.id, to, now);
+    o.status = to;
+    o.updated_at = now;
+    return o;
+}
+
+std::int64_t insert_payment(pg_connection& db, const core::payment& p) {
+    const auto r = db.exec(
+        "INSERT INTO payments (order_id, user_id, amount, status, brand, last4, failure_code, next_action, "
+        "created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) RETURNING id",
+        pg_params()
+            .add(p.order_id)
+            .add(p.user_id)
+            .add(p.amount)
+            .add(core::to_string(p.status))
+            .add(p.brand)
+            .add(p.last4)
+            .add(p.failure_code)
+            .add(p.next_action)
+            .add(p.created_at)
+            .add(p.updated_at)
+    );
+    return r.int64(0, 0);
+}
+
+class pg_shop_store final : public shop_store {
+  public:
+    pg_shop_store(const pg_target& target, std::size_t pool_size)
+        : aggregate_(target, pool_size, "shop", {}, false) {}
+
+    core::result<core::cart> cart_of(std::int64_t user_id) const override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);  // head and lines from one snapshot
+        auto cart = read_cart(*db, user_id);
+        tx.commit();
+        return cart;
+    }
+
+    core::result<core::cart> change_cart(
+        std::int64_t user_id,
+        const cart_change& change,
+        core::timestamp_ms now,
+        core::stock_shortage* shortage
+    ) override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);
+        lock_cart(*db, user_id);
+        core::cart cart = read_cart(*db, user_id);
+        if (auto changed = change(cart); !changed) {
+            return changed.error();
+        }
+        for (const auto& line : cart.lines) {
+            const auto p =
+                db->exec("SELECT stock FROM products WHERE id = $1", pg_params().add(line.product_id));
+            if (p.empty() || p.int64(0, 0) < line.quantity) {
+                if (shortage) {
+                    *shortage = {line.product_id, line.quantity, p.empty() ? 0 : p.int64(0, 0)};
+                }
+                return p.empty() ? core::errc::not_found : core::errc::out_of_stock;
+            }
+        }
+        cart.user_id = user_id;
+        cart.updated_at = now;
+        if (cart.id == 0) {
+            cart.created_at = now;
+            cart.id =
+                db->exec(
+                      "INSERT INTO carts (user_id, coupon, created_at, updated_at) VALUES ($1,$2,$3,$3) "
+                      "RETURNING id",
+                      pg_params().add(user_id).add(cart.coupon).add(now)
+                )
+                    .int64(0, 0);
+        } else {
+            (void)db->exec(
+                "UPDATE carts SET coupon = $2, updated_at = $3 WHERE id = $1",
+                pg_params().add(cart.id).add(cart.coupon).add(now)
+            );
+            (void)db->exec("DELETE FROM cart_lines WHERE cart_id = $1", pg_params().add(cart.id));
+        }
+        for (std::size_t i = 0; i < cart.lines.size(); ++i) {
+            (void)db->exec(
+                "INSERT INTO cart_lines (cart_id, position, product_id, quantity) VALUES ($1,$2,$3,$4)",
+                pg_params()
+                    .add(cart.id)
+                    .add(static_cast<std::int64_t>(i))
+                    .add(cart.lines[i].product_id)
+                    .add(static_cast<std::int64_t>(cart.lines[i].quantity))
+            );
+        }
+        tx.commit();
+        return cart;
+    }
+
+    core::result<void> clear_cart(std::int64_t user_id) override {
+        auto db = aggregate_.connection();
+        (void)db->exec("DELETE FROM carts WHERE user_id = $1", pg_params().add(user_id));
+        return {};
+    }
+
+    std::size_t count_carts() const override { return count("carts"); }
+
+    core::result<core::shop_order> checkout(const checkout_request& request, core::stock_shortage* shortage)
+        override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);
+        lock_cart(*db, request.user_id);
+        const core::cart cart = read_cart(*db, request.user_id);
+        if (cart.lines.empty()) {
+            return core::errc::cart_empty;
+        }
+        auto by_product = cart.lines;
+        std::sort(by_product.begin(), by_product.end(), [](const auto& a, const auto& b) {
+            return a.product_id < b.product_id;
+        });
+        std::map<std::int64_t, std::pair<std::string, double>> taken;  // product -> title, price
+        for (const auto& line : by_product) {
+            // The conditional decrement is the guard: it changes one row or none, whoever races.
+            const auto r = db->exec(
+                "UPDATE products SET stock = stock - $2 WHERE id = $1 AND stock >= $2 RETURNING title, price",
+                pg_params().add(line.product_id).add(static_cast<std::int64_t>(line.quantity))
+            );
+            if (r.empty()) {
+                const auto left =
+                    db->exec("SELECT stock FROM products WHERE id = $1", pg_params().add(line.product_id));
+                if (shortage) {
+                    *shortage = {line.product_id, line.quantity, left.empty() ? 0 : left.int64(0, 0)};
+                }
+                return left.empty() ? core::errc::not_found : core::errc::out_of_stock;
+            }
+            taken[line.product_id] = {std::string(r.text(0, 0)), r.real(0, 1)};
+        }
+        std::vector<core::priced_line> lines;
+        for (const auto& line : cart.lines) {
+            const auto& [title, price] = taken[line.product_id];
+            lines.push_back({line.product_id, title, core::price_to_cents(price), line.quantity, 0});
+        }
+        core::shop_order o = core::order_from_cart(
+            core::total_lines(std::move(lines), cart.coupon),
+            cart.coupon,
+            request.user_id,
+            request.address,
+            request.now,
+            request.ttl_ms
+        );
+        o.id = db->exec(
+                     "INSERT INTO shop_orders (user_id, status, subtotal, discount, shipping, total, coupon, "
+                     "name, "
+                     "line1, line2, city, postal_code, country, created_at, updated_at, expires_at) "
+                     "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING id",
+                     pg_params()
+                         .add(o.user_id)
+                         .add(core::to_string(o.status))
+                         .add(o.subtotal)
+                         .add(o.discount)
+                         .add(o.shipping)
+                         .add(o.total)
+                         .add(o.coupon)
+                         .add(o.address.name)
+                         .add(o.address.line1)
+                         .add(o.address.line2)
+                         .add(o.address.city)
+                         .add(o.address.postal_code)
+                         .add(o.address.country)
+                         .add(o.created_at)
+                         .add(o.updated_at)
+                         .add(o.expires_at)
+        )
+                   .int64(0, 0);
+        for (std::size_t i = 0; i < o.items.size(); ++i) {
+            const auto& it = o.items[i];
+            (void)db->exec(
+                "INSERT INTO order_items (order_id, position, product_id, title, unit_price, quantity, "
+                "line_total) "
+                "VALUES ($1,$2,$3,$4,$5,$6,$7)",
+                pg_params()
+                    .add(o.id)
+                    .add(static_cast<std::int64_t>(i))
+                    .add(it.product_id)
+                    .add(it.title)
+                    .add(it.unit_price)
+                    .add(static_cast<std::int64_t>(it.quantity))
+                    .add(it.line_total)
+            );
+        }
+        (void)db->exec("DELETE FROM carts WHERE user_id = $1", pg_params().add(request.user_id));
+        tx.commit();
+        return o;
+    }
+
+    core::result<core::shop_order> find_order(std::int64_t id, std::optional<std::int64_t> owner)
+        const override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);
+        auto o = order_by_id(*db, id);
+        tx.commit();
+        if (!o || (owner && o->user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        return std::move(*o);
+    }
+
+    core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter) const override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);
+        auto out = orders_where(
+            *db,
+            "WHERE ($1::bigint IS NULL OR user_id = $1) AND ($2::text IS NULL OR status = $2)",
+            pg_params()
+                .add(filter.user_id)
+                .add(
+                    filter.status ? std::optional<std::string>(core::to_string(*filter.status)) : std::nullopt
+                )
+        );
+        tx.commit();
+        return out;
+    }
+
+    core::result<core::shop_order> change_order_status(
+        std::int64_t id, shop_order_status to, core::timestamp_ms now, std::optional<std::int64_t> owner
+    ) override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);
+        auto o = order_by_id(*db, id, true);
+        if (!o || (owner && o->user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        // A pending order past its expiresAt expires first; that is kept, and the answer is a refusal unless
+        // `to` is expired.
+        const auto target = core::is_due_to_expire(*o, now) ? shop_order_status::expired : to;
+        auto moved = move_order(*db, std::move(*o), target, now);
+        if (!moved) {
+            return moved.error();
+        }
+        tx.commit();
+        if (moved->status != to) {
+            return core::errc::transition_not_allowed;
+        }
+        return moved;
+    }
+
+    core::result<std::size_t> expire_orders(core::timestamp_ms now) override {
+        auto db = aggregate_.connection();
+        const auto due = db->exec(
+            "SELECT id FROM shop_orders WHERE status = 'pending_payment' AND expires_at <= $1 ORDER BY id",
+            pg_params().add(now)
+        );
+        std::size_t expired = 0;
+        for (int i = 0; i < due.size(); ++i) {
+            detail::pg_transaction tx(*db);
+            auto o = order_by_id(*db, due.int64(i, 0), true);
+            // Paid or cancelled meanwhile (by another instance too): nothing to do.
+            if (o && core::is_due_to_expire(*o, now) &&
+                move_order(*db, std::move(*o), shop_order_status::expired, now)) {
+                tx.commit();
+                ++expired;
+            }
+        }
+        return expired;
+    }
+
+    std::size_t count_orders() const override { return count("shop_orders"); }
+
+    core::result<core::payment> record_payment(
+        std::int64_t order_id,
+        std::optional<std::int64_t> owner,
+        const core::charge_decision& decision,
+        core::timestamp_ms now
+    ) override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);
+        const auto o = order_by_id(*db, order_id, true);
+        if (!o || (owner && o->user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        // Past its expiresAt an unpaid order is no longer payable (expire_orders releases its stock).
+        if (o->status != shop_order_status::pending_payment || core::is_due_to_expire(*o, now)) {
+            return core::errc::transition_not_allowed;
+        }
+        core::payment p;
+        p.order_id = o->id;
+        p.user_id = o->user_id;
+        p.amount = o->total;
+        p.status = decision.status;
+        p.brand = decision.brand;
+        p.last4 = decision.last4;
+        p.failure_code = decision.failure_code;
+        p.next_action = decision.next_action;
+        p.created_at = p.updated_at = now;
+        p.id = insert_payment(*db, p);
+        if (p.status == core::payment_status::succeeded) {
+            set_order_status(*db, o->id, shop_order_status::paid, now);
+        }
+        tx.commit();
+        return p;
+    }
+
+    core::result<core::payment> complete_payment(
+        std::int64_t payment_id, std::optional<std::int64_t> owner, bool approve, core::timestamp_ms now
+    ) override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);
+        const auto order_of =
+            db->exec("SELECT order_id FROM payments WHERE id = $1", pg_params().add(payment_id));
+        if (order_of.empty()) {
+            return core::errc::not_found;
+        }
+        // The order first, then the payment: the lock order every payment write keeps.
+        const auto o = order_by_id(*db, order_of.int64(0, 0), true);
+        auto found = payments_where(*db, "WHERE id = $1", payment_id);
+        if (found.empty() || (owner && found.front().user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        core::payment p = std::move(found.front());
+        if (!o || p.status != core::payment_status::requires_action ||
+            o->status != shop_order_status::pending_payment || core::is_due_to_expire(*o, now)) {
+            return core::errc::transition_not_allowed;
+        }
+        const auto done = core::complete_three_d_secure(
+            {p.status, p.brand, p.last4, p.failure_code, p.next_action}, approve
+        );
+        p.status = done.status;
+        p.failure_code = done.failure_code;
+        p.next_action = done.next_action;
+        p.updated_at = now;
+        (void)db->exec(
+            "UPDATE payments SET status = $2, failure_code = $3, next_action = $4, updated_at = $5 WHERE id "
+            "= $1",
+            pg_params()
+                .add(p.id)
+                .add(core::to_string(p.status))
+                .add(p.failure_code)
+                .add(p.next_action)
+                .add(now)
+        );
+        if (p.status == core::payment_status::succeeded) {
+            set_order_status(*db, o->id, shop_order_status::paid, now);
+        }
+        tx.commit();
+        return p;
+    }
+
+    core::result<core::payment> find_payment(std::int64_t payment_id, std::optional<std::int64_t> owner)
+        const override {
+        auto db = aggregate_.connection();
+        auto found = payments_where(*db, "WHERE id = $1", payment_id);
+        if (found.empty() || (owner && found.front().user_id != *owner)) {
+            return core::errc::not_found;
+        }
+        return std::move(found.front());
+    }
+
+    core::result<std::vector<core::payment>> payments_of(
+        std::int64_t order_id, std::optional<std::int64_t> owner
+    ) const override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);
+        const auto o = db->exec("SELECT user_id FROM shop_orders WHERE id = $1", pg_params().add(order_id));
+        if (o.empty() || (owner && o.int64(0, 0) != *owner)) {
+            return core::errc::not_found;
+        }
+        auto out = payments_where(*db, "WHERE order_id = $1", order_id);
+        tx.commit();
+        return out;
+    }
+
+    std::size_t count_payments() const override { return count("payments"); }
+
+    core::result<std::optional<stored_answer>> begin_request(
+        std::int64_t user_id, const std::string& key, const std::string& fingerprint, core::timestamp_ms now
+    ) override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);
+        // The first request with a key inserts its marker; every other one finds the row and locks it.
+        const auto inserted = db->exec(
+            "INSERT INTO idempotency_keys (user_id, key, fingerprint, in_progress, status, body, created_at, "
+            "updated_at) VALUES ($1,$2,$3,true,0,'',$4,$4) ON CONFLICT (user_id, key) DO NOTHING",
+            pg_params().add(user_id).add(key).add(fingerprint).add(now)
+        );
+        if (inserted.affected() == 1) {
+            tx.commit();
+            return std::optional<stored_answer>();
+        }
+        const auto r = db->exec(
+            "SELECT fingerprint, in_progress, status, body, created_at, updated_at FROM idempotency_keys "
+            "WHERE user_id = $1 AND key = $2 FOR UPDATE",
+            pg_params().add(user_id).add(key)
+        );
+        std::optional<core::idempotency_record> existing;
+        if (!r.empty()) {
+            existing = core::idempotency_record{
+                std::string(r.text(0, 0)),
+                r.boolean(0, 1),
+                static_cast<int>(r.int64(0, 2)),
+                std::string(r.text(0, 3)),
+                r.int64(0, 4),
+                r.int64(0, 5)};
+        }
+        switch (core::decide_idempotency(existing, fingerprint, now)) {
+            case core::idempotency_decision::replay:
+                return std::optional<stored_answer>(stored_answer{existing->status, existing->body});
+            case core::idempotency_decision::mismatch:
+                return core::errc::idempotency_mismatch;
+            case core::idempotency_decision::in_progress:
+                return core::errc::idempotency_in_progress;
+            case core::idempotency_decision::start:
+                break;
+        }
+        (void)db->exec(
+            "INSERT INTO idempotency_keys (user_id, key, fingerprint, in_progress, status, body, created_at, "
+            "updated_at) VALUES ($1,$2,$3,true,0,'',$4,$4) ON CONFLICT (user_id, key) DO UPDATE SET "
+            "fingerprint = excluded.fingerprint, in_progress = true, status = 0, body = '', "
+            "created_at = excluded.created_at, updated_at = excluded.updated_at",
+            pg_params().add(user_id).add(key).add(fingerprint).add(now)
+        );
+        tx.commit();
+        return std::optional<stored_answer>();
+    }
+
+    core::result<void> finish_request(
+        std::int64_t user_id, const std::string& key, const stored_answer& answer, core::timestamp_ms now
+    ) override {
+        auto db = aggregate_.connection();
+        const auto r = db->exec(
+            "UPDATE idempotency_keys SET in_progress = false, status = $3, body = $4, updated_at = $5 "
+            "WHERE user_id = $1 AND key = $2",
+            pg_params()
+                .add(user_id)
+                .add(key)
+                .add(static_cast<std::int64_t>(answer.status))
+                .add(answer.body)
+                .add(now)
+        );
+        if (r.affected() == 0) {
+            return core::errc::not_found;
+        }
+        return {};
+    }
+
+    core::result<void> abandon_request(std::int64_t user_id, const std::string& key) override {
+        auto db = aggregate_.connection();
+        (void)db->exec(
+            "DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND in_progress",
+            pg_params().add(user_id).add(key)
+        );
+        return {};
+    }
+
+    core::result<std::size_t> purge_keys(core::timestamp_ms now) override {
+        auto db = aggregate_.connection();
+        const auto r = db->exec(
+            "DELETE FROM idempotency_keys WHERE created_at <= $1",
+            pg_params().add(now - core::idempotency_key_lifetime_ms)
+        );
+        return static_cast<std::size_t>(r.affected());
+    }
+
+  private:
+    std::size_t count(std::string_view table) const {
+        auto db = aggregate_.connection();
+        return static_cast<std::size_t>(db->exec("SELECT count(*) FROM " + std::string(table)).int64(0, 0));
+    }
+
+    mutable detail::pg_aggregate aggregate_;
+};
+
+}  // namespace
+
+std::unique_ptr<shop_store> make_pg_shop_store(const pg_target& target, std::size_t pool_size) {
+    return std::make_unique<pg_shop_store>(target, pool_size);
+}
+
+}  // namespace storefront::storage
