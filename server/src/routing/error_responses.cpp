@@ -70,6 +70,24 @@ response error_response(boost::system::error_code ec, std::string_view message) 
                 return http_error(http::status::unauthorized, with("Seed data is read-only"));
             case core::errc::forbidden:
                 return http_error(http::status::forbidden, with("Forbidden resource"));
+            case core::errc::invalid_input:
+                return http_error(http::status::bad_request, with("Invalid input"));
+            case core::errc::out_of_stock:
+                return http_error(http::status::conflict, with("Not enough stock"));
+            case core::errc::cart_empty:
+                return http_error(http::status::conflict, with("The cart is empty"));
+            case core::errc::transition_not_allowed:
+                return http_error(http::status::conflict, with("Not allowed in the order's current state"));
+            case core::errc::idempotency_mismatch:
+                return http_error(
+                    http::status::unprocessable_entity,
+                    with("This Idempotency-Key was used with a different request")
+                );
+            case core::errc::idempotency_in_progress:
+                return http_error(
+                    http::status::conflict,
+                    with("The first request with this Idempotency-Key is still running")
+                );
             case core::errc::ok:
                 break;
         }
@@ -193,6 +211,12 @@ response pet_error_response(boost::system::error_code ec) {
             case core::errc::seed_user_read_only:
                 return pet_error(http::status::forbidden, "Seed data is read-only");
             case core::errc::invalid_refresh_token:
+            case core::errc::invalid_input:  // the shop's outcomes: /api/v1 only
+            case core::errc::out_of_stock:
+            case core::errc::cart_empty:
+            case core::errc::transition_not_allowed:
+            case core::errc::idempotency_mismatch:
+            case core::errc::idempotency_in_progress:
             case core::errc::ok:
                 break;
         }
