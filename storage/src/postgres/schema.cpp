@@ -1,4 +1,4 @@
-// Schema version 3 of the PostgreSQL backend, applied one statement at a time under an advisory lock.
+// Schema version 4 of the PostgreSQL backend, applied one statement at a time under an advisory lock.
 
 #include "postgres/schema.hpp"
 
@@ -59,6 +59,10 @@ const std::vector<std::vector<std::string_view>> migrations = {
     {
         // Version 3: price ranges by index (issue 21).
         "CREATE INDEX products_by_price ON products (price)",
+    },
+    {
+        // Version 4: a user's refresh families by user, revoked together on a credentials change (issue 45).
+        "CREATE INDEX sessions_by_user ON sessions (user_id)",
     },
 };
 

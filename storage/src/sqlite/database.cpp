@@ -60,6 +60,7 @@ CREATE INDEX IF NOT EXISTS pet_images_by_pet ON pet_images(pet_id);
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY, user_id INTEGER NOT NULL, generation INTEGER NOT NULL, expires_at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions(expires_at);
+CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions(user_id);
 )sql";
 
 // The registry key: the same file under another spelling must share the same connections.
