@@ -227,10 +227,10 @@ BOOST_AUTO_TEST_CASE(sessions_end_on_credentials_change_delete_and_logout) {
 
             // A password change by the owner ends every login of the account, the changing one included.
             const auto second = login(port, "s@example.com", "secret123");
-            BOOST_TEST(
-                send_json(port, "PUT", user_path(id), R"({"password":"newsecret1"})", phone.access).status ==
-                200u
-            );
+            const auto changed =
+                send_json(port, "PUT", user_path(id), R"({"password":"newsecret1"})", phone.access);
+            BOOST_TEST(changed.status == 200u);
+            BOOST_TEST(changed.header("cache-control") == "private, no-store");  // one's own record
             BOOST_TEST(profile_status(port, phone.access) == 401u);
             BOOST_TEST(profile_status(port, second.access) == 401u);
             BOOST_TEST(refresh_status(port, phone.refresh) == 401u);

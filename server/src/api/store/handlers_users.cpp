@@ -183,7 +183,11 @@ handler_result handle_put_user(request_context& ctx, store_services& app) {
             co_return error_response(revoked.error());
         }
     }
-    co_return json_response(http::status::ok, store_lists::item_json(*updated, app));
+    auto r = json_response(http::status::ok, store_lists::item_json(*updated, app));
+    if (ctx.actor.user_id == *id) {
+        r.with_header("Cache-Control", "private, no-store");  // one's own record: personal data
+    }
+    co_return r;
 }
 
 // DELETE /users/{id} : true
