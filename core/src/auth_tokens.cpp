@@ -63,7 +63,8 @@ auth_tokens::auth_tokens(const token_settings& settings)
     : access_(checked(settings).access_secret),
       refresh_(settings.refresh_secret),
       access_lifetime_(settings.access_lifetime),
-      refresh_lifetime_(settings.refresh_lifetime) {}
+      refresh_lifetime_(settings.refresh_lifetime),
+      family_lifetime_(settings.family_lifetime) {}
 
 // A non-positive id is a caller bug (verify would refuse the token), so it throws std::invalid_argument.
 token_pair auth_tokens::issue(std::int64_t user_id, std::int64_t now, const session_ref& session) const {

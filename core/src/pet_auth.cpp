@@ -16,7 +16,7 @@ namespace storefront::core {
 namespace {
 
 constexpr std::string_view access_type = "access";
-constexpr std::array<std::string_view, 2> known_scopes{scope_read_pets, scope_write_pets};
+constexpr std::array<std::string_view, 3> known_scopes{scope_read_pets, scope_write_pets, scope_admin_users};
 
 // application/x-www-form-urlencoded decoding ('+' is a space); nullopt for a broken escape.
 std::optional<std::string> form_decode(std::string_view text) {
@@ -75,7 +75,7 @@ validated<std::vector<pet_client>> parse_pet_clients(std::string_view spec) {
             if (std::find(known_scopes.begin(), known_scopes.end(), scope) == known_scopes.end()) {
                 return validation_errors{
                     {"pet client `" + client.id + "` has unknown scope `" + scope +
-                     "` (known: read:pets, write:pets)"}};
+                     "` (known: read:pets, write:pets, admin:users)"}};
             }
         }
         const bool duplicate = std::any_of(clients.begin(), clients.end(), [&](const pet_client& c) {

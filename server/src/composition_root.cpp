@@ -15,6 +15,7 @@
 #include "server/ops/health_routes.hpp"
 #include "server/ops/metrics.hpp"
 #include "server/ops/routes.hpp"
+#include "server/services/self_made_admins.hpp"
 #include "storage/factory.hpp"
 
 namespace storefront::server {
@@ -79,6 +80,7 @@ composition_root::composition_root(const server_config& config)
       token_settings_(config.tokens),
       pet_token_settings_(pet_token_settings_of(config)),
       passwords_(config.limits.hash_threads, config.limits.hash_queue),
+      login_brake_(config.login_brake),
       storage_calls_(
           storage::kind_of(config.storage.backend) == storage::backend_kind::memory
               ? 0
@@ -96,6 +98,7 @@ composition_root::composition_root(const server_config& config)
           .location_objects = location_objects_,
           .images = images_,
           .passwords = passwords_,
+          .brake = login_brake_,
           .storage = storage_calls_,
           .writes = storage_writes_.get(),
           .pet_keys = pet_keys_,
@@ -159,6 +162,9 @@ composition_root::composition_root(const server_config& config)
     if (config.rate_limit) {
         rate_limiter_ = std::make_unique<rate_limiter>(*config.rate_limit);
         rate_limit_ = std::make_unique<rate_limit_gate>(*rate_limiter_);
+    }
+    if (config.write_policy == core::write_policy::roles) {
+        (void)demote_self_made_admins(*shared_stores_->users, *shared_stores_->sessions, config.kept_admins);
     }
     // Warm the caches so the first requests do not pay for serialisation.
     shared_stores_->warm();

@@ -26,10 +26,26 @@ BOOST_AUTO_TEST_CASE(policy_names) {
     BOOST_TEST(!parse_write_policy(""));
 }
 
-BOOST_AUTO_TEST_CASE(open_lets_anyone_write) {
+const account_change name_only{};
+const account_change credentials{true, false};
+const account_change role_change{false, true};
+
+BOOST_AUTO_TEST_CASE(open_lets_anyone_write_but_not_take_over_accounts) {
     BOOST_TEST((code(may_write_catalogue(write_policy::open, anonymous)) == errc::ok));
-    BOOST_TEST((code(may_change_user(write_policy::open, anonymous, 5, true)) == errc::ok));
-    BOOST_TEST((code(may_register(write_policy::open, anonymous, "admin")) == errc::ok));
+    BOOST_TEST((code(may_change_user(write_policy::open, anonymous, 5, name_only)) == errc::ok));
+    BOOST_TEST((code(may_change_user(write_policy::open, customer, 5, name_only)) == errc::ok));
+    // Credentials: the owner or an admin only; a role: an admin only (issue 45).
+    BOOST_TEST((code(may_change_user(write_policy::open, anonymous, 5, credentials)) == errc::invalid_token));
+    BOOST_TEST((code(may_change_user(write_policy::open, customer, 5, credentials)) == errc::forbidden));
+    BOOST_TEST((code(may_change_user(write_policy::open, customer, 7, credentials)) == errc::ok));
+    BOOST_TEST((code(may_change_user(write_policy::open, admin, 5, credentials)) == errc::ok));
+    BOOST_TEST((code(may_change_user(write_policy::open, anonymous, 5, role_change)) == errc::invalid_token));
+    BOOST_TEST((code(may_change_user(write_policy::open, customer, 7, role_change)) == errc::forbidden));
+    BOOST_TEST((code(may_change_user(write_policy::open, admin, 5, role_change)) == errc::ok));
+    BOOST_TEST((code(may_register(write_policy::open, anonymous, "customer")) == errc::ok));
+    BOOST_TEST((code(may_register(write_policy::open, anonymous, "admin")) == errc::invalid_token));
+    BOOST_TEST((code(may_register(write_policy::open, customer, "admin")) == errc::forbidden));
+    BOOST_TEST((code(may_register(write_policy::open, admin, "admin")) == errc::ok));
 }
 
 BOOST_AUTO_TEST_CASE(roles_catalogue_writes_need_an_admin) {
@@ -39,11 +55,13 @@ BOOST_AUTO_TEST_CASE(roles_catalogue_writes_need_an_admin) {
 }
 
 BOOST_AUTO_TEST_CASE(roles_users_change_only_themselves) {
-    BOOST_TEST((code(may_change_user(write_policy::roles, anonymous, 7, false)) == errc::invalid_token));
-    BOOST_TEST((code(may_change_user(write_policy::roles, customer, 7, false)) == errc::ok));
-    BOOST_TEST((code(may_change_user(write_policy::roles, customer, 8, false)) == errc::forbidden));
-    BOOST_TEST((code(may_change_user(write_policy::roles, customer, 7, true)) == errc::forbidden));
-    BOOST_TEST((code(may_change_user(write_policy::roles, admin, 8, true)) == errc::ok));
+    BOOST_TEST((code(may_change_user(write_policy::roles, anonymous, 7, name_only)) == errc::invalid_token));
+    BOOST_TEST((code(may_change_user(write_policy::roles, customer, 7, name_only)) == errc::ok));
+    BOOST_TEST((code(may_change_user(write_policy::roles, customer, 8, name_only)) == errc::forbidden));
+    BOOST_TEST((code(may_change_user(write_policy::roles, customer, 7, role_change)) == errc::forbidden));
+    BOOST_TEST((code(may_change_user(write_policy::roles, admin, 8, role_change)) == errc::ok));
+    BOOST_TEST((code(may_change_user(write_policy::roles, customer, 7, credentials)) == errc::ok));
+    BOOST_TEST((code(may_change_user(write_policy::roles, customer, 8, credentials)) == errc::forbidden));
 }
 
 BOOST_AUTO_TEST_CASE(roles_admin_accounts_need_an_admin) {

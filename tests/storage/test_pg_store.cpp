@@ -181,8 +181,8 @@ BOOST_AUTO_TEST_CASE(instances_migrating_at_once_create_the_schema_and_seed_once
     }
     BOOST_TEST(
         test::query_value(dsn, "SELECT value FROM storefront_meta WHERE key = 'schema_version'")
-            .value_or("") ==
-        "4"  // every migration applied once (v2: refresh-token families, v3: price index, v4: the shop)
+            .value_or("") == "5"  // every migration applied once (v2: refresh-token families, v3: price
+                                  // index, v4: the shop, v5: sessions by user)
     );
     BOOST_TEST(
         test::query_value(dsn, "SELECT count(*) FROM storefront_meta WHERE key LIKE 'seeded:%'")

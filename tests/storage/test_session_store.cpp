@@ -61,10 +61,46 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(expired_families_refresh_nothing, Backend, session
     auto sessions = storage::make_session_store(Backend::config());
     BOOST_TEST_REQUIRE(sessions->start("short", 7, now + 10, now).has_value());
     BOOST_TEST(refused(sessions->rotate("short", 0, now + 20, now + 10)));
-    // A rotation extends the family: it lives as long as its newest token.
-    BOOST_TEST_REQUIRE(sessions->start("extended", 7, now + 10, now).has_value());
-    BOOST_TEST_REQUIRE(sessions->rotate("extended", 0, now + 100, now + 5).has_value());
-    BOOST_TEST(sessions->rotate("extended", 1, now + 200, now + 50).value() == 2);
+    // A rotation never extends the family: its end, set at the login, is absolute (issue 45).
+    BOOST_TEST_REQUIRE(sessions->start("bounded", 7, now + 100, now).has_value());
+    BOOST_TEST_REQUIRE(sessions->rotate("bounded", 0, now + 1000, now + 5).has_value());
+    BOOST_TEST(sessions->rotate("bounded", 1, now + 2000, now + 50).value() == 2);
+    BOOST_TEST(!sessions->is_live("bounded", 7, now + 100).value());
+    BOOST_TEST(refused(sessions->rotate("bounded", 2, now + 3000, now + 100)));
+    // An earlier end given by a rotation does shorten it.
+    BOOST_TEST_REQUIRE(sessions->start("shortened", 7, now + 100, now).has_value());
+    BOOST_TEST_REQUIRE(sessions->rotate("shortened", 0, now + 20, now + 5).has_value());
+    BOOST_TEST(!sessions->is_live("shortened", 7, now + 20).value());
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_family_is_live_for_its_owner_until_revoked, Backend, session_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    auto sessions = storage::make_session_store(Backend::config());
+    BOOST_TEST_REQUIRE(sessions->start("family-a", 7, later, now).has_value());
+    BOOST_TEST(sessions->is_live("family-a", 7, now).value());
+    BOOST_TEST(!sessions->is_live("family-a", 8, now).value());  // not another user's
+    BOOST_TEST(!sessions->is_live("unknown", 7, now).value());
+    BOOST_TEST(!sessions->is_live("family-a", 7, later).value());  // expired
+    BOOST_TEST(sessions->revoke("family-a", 7));
+    BOOST_TEST(!sessions->is_live("family-a", 7, now).value());
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(revoking_a_user_ends_all_their_families_only, Backend, session_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    auto sessions = storage::make_session_store(Backend::config());
+    BOOST_TEST_REQUIRE(sessions->start("phone", 7, later, now).has_value());
+    BOOST_TEST_REQUIRE(sessions->start("laptop", 7, later, now).has_value());
+    BOOST_TEST_REQUIRE(sessions->start("other", 8, later, now).has_value());
+    BOOST_TEST(sessions->revoke_user(7).value() == 2);
+    BOOST_TEST(!sessions->is_live("phone", 7, now).value());
+    BOOST_TEST(!sessions->is_live("laptop", 7, now).value());
+    BOOST_TEST(refused(sessions->rotate("phone", 0, later, now)));
+    BOOST_TEST(sessions->is_live("other", 8, now).value());
+    BOOST_TEST(sessions->revoke_user(7).value() == 0);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(only_the_owner_revokes_a_family, Backend, session_backends) {

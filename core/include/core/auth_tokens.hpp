@@ -17,6 +17,9 @@ struct token_settings {
     std::string refresh_secret;
     std::chrono::seconds access_lifetime{std::chrono::hours(24 * 20)};  // as the public service: 20 days
     std::chrono::seconds refresh_lifetime{std::chrono::hours(10)};      // as the public service: 10 hours
+    // A login's refresh family (and every token of it) ends this long after the login, however often it
+    // is refreshed (issue 45).
+    std::chrono::seconds family_lifetime{std::chrono::hours(24 * 30)};
 };
 
 struct token_pair {
@@ -60,12 +63,14 @@ class auth_tokens {
     [[nodiscard]] result<refresh_claims> verify_refresh(std::string_view token, std::int64_t now) const;
 
     [[nodiscard]] std::chrono::seconds refresh_lifetime() const { return refresh_lifetime_; }
+    [[nodiscard]] std::chrono::seconds family_lifetime() const { return family_lifetime_; }
 
   private:
     jwt_codec access_;
     jwt_codec refresh_;
     std::chrono::seconds access_lifetime_;
     std::chrono::seconds refresh_lifetime_;
+    std::chrono::seconds family_lifetime_;
 };
 
 // 128 random bits as 32 hex digits (OpenSSL's CSPRNG): the id of a new refresh family.

@@ -20,6 +20,8 @@ namespace storefront::core {
 inline constexpr std::string_view pet_audience = "storefront-pet";
 inline constexpr std::string_view scope_read_pets = "read:pets";
 inline constexpr std::string_view scope_write_pets = "write:pets";
+// Replaces any pet-store user's password (an administrator's client; issue 45).
+inline constexpr std::string_view scope_admin_users = "admin:users";
 
 // One configured OAuth client and the scopes it may be granted.
 struct pet_client {

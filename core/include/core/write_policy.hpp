@@ -30,13 +30,21 @@ enum class write_policy {
 // Products, categories and files. errc::invalid_token without a caller, errc::forbidden for a non-admin.
 [[nodiscard]] result<void> may_write_catalogue(write_policy policy, const actor& caller) noexcept;
 
-// Update or delete user `target`; `changes_role` when the update sets a role. errc::invalid_token without
-// a caller, errc::forbidden for another user's account or a role change by a non-admin.
+// What an update or delete of an account touches.
+struct account_change {
+    bool credentials = false;  // the password or the e-mail (the login)
+    bool role = false;
+};
+
+// Update or delete user `target`. Under every policy a role change needs an admin, and a credentials
+// change the account's owner or an admin; other changes are free under open, and self-or-admin under
+// roles. errc::invalid_token without a caller, errc::forbidden for a caller who may not.
 [[nodiscard]] result<void> may_change_user(
-    write_policy policy, const actor& caller, std::int64_t target, bool changes_role
+    write_policy policy, const actor& caller, std::int64_t target, const account_change& change
 ) noexcept;
 
-// Register a user with `role`: under roles, an admin account needs an admin caller (errc::forbidden).
+// Register a user with `role`: under every policy any role but "customer" needs an admin caller
+// (errc::invalid_token when anonymous, errc::forbidden for a non-admin), so self-registration is a customer.
 [[nodiscard]] result<void> may_register(
     write_policy policy, const actor& caller, std::string_view role
 ) noexcept;

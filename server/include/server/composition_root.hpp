@@ -94,6 +94,7 @@ class composition_root {
     core::token_settings token_settings_;
     core::pet_token_settings pet_token_settings_;
     password_worker passwords_;
+    login_brake login_brake_;
     blocking_offload storage_calls_;
     std::unique_ptr<write_lane> storage_writes_;  // SQLite and PostgreSQL
     pet_credentials pet_keys_;

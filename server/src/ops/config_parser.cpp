@@ -12,6 +12,7 @@
 
 #include <openssl/rand.h>
 
+#include "core/email.hpp"
 #include "core/token_bucket.hpp"
 #include "server/version.hpp"
 
@@ -51,6 +52,9 @@ po::options_description describe_options() {
         ("refresh-secret", po::value<std::string>(), "HMAC secret of refresh tokens (random if unset)")
         ("access-ttl", po::value<long long>()->default_value(20LL * 24 * 3600), "access token lifetime, seconds")
         ("refresh-ttl", po::value<long long>()->default_value(10LL * 3600), "refresh token lifetime, seconds")
+        ("session-ttl", po::value<long long>()->default_value(30LL * 24 * 3600),
+            "absolute lifetime of a login, seconds: its refresh and access tokens end then, however often "
+            "refreshed")
         ("storage", po::value<std::string>()->default_value("sqlite:storefront.db"),
             "where data lives: sqlite:PATH (durable, one instance), postgresql://… (a libpq connection string "
             "shared by several instances) or memory (lost at exit; tests)")
@@ -87,6 +91,9 @@ po::options_description describe_options() {
             "bytes of uploaded pet images kept in memory")
         ("write-policy", po::value<std::string>()->default_value("open"),
             "who may write to /api/v1: open (anyone; seed rows read-only) or roles (admins write the catalogue)")
+        ("admins", po::value<std::string>()->default_value(""),
+            "under --write-policy roles: comma-separated e-mails of the registered admins to keep; any other "
+            "non-seed admin is demoted to customer at start (admins self-made under open)")
         ("compat", po::value<std::string>()->default_value("none"),
             "none, or public: /api/v1 reproduces the public service's quirks that existing suites assert "
             "(400 EntityNotFoundError, 201 is-available, a password mask, 404 for a wrong method, whole lists)")
@@ -376,6 +383,14 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         }
         c.tokens.access_lifetime = positive_seconds(vm, "access-ttl");
         c.tokens.refresh_lifetime = positive_seconds(vm, "refresh-ttl");
+        c.tokens.family_lifetime = positive_seconds(vm, "session-ttl");
+        for (const auto& email : comma_list(vm["admins"].as<std::string>())) {
+            const auto normalized = core::normalize_email(email);
+            if (!normalized) {
+                throw po::error("--admins: '" + email + "' is not an e-mail");
+            }
+            c.kept_admins.push_back(*normalized);
+        }
         c.storage.backend = vm["storage"].as<std::string>();
         if (!storage::kind_of(c.storage.backend)) {
             throw po::error("--storage must be memory, sqlite:PATH or a postgresql:// connection string");

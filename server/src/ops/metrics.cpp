@@ -241,6 +241,18 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         rate_limited_.load(relaxed)
     );
     scalar(
+        "storefront_login_refusals_total",
+        "counter",
+        "Logins answered 429 by the login brake (too many failed logins for the account or the client).",
+        login_refused_.load(relaxed)
+    );
+    scalar(
+        "storefront_login_failures_total",
+        "counter",
+        "Logins refused for a wrong e-mail, username or password (counted by the login brake).",
+        login_failed_.load(relaxed)
+    );
+    scalar(
         "storefront_sandboxes_live",
         "gauge",
         "Sandboxes holding data of their own (as of the last purge pass).",

@@ -13,7 +13,7 @@ namespace storefront::server {
 namespace {
 
 // The user a valid /api/v1 access token names (with their current role); errc::invalid_token otherwise,
-// also when the user has been deleted since.
+// also when the user has been deleted since or the token's login has ended (logout, credentials change).
 boost::asio::awaitable<core::result<core::actor>> store_caller(
     const http::request_header<>& head, const access_services& app
 ) {
@@ -21,11 +21,29 @@ boost::asio::awaitable<core::result<core::actor>> store_caller(
     if (token.empty()) {
         co_return core::errc::invalid_token;
     }
-    const auto user_id = app.tokens.verify_access(token, core::unix_now());
-    if (!user_id) {
-        co_return user_id.error();
+    const std::int64_t now = core::unix_now();
+    const auto claims = app.tokens.verify_access_claims(token, now);
+    if (!claims) {
+        co_return claims.error();
     }
-    const auto user = co_await app.storage.run([&] { return app.users.find_user(*user_id); });
+    if (claims->session.empty()) {
+        co_return core::errc::invalid_token;  // not a login's: nothing could end it
+    }
+    // The login must still be live: from memory on the hot path, from storage once a second at most.
+    auto live = app.logins.cached(claims->session, claims->user_id);
+    if (!live) {
+        const auto checked =
+            co_await app.storage.run([&] { return app.logins.check(claims->session, claims->user_id, now); });
+        if (!checked) {
+            co_return checked.error();
+        }
+        live = *checked;
+    }
+    if (!*live) {
+        co_return core::errc::invalid_token;
+    }
+    const std::int64_t user_id = claims->user_id;
+    const auto user = co_await app.storage.run([&] { return app.users.find_user(user_id); });
     if (!user) {
         co_return core::errc::invalid_token;
     }

@@ -315,7 +315,10 @@ class request_write_gate final : public write_gate {
 // With the body read: the fault parameters when enabled (their answer replaces the handler's, which then
 // does not run), the handler, called with its surface's services, and its answer's ETag and coding.
 boost::asio::awaitable<response> run_handler(
-    routed_request& routed, const http_request& request, const routing_services& services
+    routed_request& routed,
+    const http_request& request,
+    const routing_services& services,
+    std::string_view client = {}
 ) {
     if (services.fault_injection && takes_fault_parameters(routed.path)) {
         if (auto injected = co_await apply_fault_parameters(routed.match, routed.query)) {
@@ -330,7 +333,8 @@ boost::asio::awaitable<response> run_handler(
         std::move(routed.match.params),
         std::move(routed.query),
         std::move(routed.actor),
-        &gate};
+        &gate,
+        client};
     response reply = co_await routed.match.matched->handler(ctx, routed.match.services);
     finish_response(request.method(), routed.fields, reply);
     co_return reply;
@@ -373,7 +377,7 @@ boost::asio::awaitable<request_outcome> handle_request(
             const route_table* table = routed.match.table;
             out.matched = routed.match.matched;
             out.logged = services.log_probes || table == nullptr || table->logging == request_logging::logged;
-            out.reply = co_await run_handler(routed, request, services);
+            out.reply = co_await run_handler(routed, request, services, body.client());
             handled = true;
         }
     } catch (...) {

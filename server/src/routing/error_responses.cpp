@@ -2,12 +2,14 @@
 
 #include "server/routing/error_responses.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
 #include "core/errc.hpp"
 #include "server/codec/error_style.hpp"
 #include "server/codec/json_writer.hpp"
+#include "server/ops/metrics.hpp"
 
 namespace storefront::server {
 
@@ -272,6 +274,19 @@ response oauth_error(http::status status, std::string_view error, std::string_vi
     if (status == http::status::unauthorized) {
         r.with_header("WWW-Authenticate", R"(Basic realm="storefront-pet")");
     }
+    return r;
+}
+
+response login_braked(error_style style, std::uint32_t retry_after) {
+    metrics().login_refused();
+    const std::string seconds = std::to_string(std::max<std::uint32_t>(1, retry_after));
+    response r = styled_error(
+        style,
+        http::status::too_many_requests,
+        "Too many failed logins for this account or client; retry after " + seconds + " s"
+    );
+    r.with_header("Retry-After", seconds);
+    r.deterministic = false;
     return r;
 }
 

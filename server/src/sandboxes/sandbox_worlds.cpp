@@ -246,8 +246,13 @@ or_response<sandbox_worlds::view_ptr> sandbox_worlds::load(
         }
     }
     if (!world) {
-        world = record ? make_view(id, std::make_shared<store_set>(own_config(id), commons_))
-                       : make_view(id, pristine_);
+        if (record) {
+            auto own = std::make_shared<store_set>(own_config(id), commons_);
+            own->logins.inherit(*pristine_->sessions);  // logins made before the first write stay
+            world = make_view(id, std::move(own));
+        } else {
+            world = make_view(id, pristine_);
+        }
     }
     {
         std::lock_guard lock(map_mutex_);

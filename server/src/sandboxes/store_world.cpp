@@ -47,6 +47,7 @@ store_set::store_set(const storage::storage_config& config, const world_commons&
       orders(storage::make_order_store(config)),
       pet_users(storage::make_pet_user_store(config)),
       pet_images(storage::make_pet_image_store(config, commons.image_budget)),
+      logins(*sessions),
       product_json(
           [this] { return catalogue->revision(); },
           [this, &commons] {
@@ -125,9 +126,11 @@ store_world::store_world(
           .location_objects = commons.location_objects,
           .files = *stores_->files,
           .sessions = *stores_->sessions,
+          .logins = stores_->logins,
           .images = commons.images,
           .tokens = tokens_,
           .passwords = commons.passwords,
+          .brake = commons.brake,
           .storage = commons.storage,
           .writes = commons.writes,
           .product_json = stores_->product_json,
@@ -149,6 +152,7 @@ store_world::store_world(
           .pet_tokens = pet_tokens_,
           .pet_keys = commons.pet_keys,
           .passwords = commons.passwords,
+          .brake = commons.brake,
           .storage = commons.storage,
       }),
       graphql_{
@@ -159,6 +163,7 @@ store_world::store_world(
       access_{
           .tokens = tokens_,
           .users = *stores_->users,
+          .logins = stores_->logins,
           .storage = commons.storage,
           .write_policy = commons.write_policy,
           .pet_tokens = pet_tokens_,

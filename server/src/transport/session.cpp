@@ -340,6 +340,10 @@ class connection final : body_source {
             }
             rate_headers = std::move(verdict.headers);
         }
+        if (!client_known_) {  // the login brake counts per client (and the access log names it anyway)
+            client_ = client_of(parser.get().base());
+            client_known_ = true;
+        }
         parser_ = &parser;
         request_outcome handled = co_await handle_request(parser.get(), *this, services_.routing);
         parser_ = nullptr;
@@ -367,6 +371,7 @@ class connection final : body_source {
 
     // body_source: the current request's parser.
     bool body_complete() const override { return parser_->is_done(); }
+    std::string_view client() const override { return client_; }
     asio::awaitable<bool> read_body(std::size_t limit) override {
         request_parser& parser = *parser_;
         const auto& header = parser.get().base();

@@ -23,7 +23,8 @@ class session_store {
         std::string_view id, std::int64_t user_id, std::int64_t expires_at, std::int64_t now
     ) = 0;
 
-    // Moves family `id` from `generation` to the next one, valid until `expires_at`; returns the new
+    // Moves family `id` from `generation` to the next one, valid until the earlier of its current end and
+    // `expires_at` (a family's end never moves later: it has an absolute lifetime); returns the new
     // generation. errc::invalid_refresh_token when the family is unknown, revoked or expired, or when
     // `generation` is not the current one: then (an old token replayed) the family is revoked first.
     [[nodiscard]] virtual core::result<std::int64_t> rotate(
@@ -32,6 +33,15 @@ class session_store {
 
     // Revokes family `id` if it belongs to `user_id`; false when there is no such live family.
     virtual bool revoke(std::string_view id, std::int64_t user_id) = 0;
+
+    // Whether family `id` of `user_id` is live at `now` (known, not revoked, not expired): the access
+    // tokens of a login are valid only while its family is.
+    [[nodiscard]] virtual core::result<bool> is_live(
+        std::string_view id, std::int64_t user_id, std::int64_t now
+    ) const = 0;
+
+    // Revokes every family of `user_id` (a credentials or role change, a delete); how many there were.
+    [[nodiscard]] virtual core::result<std::int64_t> revoke_user(std::int64_t user_id) = 0;
 };
 
 }  // namespace storefront::storage

@@ -2,6 +2,7 @@
 
 #include "storage/session_store.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -46,7 +47,7 @@ class memory_session_store final : public session_store {
             return core::errc::invalid_refresh_token;
         }
         it->second.generation = generation + 1;
-        it->second.expires_at = expires_at;
+        it->second.expires_at = std::min(it->second.expires_at, expires_at);
         return it->second.generation;
     }
 
@@ -58,6 +59,26 @@ class memory_session_store final : public session_store {
         }
         families_.erase(it);
         return true;
+    }
+
+    core::result<bool> is_live(std::string_view id, std::int64_t user_id, std::int64_t now) const override {
+        std::lock_guard lock(mutex_);
+        const auto it = families_.find(std::string(id));
+        return it != families_.end() && it->second.user_id == user_id && it->second.expires_at > now;
+    }
+
+    core::result<std::int64_t> revoke_user(std::int64_t user_id) override {
+        std::lock_guard lock(mutex_);
+        std::int64_t removed = 0;
+        for (auto it = families_.begin(); it != families_.end();) {
+            if (it->second.user_id == user_id) {
+                it = families_.erase(it);
+                ++removed;
+            } else {
+                ++it;
+            }
+        }
+        return removed;
     }
 
   private:
@@ -72,7 +93,7 @@ class memory_session_store final : public session_store {
         }
     }
 
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::unordered_map<std::string, family> families_;
 };
 

@@ -94,6 +94,10 @@ const std::vector<std::vector<std::string_view>> migrations = {
             in_progress boolean NOT NULL, status integer NOT NULL, body text NOT NULL,
             created_at bigint NOT NULL, updated_at bigint NOT NULL, PRIMARY KEY (user_id, key)))sql",
     },
+    {
+        // Version 5: a user's refresh families by user, revoked together on a credentials change (issue 45).
+        "CREATE INDEX sessions_by_user ON sessions (user_id)",
+    },
 };
 
 // The title trigram index when pg_trgm can be had (the extension ships in postgresql-15's contrib and is

@@ -54,7 +54,7 @@ class pg_session_store final : public session_store {
             return core::errc::invalid_refresh_token;
         }
         (void)db->exec(
-            "UPDATE sessions SET generation = $2, expires_at = $3 WHERE id = $1",
+            "UPDATE sessions SET generation = $2, expires_at = LEAST(expires_at, $3) WHERE id = $1",
             pg_params().add(id).add(generation + 1).add(expires_at)
         );
         tx.commit();
@@ -68,8 +68,23 @@ class pg_session_store final : public session_store {
         return removed.affected() > 0;
     }
 
+    core::result<bool> is_live(std::string_view id, std::int64_t user_id, std::int64_t now) const override {
+        auto db = aggregate_.connection();
+        const auto live = db->exec(
+            "SELECT 1 FROM sessions WHERE id = $1 AND user_id = $2 AND expires_at > $3",
+            pg_params().add(id).add(user_id).add(now)
+        );
+        return !live.empty();
+    }
+
+    core::result<std::int64_t> revoke_user(std::int64_t user_id) override {
+        auto db = aggregate_.connection();
+        const auto removed = db->exec("DELETE FROM sessions WHERE user_id = $1", pg_params().add(user_id));
+        return static_cast<std::int64_t>(removed.affected());
+    }
+
   private:
-    detail::pg_aggregate aggregate_;
+    mutable detail::pg_aggregate aggregate_;
 };
 
 }  // namespace

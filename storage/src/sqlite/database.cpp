@@ -88,6 +88,7 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
     user_id INTEGER NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, in_progress INTEGER NOT NULL,
     status INTEGER NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
     PRIMARY KEY (user_id, key));
+CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions(user_id);
 )sql";
 
 // A file made before products had stock (issue 42) gains the column; every product then gets the seed's

@@ -53,7 +53,8 @@ class sqlite_session_store final : public session_store {
             tx.commit();
             return core::errc::invalid_refresh_token;
         }
-        auto advance = w->prepare("UPDATE sessions SET generation = ?2, expires_at = ?3 WHERE id = ?1");
+        auto advance =
+            w->prepare("UPDATE sessions SET generation = ?2, expires_at = MIN(expires_at, ?3) WHERE id = ?1");
         advance.bind(1, id).bind(2, generation + 1).bind(3, expires_at);
         (void)advance.step();
         tx.commit();
@@ -67,6 +68,22 @@ class sqlite_session_store final : public session_store {
             (void)remove.step();
             const bool removed = w.changes() > 0;
             return removed;
+        });
+    }
+
+    core::result<bool> is_live(std::string_view id, std::int64_t user_id, std::int64_t now) const override {
+        auto r = db_->reader();
+        auto live = r->prepare("SELECT 1 FROM sessions WHERE id = ?1 AND user_id = ?2 AND expires_at > ?3");
+        live.bind(1, id).bind(2, user_id).bind(3, now);
+        return live.step() == step::row;
+    }
+
+    core::result<std::int64_t> revoke_user(std::int64_t user_id) override {
+        return db_->write([&](sqlite_connection& w) -> core::result<std::int64_t> {
+            auto remove = w.prepare("DELETE FROM sessions WHERE user_id = ?1");
+            remove.bind(1, user_id);
+            (void)remove.step();
+            return static_cast<std::int64_t>(w.changes());
         });
     }
 

@@ -78,9 +78,11 @@ inline std::string forge(
     const std::string& subject,
     bool numeric_subject,
     const std::string& scope,
-    std::int64_t exp_offset
+    std::int64_t exp_offset,
+    const std::string& session = {}  // a store login's refresh family ("sid"), which store tokens need
 ) {
     core::token_claims claims;
+    claims.session = session;
     claims.subject = subject;
     claims.subject_is_number = numeric_subject;
     claims.type = "access";

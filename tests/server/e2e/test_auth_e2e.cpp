@@ -141,7 +141,10 @@ BOOST_AUTO_TEST_CASE(bad_access_tokens_are_401) {
             BOOST_TEST(!reply.header("www-authenticate").empty());
         }
     }
-    BOOST_TEST(profile(port, "Bearer " + forge(test_access_secret, "access", 3, 3600)).status == 200u);
+    // Well signed but outside any login (no refresh family that a logout or a password change could end):
+    // refused since issue 45; a login's own token answers.
+    check_unauthorized(profile(port, "Bearer " + forge(test_access_secret, "access", 3, 3600)));
+    BOOST_TEST(profile(port, "Bearer " + pair.access).status == 200u);
 }
 
 BOOST_AUTO_TEST_CASE(bad_refresh_tokens_are_401_invalid) {
@@ -189,17 +192,16 @@ BOOST_AUTO_TEST_CASE(refresh_tokens_rotate_and_a_replay_revokes_the_login) {
 
     check_invalid_refresh(refresh(first.refresh));  // replay of a spent token...
     check_invalid_refresh(refresh(third_refresh));  // ...revoked the newest one too
-    // Access tokens are stateless: the one issued with the revoked family still reads the profile.
-    BOOST_TEST(
-        profile(port, "Bearer " + std::string(third.json().at("access_token").as_string())).status == 200u
-    );
+    // The access tokens of the revoked login end with it (issue 45: an access token lives only as long as
+    // its login).
+    check_unauthorized(profile(port, "Bearer " + std::string(third.json().at("access_token").as_string())));
 
     // Another login is another family, untouched by that revocation.
     const auto other = login(port, "john@mail.com", "changeme");
     BOOST_TEST(refresh(other.refresh).status == 201u);
 }
 
-BOOST_AUTO_TEST_CASE(logout_revokes_the_login_refresh_tokens_only) {
+BOOST_AUTO_TEST_CASE(logout_revokes_the_login_tokens_only) {
     const auto port = shared_server().port();
     const std::string path = "/api/v1/auth/refresh-token";
     const auto refresh = [&](const std::string& token) {
@@ -218,7 +220,10 @@ BOOST_AUTO_TEST_CASE(logout_revokes_the_login_refresh_tokens_only) {
     BOOST_TEST(out.json().at("loggedOut").as_bool());
     check_invalid_refresh(refresh(leaving.refresh));
     BOOST_TEST(refresh(kept.refresh).status == 201u);  // the other login (another device) stays
-    BOOST_TEST(logout("Bearer " + leaving.access).json().at("loggedOut").as_bool() == false);  // already out
+    // The logout ended that login's access token too (issue 45): it is refused like any invalid token.
+    check_unauthorized(logout("Bearer " + leaving.access));
+    check_unauthorized(profile(port, "Bearer " + leaving.access));
+    BOOST_TEST(profile(port, "Bearer " + kept.access).status == 200u);
     check_unauthorized(logout(""));
     check_unauthorized(logout("Bearer " + leaving.refresh));
 }

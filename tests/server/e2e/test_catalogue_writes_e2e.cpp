@@ -268,8 +268,11 @@ BOOST_FIXTURE_TEST_CASE(registration_then_login_update_delete, open_server) {
     BOOST_TEST(bad.status == 400u);
     BOOST_TEST(bad.json().at("message").as_array().at(0).as_string() == "email must be an email");
 
+    // A name change stays open; a password change needs the account's own token (issue 45).
+    BOOST_TEST(send_json(port(), "PUT", "/api/v1/users/4", R"({"name":"Renamed"})").status == 200u);
+    BOOST_TEST(send_json(port(), "PUT", "/api/v1/users/4", R"({"password":"newpass1"})").status == 401u);
     const auto updated =
-        send_json(port(), "PUT", "/api/v1/users/4", R"({"name":"Renamed","password":"newpass1"})");
+        send_json(port(), "PUT", "/api/v1/users/4", R"({"name":"Renamed","password":"newpass1"})", token);
     BOOST_TEST(updated.status == 200u);
     BOOST_TEST(updated.json().at("name").as_string() == "Renamed");
     (void)login(port(), "new.person@example.com", "newpass1");

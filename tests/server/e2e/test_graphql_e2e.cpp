@@ -270,11 +270,15 @@ BOOST_AUTO_TEST_CASE(mutations_follow_the_rest_rules) {
                     R"(mutation { addUser(data: {email: "graph@mail.com", name: "G", password: "secret123", avatar: "https://placehold.co/600x400"}) { id } })"
                 )) == "BAD_USER_INPUT"
             );
-            const auto updated = data_of(graphql(
-                port,
-                "mutation { updateUser(id: " + user_id +
-                    R"(, changes: {name: "Graph 2", password: "other123"}) { name } })"
-            ));
+            // A password change needs the account's own token (issue 45): anonymous, it is refused.
+            const std::string change = "mutation { updateUser(id: " + user_id +
+                                       R"(, changes: {name: "Graph 2", password: "other123"}) { name } })";
+            BOOST_TEST(first_code(graphql(port, change)) == "UNAUTHENTICATED");
+            const auto own =
+                post_json(port, "/api/v1/auth/login", R"({"email":"graph@mail.com","password":"secret123"})");
+            BOOST_TEST_REQUIRE(own.status == 201u);
+            const std::string bearer = "Bearer " + std::string(own.json().at("access_token").as_string());
+            const auto updated = data_of(graphql(port, change, {}, {{"Authorization", bearer}}));
             BOOST_TEST(updated.at("updateUser").at("name") == "Graph 2");
             const auto login =
                 post_json(port, "/api/v1/auth/login", R"({"email":"graph@mail.com","password":"other123"})");

@@ -558,13 +558,24 @@ BOOST_AUTO_TEST_CASE(user_lifecycle_create_update_rename_delete) {
     BOOST_TEST(updated.json().at("id").as_int64() == created.json().at("id").as_int64());
     BOOST_TEST(get(port, "/api/v3/user/login?username=e2e-alice&password=first-pass").status == 200u);
 
-    // A new password (form body) replaces the old one; a new username renames.
-    const auto renamed = send_request(
+    // A new password (form body) replaces the old one; a new username renames. Replacing the password
+    // needs the user's own credentials (issue 45): anonymous, it is refused and changes nothing.
+    const auto anonymous = send_request(
         port,
         {.method = "PUT",
          .target = "/api/v3/user/e2e-alice",
          .body = "username=e2e-alice2&password=second-pass",
          .content_type = "application/x-www-form-urlencoded"}
+    );
+    BOOST_TEST(anonymous.status == 401u);
+    BOOST_TEST(get(port, "/api/v3/user/login?username=e2e-alice&password=first-pass").status == 200u);
+    const auto renamed = send_request(
+        port,
+        {.method = "PUT",
+         .target = "/api/v3/user/e2e-alice",
+         .body = "username=e2e-alice2&password=second-pass",
+         .content_type = "application/x-www-form-urlencoded",
+         .headers = {{"Authorization", "Basic ZTJlLWFsaWNlOmZpcnN0LXBhc3M="}}}
     );
     BOOST_TEST(renamed.status == 200u, renamed.body);
     BOOST_TEST(get(port, "/api/v3/user/e2e-alice").status == 404u);

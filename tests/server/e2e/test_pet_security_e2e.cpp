@@ -284,9 +284,19 @@ BOOST_AUTO_TEST_CASE(tokens_do_not_cross_surfaces) {
     BOOST_TEST(profile.status == 401u);
     BOOST_TEST(profile.body == R"({"message":"Unauthorized","statusCode":401})");
     // Even signed with the store's own secret, the pet audience is refused there (the aud check, not the
-    // key).
+    // key). Both forged tokens name a real login of user 1, as store access tokens must (issue 45).
+    const auto login =
+        post_json(port, "/api/v1/auth/login", R"({"email":"john@mail.com","password":"changeme"})");
+    BOOST_TEST_REQUIRE(login.status == 201u);
+    const auto real = core::jwt_codec(test_access_secret)
+                          .verify(
+                              std::string(login.json().at("access_token").as_string()),
+                              core::unix_now(),
+                              {"access", core::store_audience}
+                          );
+    BOOST_TEST_REQUIRE(real.has_value());
     const std::string pet_audience_store_key =
-        forge(test_access_secret, core::pet_audience, "1", true, "read:pets write:pets", 3600);
+        forge(test_access_secret, core::pet_audience, "1", true, "read:pets write:pets", 3600, real->session);
     const auto forged = send_request(
         port,
         {.method = "GET",
@@ -295,7 +305,7 @@ BOOST_AUTO_TEST_CASE(tokens_do_not_cross_surfaces) {
     );
     BOOST_TEST(forged.status == 401u);
     const std::string store_audience_store_key =
-        forge(test_access_secret, core::store_audience, "1", true, "", 3600);
+        forge(test_access_secret, core::store_audience, "1", true, "", 3600, real->session);
     const auto control = send_request(
         port,
         {.method = "GET",

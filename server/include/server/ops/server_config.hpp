@@ -15,6 +15,7 @@
 #include "core/token_bucket.hpp"
 #include "core/write_policy.hpp"
 #include "server/ops/client_address.hpp"
+#include "server/services/login_brake.hpp"
 #include "storage/storage_config.hpp"
 
 namespace storefront::server {
@@ -83,6 +84,10 @@ struct server_config {
     std::optional<unsigned>
         instance;  // --instance N: already added to port (and pet.port); in every log line
     core::write_policy write_policy = core::write_policy::open;
+    // --admins: under roles, the registered (non-seed) admins kept at start, by normalised e-mail; every
+    // other non-seed admin is demoted to customer (self-made under open before issue 45).
+    std::vector<std::string> kept_admins;
+    login_brake_settings login_brake;  // failed-login budgets per account and per client (issue 45)
     core::compat_mode compat = core::compat_mode::none;  // --compat: /api/v1's public-service quirks
     std::string public_url;  // base of image and file URLs; empty: http://<address>:<port>
     bool secrets_generated = false;

@@ -11,6 +11,7 @@
 #include "server/routing/route.hpp"
 #include "server/services/blocking_offload.hpp"
 #include "server/services/pet_credentials.hpp"
+#include "server/services/session_gate.hpp"
 #include "storage/user_store.hpp"
 
 namespace storefront::server {
@@ -20,6 +21,7 @@ namespace storefront::server {
 struct access_services {
     const core::auth_tokens& tokens;
     storage::user_store& users;
+    session_gate& logins;
     blocking_offload& storage;
     core::write_policy write_policy;
     const core::pet_tokens& pet_tokens;

@@ -47,6 +47,8 @@ class body_source {
   public:
     [[nodiscard]] virtual bool body_complete() const = 0;
     [[nodiscard]] virtual boost::asio::awaitable<bool> read_body(std::size_t limit) = 0;
+    // The client's address, as the access log names it (login brake).
+    [[nodiscard]] virtual std::string_view client() const = 0;
 
   protected:
     ~body_source() = default;

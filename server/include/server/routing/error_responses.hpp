@@ -12,6 +12,7 @@
 
 #include "core/compat.hpp"
 #include "core/validation.hpp"
+#include "server/codec/error_style.hpp"
 #include "server/codec/response.hpp"
 
 namespace storefront::server {
@@ -24,6 +25,10 @@ namespace storefront::server {
 
 // 400 with `message` the array of every problem found.
 [[nodiscard]] response validation_failed(const core::validation_errors& errors);
+
+// 429 for a login the login brake refused (too many failed logins for the account or the client), in the
+// surface's error style, with Retry-After: the seconds until one more attempt is admitted. Also counted.
+[[nodiscard]] response login_braked(error_style style, std::uint32_t retry_after);
 
 // 404 "Cannot GET /path" for a path no route knows.
 [[nodiscard]] response route_not_found(std::string_view method, std::string_view path);

@@ -37,6 +37,8 @@ struct request_context {
     core::actor actor;  // who is calling, as the route's access rule established (anonymous by default)
     // Where a handler that learns from the body whether it writes asks before writing (write_gate.hpp).
     write_gate* writes = nullptr;
+    // The client's address (the TCP peer, or the client a trusted proxy names); empty in-process.
+    std::string_view client;
 
     // The captured segment named `name`, or empty.
     [[nodiscard]] std::string_view param(std::string_view name) const {

@@ -18,10 +18,12 @@
 #include "server/routing/access.hpp"
 #include "server/services/blocking_offload.hpp"
 #include "server/services/list_answers.hpp"
+#include "server/services/login_brake.hpp"
 #include "server/services/password_worker.hpp"
 #include "server/services/pet_credentials.hpp"
 #include "server/services/placeholder_images.hpp"
 #include "server/services/response_cache.hpp"
+#include "server/services/session_gate.hpp"
 #include "server/services/write_lane.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/file_store.hpp"
@@ -39,6 +41,7 @@ struct world_commons {
     const location_json& location_objects;
     placeholder_images& images;
     password_worker& passwords;
+    login_brake& brake;  // one per instance: every view's logins
     blocking_offload& storage;
     write_lane* writes;  // SQLite, PostgreSQL: catalogue and user writes share commits here (memory: nullptr)
     const pet_credentials& pet_keys;
@@ -67,6 +70,7 @@ class store_set {
     std::unique_ptr<storage::order_store> orders;
     std::unique_ptr<storage::pet_user_store> pet_users;
     std::unique_ptr<storage::pet_image_store> pet_images;
+    session_gate logins;  // in front of `sessions`: whether an access token's login is live
     fragment_list product_json;
     fragment_list category_json;
     fragment_list user_json;

@@ -18,6 +18,7 @@
 #include "graph_values.hpp"
 #include "resolvers.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/ops/metrics.hpp"
 
 namespace storefront::server {
 
@@ -88,7 +89,7 @@ resolved my_profile(const resolve_info& info) {
     if (token.empty()) {
         return unauthorized();
     }
-    const auto user_id = call.app.tokens().verify_access(token, core::unix_now());
+    const auto user_id = call.app.logins().access_user(call.app.tokens(), token, core::unix_now());
     if (!user_id) {
         return unauthorized();
     }
@@ -99,7 +100,20 @@ resolved my_profile(const resolve_info& info) {
 resolved login(const resolve_info& info) {
     auto& call = call_of(info);
     const std::string password = string_argument(info, "password");
-    const auto email = core::normalize_email(string_argument(info, "email"));
+    const std::string email_text = string_argument(info, "email");
+    const auto email = core::normalize_email(email_text);
+    // The brake first, as on REST: a refused guess costs no password check.
+    std::string account = "store:" + (email ? *email : email_text);
+    const auto admitted = call.app.brake().admit(account, call.client, login_brake::now_ms());
+    if (!admitted.admitted) {
+        call.braked_retry_after = admitted.retry_after;
+        return resolved::fail(
+            "Too many failed logins for this account or client; retry after " +
+                std::to_string(admitted.retry_after) + " s",
+            "TOO_MANY_REQUESTS"
+        );
+    }
+    login_attempt attempt(call.app.brake(), std::move(account), std::string(call.client));
     std::optional<core::user_credentials> credentials;
     if (email) {
         if (auto found = call.app.users().find_credentials(*email)) {
@@ -109,16 +123,21 @@ resolved login(const resolve_info& info) {
     // Unknown users still cost one verify, so timing does not reveal which e-mails exist.
     if (!credentials) {
         core::burn_verify_time(password);
+        attempt.failed();
+        metrics().login_failed();
         return unauthorized();
     }
     if (!core::verify_password(password, credentials->password_hash)) {
+        attempt.failed();
+        metrics().login_failed();
         return unauthorized();
     }
+    attempt.succeeded();
     const std::int64_t now = core::unix_now();
     const std::int64_t user_id = credentials->profile.id;
     const core::session_ref session{core::random_session_id(), 0};
     const auto started = call.app.sessions().start(
-        session.id, user_id, now + call.app.tokens().refresh_lifetime().count(), now
+        session.id, user_id, now + call.app.tokens().family_lifetime().count(), now
     );
     if (!started) {
         return refused(started.error());
@@ -134,10 +153,7 @@ resolved refresh_token(const resolve_info& info) {
         return unauthorized();
     }
     const auto generation = call.app.sessions().rotate(
-        claims->session.id,
-        claims->session.generation,
-        now + call.app.tokens().refresh_lifetime().count(),
-        now
+        claims->session.id, claims->session.generation, now + call.app.tokens().family_lifetime().count(), now
     );
     if (!generation) {
         return unauthorized();
@@ -211,8 +227,9 @@ resolved update_user(const resolve_info& info) {
     if (!update) {
         return invalid_input(update.error());
     }
-    if (auto allowed =
-            core::may_change_user(call.app.write_policy(), caller_of(call), *id, update->role.has_value());
+    const core::account_change change{
+        update->password.has_value() || update->email.has_value(), update->role.has_value()};
+    if (auto allowed = core::may_change_user(call.app.write_policy(), caller_of(call), *id, change);
         !allowed) {
         return refused(allowed.error());
     }
@@ -223,6 +240,11 @@ resolved update_user(const resolve_info& info) {
     const auto updated = call.app.users().update_user(*id, patch);
     if (!updated) {
         return user_write_refused(updated.error(), *id, core::seed_user_update_message);
+    }
+    if (change.credentials || change.role) {
+        if (const auto revoked = call.app.logins().revoke_user(*id); !revoked) {
+            return refused(revoked.error());
+        }
     }
     return resolved::ok(graph_value(*updated, call.app));
 }
@@ -236,13 +258,15 @@ resolved delete_user(const resolve_info& info) {
     if (auto seed = seed_user(call, *id, core::seed_user_delete_message)) {
         return std::move(*seed);
     }
-    if (auto allowed = core::may_change_user(call.app.write_policy(), caller_of(call), *id, false);
-        !allowed) {
+    if (auto allowed = core::may_change_user(call.app.write_policy(), caller_of(call), *id, {}); !allowed) {
         return refused(allowed.error());
     }
     const auto deleted = call.app.users().delete_user(*id);
     if (!deleted) {
         return user_write_refused(deleted.error(), *id, core::seed_user_delete_message);
+    }
+    if (const auto revoked = call.app.logins().revoke_user(*id); !revoked) {
+        return refused(revoked.error());
     }
     return resolved::ok(true);
 }

@@ -18,7 +18,8 @@ const core::actor& caller_of(graph_call& call) {
         call.caller.emplace();
         const auto token = bearer_token(call.authorization);
         if (!token.empty()) {
-            if (const auto user_id = call.app.tokens().verify_access(token, core::unix_now())) {
+            if (const auto user_id =
+                    call.app.logins().access_user(call.app.tokens(), token, core::unix_now())) {
                 if (const auto user = call.app.users().find_user(*user_id)) {
                     call.caller = core::actor{user->id, user->role};
                 }

@@ -3,6 +3,7 @@
 // request's Authorization header, and what went wrong beyond the GraphQL errors (storage trouble turns the
 // whole answer into a 503 with Retry-After, as REST answers it).
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -17,6 +18,9 @@ struct graph_call {
     std::string_view authorization;     // the header's value, empty when absent
     std::optional<core::actor> caller;  // the token's user, looked up on first need
     bool storage_trouble = false;       // a store could not be reached or was too busy: answer 503
+    std::string_view client;            // the client's address (login brake)
+    // Set when the login brake refused a login: answer 429 with this Retry-After.
+    std::optional<std::uint32_t> braked_retry_after;
 };
 
 // The caller `call` acts for: the user of a valid bearer access token (with their role), else anonymous.

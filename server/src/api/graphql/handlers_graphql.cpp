@@ -15,6 +15,7 @@
 #include "server/api/store/routes.hpp"
 #include "server/graphql/document.hpp"
 #include "server/graphql/executor.hpp"
+#include "server/ops/metrics.hpp"
 #include "server/routing/write_gate.hpp"
 
 namespace storefront::server {
@@ -152,7 +153,7 @@ boost::asio::awaitable<response> run_operation(
         }
     }
     store_services* store = &services->store;
-    graph_call call{*store, ctx.request[http::field::authorization], std::nullopt, false};
+    graph_call call{*store, ctx.request[http::field::authorization], std::nullopt, false, ctx.client};
     const auto& engine = services->engine;
     const auto execute = [&] {
         return graphql::execute(
@@ -180,6 +181,8 @@ boost::asio::awaitable<response> run_operation(
     auto status = result.variables_failed ? request_error_status(media) : http::status::ok;
     if (call.storage_trouble) {
         status = http::status::service_unavailable;
+    } else if (call.braked_retry_after) {
+        status = http::status::too_many_requests;
     }
     const bool keep = *chosen.kind == graphql::operation_kind::query && status == http::status::ok &&
                       std::find(fields.begin(), fields.end(), "myProfile") == fields.end();
@@ -191,6 +194,14 @@ boost::asio::awaitable<response> run_operation(
     response r = graph_answer(status, graphql::to_response_json(result), media);
     if (call.storage_trouble) {
         r.with_header("Retry-After", "2");  // as REST's "Storage unavailable"
+    }
+    if (call.braked_retry_after && !call.storage_trouble) {
+        metrics().login_refused();
+        r.with_header("Retry-After", std::to_string(*call.braked_retry_after));
+    }
+    if (std::find(fields.begin(), fields.end(), "login") != fields.end() ||
+        std::find(fields.begin(), fields.end(), "refreshToken") != fields.end()) {
+        r.with_header("Cache-Control", "no-store").with_header("Pragma", "no-cache");  // tokens (RFC 6749)
     }
     r.deterministic = call.authorization.empty();  // myProfile and writes depend on who asks
     co_return r;

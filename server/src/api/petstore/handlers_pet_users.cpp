@@ -3,17 +3,22 @@
 
 #include <array>
 
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/url/pct_string_view.hpp>
 
+#include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include "core/jwt.hpp"
+#include "core/pet_auth.hpp"
 #include "core/pet_rules.hpp"
 #include "pet_answers.hpp"
 #include "pet_params.hpp"
 #include "server/api/petstore/handlers.hpp"
 #include "server/api/petstore/pet_json.hpp"
 #include "server/codec/json_writer.hpp"
+#include "server/codec/request_body.hpp"
+#include "server/ops/metrics.hpp"
 #include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
@@ -69,6 +74,60 @@ boost::asio::awaitable<bool> apply_password(
     co_return true;
 }
 
+response owner_credentials_needed() {
+    response r = pet_error(
+        http::status::unauthorized,
+        "Replacing an existing user's password needs that user's credentials (Authorization: Basic) or a "
+        "token with the admin:users scope"
+    );
+    r.with_header("WWW-Authenticate", R"(Basic realm="petstore users")");
+    return r;
+}
+
+// Whether the request may replace the credentials of existing user `username` (issue 45): a bearer token
+// with the admin:users scope, or HTTP Basic with that user's username and current password (checked under
+// the login brake, so this is no way around it). nullopt: allowed; else the answer (401, 429, 503).
+boost::asio::awaitable<std::optional<response>> refuse_replacement(
+    request_context& ctx,
+    pet_services& app,
+    const core::pet_user_credentials& existing,
+    bool admin_only = false
+) {
+    const std::string_view authorization = ctx.request[http::field::authorization];
+    const std::string_view token = bearer_token(authorization);
+    if (!token.empty()) {
+        const auto grant = app.pet_tokens().verify(token, core::unix_now());
+        if (grant && core::has_scope(grant->scope, core::scope_admin_users)) {
+            co_return std::nullopt;
+        }
+        co_return owner_credentials_needed();
+    }
+    auto basic = core::parse_basic_authorization(authorization);
+    if (admin_only || !basic || basic->id != existing.profile.username) {
+        co_return owner_credentials_needed();
+    }
+    std::string account = "pet:" + basic->id;
+    const auto admitted = app.brake().admit(account, ctx.client, login_brake::now_ms());
+    if (!admitted.admitted) {
+        co_return login_braked(error_style::petstore, admitted.retry_after);
+    }
+    login_attempt attempt(app.brake(), std::move(account), std::string(ctx.client));
+    std::string password = std::move(basic->secret);
+    std::string stored_hash = existing.password_hash;
+    auto verification = app.passwords().verify(std::move(password), std::move(stored_hash));
+    const auto match = co_await std::move(verification);
+    if (!match) {
+        co_return pet_error_response(core::errc::busy);
+    }
+    if (!*match) {
+        attempt.failed();
+        metrics().login_failed();
+        co_return owner_credentials_needed();
+    }
+    attempt.succeeded();
+    co_return std::nullopt;
+}
+
 }  // namespace
 
 // POST /user {User} : creates (or, as the petstore does, replaces) the user with that username
@@ -76,6 +135,14 @@ handler_result handle_post_pet_user(request_context& ctx, pet_services& app) {
     auto input = pet_params::read_body(ctx, read_user);
     if (!input) {
         co_return std::move(input).error();
+    }
+    // Replacing an existing user is replacing their password: their credentials or an admin's token.
+    const std::string& name = input->profile.username;
+    const auto existing = co_await app.storage([&] { return app.pet_users().find(name); });
+    if (existing) {
+        if (auto refused = co_await refuse_replacement(ctx, app, *existing)) {
+            co_return std::move(*refused);
+        }
     }
     core::pet_user_credentials user{std::move(input->profile), {}};
     const bool hashed = co_await apply_password(app, user, input->password);
@@ -95,6 +162,15 @@ handler_result handle_post_pet_user_create_with_list(request_context& ctx, pet_s
     auto inputs = read_user_list(*decoded, max_users_per_list);
     if (!inputs) {
         co_return pet_validation_failed(inputs.error());
+    }
+    for (const auto& input : *inputs) {  // replacing existing users: an admin's token only
+        const std::string& name = input.profile.username;
+        const auto existing = co_await app.storage([&] { return app.pet_users().find(name); });
+        if (existing) {
+            if (auto refused = co_await refuse_replacement(ctx, app, *existing, true)) {
+                co_return std::move(*refused);
+            }
+        }
     }
     std::vector<core::pet_user_credentials> users;
     for (auto& input : *inputs) {
@@ -125,6 +201,13 @@ handler_result handle_get_pet_user_login(request_context& ctx, pet_services& app
     if (!name || !secret || name->empty() || secret->empty()) {
         co_return invalid_login();
     }
+    // The brake first: a refused guess costs no password check.
+    std::string account = "pet:" + *name;
+    const auto admitted = app.brake().admit(account, ctx.client, login_brake::now_ms());
+    if (!admitted.admitted) {
+        co_return login_braked(error_style::petstore, admitted.retry_after);
+    }
+    login_attempt attempt(app.brake(), std::move(account), std::string(ctx.client));
     const auto user = co_await app.storage([&] { return app.pet_users().find(*name); });
     // Unknown users (and users without a password) still cost one verify, so timing reveals nothing.
     std::string password_text = std::move(*secret);
@@ -135,8 +218,11 @@ handler_result handle_get_pet_user_login(request_context& ctx, pet_services& app
         co_return pet_error_response(core::errc::busy);
     }
     if (!*match || !user) {
+        attempt.failed();
+        metrics().login_failed();
         co_return invalid_login();
     }
+    attempt.succeeded();
     response r = pet_params::json_string_response("Logged in user session: " + random_session());
     r.deterministic = false;  // a new session string each time: no ETag
     const std::string expires = iso8601_ms(core::unix_now() * 1000 + session_lifetime_ms);
@@ -172,6 +258,11 @@ handler_result handle_put_pet_user(request_context& ctx, pet_services& app) {
     const auto existing = co_await app.storage([&] { return app.pet_users().find(current); });
     if (!existing) {
         co_return pet_error_response(existing.error(), "User");
+    }
+    if (input->password) {  // a new password: the user's own credentials or an admin's token
+        if (auto refused = co_await refuse_replacement(ctx, app, *existing)) {
+            co_return std::move(*refused);
+        }
     }
     core::pet_user_credentials user{std::move(input->profile), existing->password_hash};
     const bool hashed = co_await apply_password(app, user, input->password);

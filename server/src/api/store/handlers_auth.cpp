@@ -9,6 +9,7 @@
 #include "server/api/store/json_mapping.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/ops/metrics.hpp"
 #include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
@@ -24,7 +25,10 @@ response token_pair_response(const core::token_pair& pair) {
         .key("refresh_token")
         .value(pair.refresh_token)
         .end_object();
-    return json_response(http::status::created, std::move(out));
+    // Tokens are never kept by a cache on the way (RFC 6749 §5.1).
+    auto r = json_response(http::status::created, std::move(out));
+    r.with_header("Cache-Control", "no-store").with_header("Pragma", "no-cache");
+    return r;
 }
 
 }  // namespace
@@ -42,6 +46,13 @@ handler_result handle_post_auth_login(request_context& ctx, store_services& app)
         co_return error_response(core::errc::invalid_credentials);
     }
     const auto email = core::normalize_email(*email_text);
+    // The brake first: a refused guess costs no password check.
+    std::string account = "store:" + (email ? *email : std::string(*email_text));
+    const auto admitted = app.brake().admit(account, ctx.client, login_brake::now_ms());
+    if (!admitted.admitted) {
+        co_return login_braked(error_style::store, admitted.retry_after);
+    }
+    login_attempt attempt(app.brake(), std::move(account), std::string(ctx.client));
     std::optional<core::user_credentials> credentials;
     if (email) {
         if (auto found = co_await app.storage([&] { return app.users().find_credentials(*email); })) {
@@ -59,14 +70,17 @@ handler_result handle_post_auth_login(request_context& ctx, store_services& app)
         co_return error_response(core::errc::busy);
     }
     if (!*match || !credentials) {
+        attempt.failed();
+        metrics().login_failed();
         co_return error_response(core::errc::invalid_credentials);
     }
+    attempt.succeeded();
     // Each login starts a refresh family, so a stolen refresh token can be detected and revoked.
     const std::int64_t now = core::unix_now();
     const std::int64_t user_id = credentials->profile.id;
     const core::session_ref session{core::random_session_id(), 0};
     const auto started = co_await app.storage([&] {
-        return app.sessions().start(session.id, user_id, now + app.tokens().refresh_lifetime().count(), now);
+        return app.sessions().start(session.id, user_id, now + app.tokens().family_lifetime().count(), now);
     });
     if (!started) {
         co_return error_response(started.error());
@@ -102,7 +116,7 @@ handler_result handle_post_auth_refresh_token(request_context& ctx, store_servic
     // Rotation: this token is spent; presenting it (or any older one) again revokes the family.
     const auto generation = co_await app.storage([&] {
         return app.sessions().rotate(
-            claims->session.id, claims->session.generation, now + app.tokens().refresh_lifetime().count(), now
+            claims->session.id, claims->session.generation, now + app.tokens().family_lifetime().count(), now
         );
     });
     if (!generation) {
@@ -112,8 +126,8 @@ handler_result handle_post_auth_refresh_token(request_context& ctx, store_servic
     );
 }
 
-// POST /auth/logout (Authorization: Bearer) : revokes the refresh family of the caller's login, so no
-// refresh token of that login works again (access tokens stay valid until they expire: they are stateless)
+// POST /auth/logout (Authorization: Bearer) : revokes the refresh family of the caller's login, so neither
+// its refresh tokens nor its access tokens work again (other logins of the same user stay)
 handler_result handle_post_auth_logout(request_context& ctx, store_services& app) {
     const auto claims = app.tokens().verify_access_claims(
         bearer_token(ctx.request[http::field::authorization]), core::unix_now()
@@ -123,8 +137,7 @@ handler_result handle_post_auth_logout(request_context& ctx, store_services& app
     }
     bool revoked = false;
     if (!claims->session.empty()) {
-        revoked =
-            co_await app.storage([&] { return app.sessions().revoke(claims->session, claims->user_id); });
+        revoked = co_await app.storage([&] { return app.logins().revoke(claims->session, claims->user_id); });
     }
     std::string out;
     json_writer(out).begin_object().key("loggedOut").value(revoked).end_object();
@@ -133,19 +146,17 @@ handler_result handle_post_auth_logout(request_context& ctx, store_services& app
 
 // GET /auth/profile (Authorization: Bearer) : the token owner's public profile
 handler_result handle_get_auth_profile(request_context& ctx, store_services& app) {
-    const auto token = bearer_token(ctx.request[http::field::authorization]);
-    if (token.empty()) {
+    if (!ctx.actor.user_id) {  // the bearer rule admitted a live login's token; this is a safety net
         co_return error_response(core::errc::invalid_token);
     }
-    const auto user_id = app.tokens().verify_access(token, core::unix_now());
-    if (!user_id) {
-        co_return error_response(user_id.error());
-    }
-    const auto user = co_await app.storage([&] { return app.users().find_user(*user_id); });
+    const std::int64_t user_id = *ctx.actor.user_id;
+    const auto user = co_await app.storage([&] { return app.users().find_user(user_id); });
     if (!user) {
         co_return error_response(core::errc::invalid_token);  // the user is gone
     }
-    co_return json_response(http::status::ok, to_json(*user, app.public_url(), {}, app.password_mask()));
+    auto r = json_response(http::status::ok, to_json(*user, app.public_url(), {}, app.password_mask()));
+    r.with_header("Cache-Control", "private, no-store");  // personal data: no shared cache keeps it
+    co_return r;
 }
 
 }  // namespace storefront::server

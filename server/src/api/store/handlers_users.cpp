@@ -5,12 +5,14 @@
 
 #include "core/catalogue_rules.hpp"
 #include "core/email.hpp"
+#include "core/jwt.hpp"
 #include "core/pagination.hpp"
 #include "core/write_policy.hpp"
 #include "list_answer.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "server/codec/request_body.hpp"
+#include "server/codec/response.hpp"
 #include "server/routing/error_responses.hpp"
 #include "store_params.hpp"
 
@@ -50,19 +52,68 @@ boost::asio::awaitable<bool> is_seed_user(store_services& app, std::int64_t id) 
     co_return user && user->seed;
 }
 
-}  // namespace
-
-// GET /users?offset=&limit=&sortBy=&order=&q=&select= : one page of users (id order by default)
-handler_result handle_get_users(request_context& ctx, store_services& app) {
-    store_lists::user_list source;
-    co_return co_await store_lists::serve_list(ctx, app, source);
+// Under roles the user routes are open on the head (as under open), so the caller of a bearer token is
+// worked out here: the token's user when the token is valid and its login live, else anonymous.
+boost::asio::awaitable<core::actor> bearer_caller(const request_context& ctx, store_services& app) {
+    const auto token = bearer_token(ctx.request[http::field::authorization]);
+    if (token.empty()) {
+        co_return core::actor{};
+    }
+    const auto user = co_await app.storage([&]() -> core::result<core::user> {
+        const auto user_id = app.logins().access_user(app.tokens(), token, core::unix_now());
+        if (!user_id) {
+            return user_id.error();
+        }
+        return app.users().find_user(*user_id);
+    });
+    co_return user ? core::actor{user->id, user->role} : core::actor{};
 }
 
-// GET /users/{id}?select= : one user's public profile (never the password; a mask under --compat public)
+// Personal data under roles: only the client's own cache keeps it, and no shared answer is replayed.
+void make_private(response& r) {
+    r.with_header("Cache-Control", "private, no-store");
+    r.deterministic = false;
+}
+
+}  // namespace
+
+// GET /users?offset=&limit=&sortBy=&order=&q=&select= : one page of users (id order by default); under
+// roles, for admins only (e-mails and roles are personal data)
+handler_result handle_get_users(request_context& ctx, store_services& app) {
+    const bool roles = app.write_policy() == core::write_policy::roles;
+    if (roles) {
+        const auto caller = co_await bearer_caller(ctx, app);
+        if (!caller.is_admin()) {
+            co_return error_response(caller.user_id ? core::errc::forbidden : core::errc::invalid_token);
+        }
+    }
+    store_lists::user_list source;
+    auto r = co_await store_lists::serve_list(ctx, app, source);
+    if (roles) {
+        make_private(r);
+    }
+    co_return r;
+}
+
+// GET /users/{id}?select= : one user's public profile (never the password; a mask under --compat public);
+// under roles, the user's own or an admin's (others: 404, as if there were none)
 handler_result handle_get_user(request_context& ctx, store_services& app) {
     const auto find = [](store_services& s, std::int64_t id) { return s.users().find_user(id); };
     const auto missing = [&ctx, &app](std::int64_t id) { return entity_missing(ctx, app, "User", id); };
-    return store_lists::serve_item(ctx, app, path_id, find, missing, &app.user_json());
+    if (app.write_policy() != core::write_policy::roles) {
+        co_return co_await store_lists::serve_item(ctx, app, path_id, find, missing, &app.user_json());
+    }
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto caller = co_await bearer_caller(ctx, app);
+    if (!caller.is_admin() && caller.user_id != *id) {
+        co_return missing(*id);
+    }
+    auto r = co_await store_lists::serve_item(ctx, app, path_id, find, missing, &app.user_json());
+    make_private(r);
+    co_return r;
 }
 
 // POST /users {name, email, password, avatar, role?} : 201 the new user, who can log in at once
@@ -106,8 +157,9 @@ handler_result handle_put_user(request_context& ctx, store_services& app) {
     if (!update) {
         co_return update.error();
     }
-    const bool changes_role = update->role.has_value();
-    if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, changes_role); !allowed) {
+    const core::account_change change{
+        update->password.has_value() || update->email.has_value(), update->role.has_value()};
+    if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, change); !allowed) {
         co_return error_response(allowed.error());
     }
     core::user_patch patch{update->email, update->name, std::nullopt, update->avatar, update->role};
@@ -124,7 +176,18 @@ handler_result handle_put_user(request_context& ctx, store_services& app) {
     if (!updated) {
         co_return user_write_error(ctx, app, updated.error(), *id, core::seed_user_update_message);
     }
-    co_return json_response(http::status::ok, store_lists::item_json(*updated, app));
+    if (change.credentials || change.role) {
+        // Every login of the account ends: whoever held its tokens must log in with the new credentials.
+        const auto revoked = co_await app.storage([&] { return app.logins().revoke_user(*id); });
+        if (!revoked) {
+            co_return error_response(revoked.error());
+        }
+    }
+    auto r = json_response(http::status::ok, store_lists::item_json(*updated, app));
+    if (ctx.actor.user_id == *id) {
+        r.with_header("Cache-Control", "private, no-store");  // one's own record: personal data
+    }
+    co_return r;
 }
 
 // DELETE /users/{id} : true
@@ -136,12 +199,15 @@ handler_result handle_delete_user(request_context& ctx, store_services& app) {
     if (co_await is_seed_user(app, *id)) {
         co_return error_response(core::errc::seed_user_read_only, core::seed_user_delete_message);
     }
-    if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, false); !allowed) {
+    if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, {}); !allowed) {
         co_return error_response(allowed.error());
     }
     if (const auto removed = co_await app.users_write([&] { return app.users().delete_user(*id); });
         !removed) {
         co_return user_write_error(ctx, app, removed.error(), *id, core::seed_user_delete_message);
+    }
+    if (const auto revoked = co_await app.storage([&] { return app.logins().revoke_user(*id); }); !revoked) {
+        co_return error_response(revoked.error());
     }
     co_return deleted();
 }

@@ -8,6 +8,7 @@
 
 #include "core/pet_auth.hpp"
 #include "server/services/blocking_offload.hpp"
+#include "server/services/login_brake.hpp"
 #include "server/services/password_worker.hpp"
 #include "server/services/pet_credentials.hpp"
 #include "storage/pet_store.hpp"
@@ -24,6 +25,7 @@ class pet_services {
         const core::pet_tokens& pet_tokens;
         const pet_credentials& pet_keys;
         password_worker& passwords;
+        login_brake& brake;
         blocking_offload& storage;
     };
     explicit pet_services(parts p) : p_(p) {}
@@ -35,6 +37,7 @@ class pet_services {
     const core::pet_tokens& pet_tokens() const { return p_.pet_tokens; }
     const pet_credentials& pet_keys() const { return p_.pet_keys; }
     password_worker& passwords() const { return p_.passwords; }
+    login_brake& brake() const { return p_.brake; }
 
     // Runs `call` (which uses the stores) on the storage pool, or inline for the memory backend. Throws
     // offload_rejected when the pool's queue is full.

@@ -19,9 +19,11 @@
 #include "server/routing/sandbox_gateway.hpp"
 #include "server/services/blocking_offload.hpp"
 #include "server/services/list_answers.hpp"
+#include "server/services/login_brake.hpp"
 #include "server/services/password_worker.hpp"
 #include "server/services/placeholder_images.hpp"
 #include "server/services/response_cache.hpp"
+#include "server/services/session_gate.hpp"
 #include "server/services/write_lane.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/file_store.hpp"
@@ -46,9 +48,11 @@ class store_services {
         const location_json& location_objects;
         storage::file_store& files;
         storage::session_store& sessions;
+        session_gate& logins;
         placeholder_images& images;
         const core::auth_tokens& tokens;
         password_worker& passwords;
+        login_brake& brake;
         blocking_offload& storage;
         // Where catalogue and user writes share commits (SQLite, PostgreSQL); nullptr: they run inline.
         write_lane* writes = nullptr;
@@ -75,9 +79,12 @@ class store_services {
     const location_json& location_objects() const { return p_.location_objects; }
     storage::file_store& files() const { return p_.files; }
     storage::session_store& sessions() const { return p_.sessions; }
+    // Whether an access token's login is live; revocations go through here so the cache knows at once.
+    session_gate& logins() const { return p_.logins; }
     placeholder_images& images() const { return p_.images; }
     const core::auth_tokens& tokens() const { return p_.tokens; }
     password_worker& passwords() const { return p_.passwords; }
+    login_brake& brake() const { return p_.brake; }
     core::write_policy write_policy() const { return p_.write_policy; }
     // Where clients reach this service ("http://127.0.0.1:8080", no trailing slash): the base of image URLs.
     std::string_view public_url() const { return p_.public_url; }

@@ -1,0 +1,108 @@
+// login_brake: two maps of key -> (failures, in flight, paused until, last failure) under one mutex.
+
+#include "server/services/login_brake.hpp"
+
+#include <algorithm>
+
+namespace storefront::server {
+
+login_brake::login_brake(login_brake_settings settings) : settings_(settings) {}
+
+std::int64_t login_brake::now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch()
+    )
+        .count();
+}
+
+std::int64_t login_brake::wait_of(key_state& state, std::uint32_t free_failures, std::int64_t now) const {
+    if (state.failures > 0 && now - state.last_failure >= settings_.forget_after.count()) {
+        state.failures = 0;  // quiet long enough: forgotten
+        state.paused_until = 0;
+    }
+    if (now < state.paused_until) {
+        return state.paused_until - now;
+    }
+    // Within the free budget, attempts in flight count as failures to come; beyond it, one at a time.
+    const bool over = state.failures >= free_failures;
+    if ((over && state.in_flight > 0) || (!over && state.failures + state.in_flight >= free_failures)) {
+        return 1000;
+    }
+    return 0;
+}
+
+void login_brake::fail(key_state& state, std::uint32_t free_failures, std::int64_t now) const {
+    ++state.failures;
+    state.last_failure = now;
+    if (state.failures >= free_failures) {
+        const std::uint32_t doublings = std::min<std::uint32_t>(state.failures - free_failures, 20);
+        const std::int64_t pause =
+            std::min<std::int64_t>(settings_.first_pause.count() << doublings, settings_.max_pause.count());
+        state.paused_until = now + pause;
+    }
+}
+
+void login_brake::prune(table& keys, std::int64_t now) const {
+    if (keys.size() < max_keys) {
+        return;
+    }
+    std::erase_if(keys, [now](const auto& entry) {
+        return entry.second.in_flight == 0 && entry.second.paused_until <= now;
+    });
+}
+
+login_brake::verdict login_brake::admit(std::string_view account, std::string_view client, std::int64_t now) {
+    std::lock_guard lock(mutex_);
+    std::int64_t wait = 0;
+    key_state* a = nullptr;
+    key_state* c = nullptr;
+    if (!account.empty()) {
+        prune(accounts_, now);
+        a = &accounts_[std::string(account)];
+        wait = std::max(wait, wait_of(*a, settings_.account_free_failures, now));
+    }
+    if (!client.empty()) {
+        prune(clients_, now);
+        c = &clients_[std::string(client)];
+        wait = std::max(wait, wait_of(*c, settings_.client_free_failures, now));
+    }
+    if (wait > 0) {
+        return {false, static_cast<std::uint32_t>((wait + 999) / 1000)};
+    }
+    if (a != nullptr) {
+        ++a->in_flight;
+    }
+    if (c != nullptr) {
+        ++c->in_flight;
+    }
+    return {true, 0};
+}
+
+void login_brake::settle(
+    std::string_view account, std::string_view client, outcome result, std::int64_t now
+) {
+    std::lock_guard lock(mutex_);
+    if (!account.empty()) {
+        if (const auto it = accounts_.find(std::string(account)); it != accounts_.end()) {
+            auto& state = it->second;
+            state.in_flight -= state.in_flight > 0 ? 1 : 0;
+            if (result == outcome::failure) {
+                fail(state, settings_.account_free_failures, now);
+            } else if (result == outcome::success) {
+                state.failures = 0;
+                state.paused_until = 0;
+            }
+        }
+    }
+    if (!client.empty()) {
+        if (const auto it = clients_.find(std::string(client)); it != clients_.end()) {
+            auto& state = it->second;
+            state.in_flight -= state.in_flight > 0 ? 1 : 0;
+            if (result == outcome::failure) {
+                fail(state, settings_.client_free_failures, now);
+            }
+        }
+    }
+}
+
+}  // namespace storefront::server
