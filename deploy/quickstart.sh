@@ -81,8 +81,8 @@ fi
 
 if stage 2; then
     banner "2. the whole suite under AddressSanitizer + UndefinedBehaviorSanitizer"
-    # -O1: the same checks, and the suite runs faster than at -O0 (the Debug default).
-    cmake -S "$root" -B "$build-asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+    # Debug (-O0), line tables only. Not -O1: with ASan + UBSan it compiles a file in 2.5 times the CPU time.
+    cmake -S "$root" -B "$build-asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
         -DSTOREFRONT_SANITIZE=address,undefined
     cmake --build "$build-asan" -j2
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
