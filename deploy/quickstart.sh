@@ -75,7 +75,7 @@ banner() { printf '\n=== quickstart test: %s ===\n' "$*"; }
 if stage 1; then
     banner "1. the whole suite"
     # Two tests at a time (2 cores): most of them wait on sockets, processes or PostgreSQL; the ones that need the
-    # machine alone are RUN_SERIAL (tests/CMakeLists.txt, tests/server/CMakeLists.txt).
+    # machine alone (cluster_drills, package_install) are RUN_SERIAL in tests/CMakeLists.txt.
     ctest --test-dir "$build" --output-on-failure -j2
 fi
 
