@@ -8,6 +8,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "server/services/login_brake.hpp"
 #include "server/services/response_cache.hpp"
 #include "server/version.hpp"
 
@@ -244,13 +245,13 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         "storefront_login_refusals_total",
         "counter",
         "Logins answered 429 by the login brake (too many failed logins for the account or the client).",
-        login_refused_.load(relaxed)
+        login_brake::counted().refused
     );
     scalar(
         "storefront_login_failures_total",
         "counter",
         "Logins refused for a wrong e-mail, username or password (counted by the login brake).",
-        login_failed_.load(relaxed)
+        login_brake::counted().failed
     );
     scalar(
         "storefront_sandboxes_live",

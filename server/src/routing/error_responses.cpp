@@ -9,7 +9,6 @@
 #include "core/errc.hpp"
 #include "server/codec/error_style.hpp"
 #include "server/codec/json_writer.hpp"
-#include "server/ops/metrics.hpp"
 
 namespace storefront::server {
 
@@ -278,7 +277,6 @@ response oauth_error(http::status status, std::string_view error, std::string_vi
 }
 
 response login_braked(error_style style, std::uint32_t retry_after) {
-    metrics().login_refused();
     const std::string seconds = std::to_string(std::max<std::uint32_t>(1, retry_after));
     response r = styled_error(
         style,

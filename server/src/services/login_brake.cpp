@@ -3,8 +3,21 @@
 #include "server/services/login_brake.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace storefront::server {
+
+namespace {
+
+// Process-wide, like the metrics that read them (login_brake::counted).
+std::atomic<std::uint64_t> refused_total{0};
+std::atomic<std::uint64_t> failed_total{0};
+
+}  // namespace
+
+login_brake::totals login_brake::counted() noexcept {
+    return {refused_total.load(std::memory_order_relaxed), failed_total.load(std::memory_order_relaxed)};
+}
 
 login_brake::login_brake(login_brake_settings settings) : settings_(settings) {}
 
@@ -67,6 +80,7 @@ login_brake::verdict login_brake::admit(std::string_view account, std::string_vi
         wait = std::max(wait, wait_of(*c, settings_.client_free_failures, now));
     }
     if (wait > 0) {
+        refused_total.fetch_add(1, std::memory_order_relaxed);
         return {false, static_cast<std::uint32_t>((wait + 999) / 1000)};
     }
     if (a != nullptr) {
@@ -81,6 +95,9 @@ login_brake::verdict login_brake::admit(std::string_view account, std::string_vi
 void login_brake::settle(
     std::string_view account, std::string_view client, outcome result, std::int64_t now
 ) {
+    if (result == outcome::failure) {
+        failed_total.fetch_add(1, std::memory_order_relaxed);
+    }
     std::lock_guard lock(mutex_);
     if (!account.empty()) {
         if (const auto it = accounts_.find(std::string(account)); it != accounts_.end()) {

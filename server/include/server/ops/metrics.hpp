@@ -47,10 +47,6 @@ class service_metrics {
     // series stay bounded however many clients there are.
     void rate_limited() noexcept { rate_limited_.fetch_add(1, std::memory_order_relaxed); }
 
-    // One login refused 429 by the login brake (services/login_brake), and one failed login counted by it.
-    void login_refused() noexcept { login_refused_.fetch_add(1, std::memory_order_relaxed); }
-    void login_failed() noexcept { login_failed_.fetch_add(1, std::memory_order_relaxed); }
-
     // Sandboxes holding data (set by each purge pass), and requests refused 507 by a sandbox quota
     // (--sandbox-max, --sandbox-rows). No sandbox label: ids are unbounded.
     void sandboxes_live(std::size_t n) noexcept { sandboxes_live_.store(n, std::memory_order_relaxed); }
@@ -114,8 +110,6 @@ class service_metrics {
     shard shards_[shard_count];
     std::atomic<std::int64_t> open_connections_{0};
     counter rate_limited_{0};
-    counter login_refused_{0};
-    counter login_failed_{0};
     counter sandboxes_live_{0};
     counter sandbox_quota_refusals_{0};
     counter sandbox_rows_buckets_[std::size(sandbox_row_bounds) + 1] = {};  // non-cumulative, +Inf last

@@ -44,6 +44,13 @@ class login_brake {
     // Steady-clock milliseconds, for callers.
     [[nodiscard]] static std::int64_t now_ms();
 
+    // What every brake of the process counted, for /metrics (ops reads it: services cannot include ops).
+    struct totals {
+        std::uint64_t refused = 0;  // attempts admit() refused
+        std::uint64_t failed = 0;   // attempts settled as failures (a wrong e-mail, username or password)
+    };
+    [[nodiscard]] static totals counted() noexcept;
+
   private:
     struct key_state {
         std::uint32_t failures = 0;

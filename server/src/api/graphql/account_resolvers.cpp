@@ -18,7 +18,6 @@
 #include "graph_values.hpp"
 #include "resolvers.hpp"
 #include "server/codec/request_body.hpp"
-#include "server/ops/metrics.hpp"
 
 namespace storefront::server {
 
@@ -124,12 +123,10 @@ resolved login(const resolve_info& info) {
     if (!credentials) {
         core::burn_verify_time(password);
         attempt.failed();
-        metrics().login_failed();
         return unauthorized();
     }
     if (!core::verify_password(password, credentials->password_hash)) {
         attempt.failed();
-        metrics().login_failed();
         return unauthorized();
     }
     attempt.succeeded();

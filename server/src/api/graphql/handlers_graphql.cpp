@@ -15,7 +15,6 @@
 #include "server/api/store/routes.hpp"
 #include "server/graphql/document.hpp"
 #include "server/graphql/executor.hpp"
-#include "server/ops/metrics.hpp"
 #include "server/routing/write_gate.hpp"
 
 namespace storefront::server {
@@ -153,7 +152,8 @@ boost::asio::awaitable<response> run_operation(
         }
     }
     store_services* store = &services->store;
-    graph_call call{*store, ctx.request[http::field::authorization], std::nullopt, false, ctx.client};
+    graph_call call{
+        *store, ctx.request[http::field::authorization], std::nullopt, false, ctx.client, std::nullopt};
     const auto& engine = services->engine;
     const auto execute = [&] {
         return graphql::execute(
@@ -196,7 +196,6 @@ boost::asio::awaitable<response> run_operation(
         r.with_header("Retry-After", "2");  // as REST's "Storage unavailable"
     }
     if (call.braked_retry_after && !call.storage_trouble) {
-        metrics().login_refused();
         r.with_header("Retry-After", std::to_string(*call.braked_retry_after));
     }
     if (std::find(fields.begin(), fields.end(), "login") != fields.end() ||

@@ -18,7 +18,6 @@
 #include "server/api/petstore/pet_json.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/codec/request_body.hpp"
-#include "server/ops/metrics.hpp"
 #include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
@@ -121,7 +120,6 @@ boost::asio::awaitable<std::optional<response>> refuse_replacement(
     }
     if (!*match) {
         attempt.failed();
-        metrics().login_failed();
         co_return owner_credentials_needed();
     }
     attempt.succeeded();
@@ -219,7 +217,6 @@ handler_result handle_get_pet_user_login(request_context& ctx, pet_services& app
     }
     if (!*match || !user) {
         attempt.failed();
-        metrics().login_failed();
         co_return invalid_login();
     }
     attempt.succeeded();

@@ -9,7 +9,6 @@
 #include "server/api/store/json_mapping.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/codec/request_body.hpp"
-#include "server/ops/metrics.hpp"
 #include "server/routing/error_responses.hpp"
 
 namespace storefront::server {
@@ -71,7 +70,6 @@ handler_result handle_post_auth_login(request_context& ctx, store_services& app)
     }
     if (!*match || !credentials) {
         attempt.failed();
-        metrics().login_failed();
         co_return error_response(core::errc::invalid_credentials);
     }
     attempt.succeeded();
