@@ -65,7 +65,7 @@ cleanup() {
             echo "--- logs of $c" >&2
             podman logs --tail 20 "$c" >&2 2>&1 || true
         fi
-        podman rm -f -t 0 "$c" >/dev/null 2>&1 || true
+        podman rm -f -v -t 0 "$c" >/dev/null 2>&1 || true
     done
     # podman logs its missing systemd (no timer for the HEALTHCHECK; the test runs it itself) on every start.
     [ "$status" -eq 0 ] || grep -v 'systemd' "$work/podman.log" >&2 2>/dev/null || true
@@ -216,7 +216,7 @@ podman logs "${containers[0]}" 2>&1 | grep -q '"level":"fatal"\|terminate called
     fail "an abnormal end in the container's log"
 
 # ---- the volume holds the data: a new container on it ------------------------------------------------------
-podman rm "${containers[0]}" >/dev/null
+podman rm -v "${containers[0]}" >/dev/null
 run_container "${containers[1]}"
 wait_ready "${containers[1]}"
 has_product || fail "product $id not in a new container on the same volume"

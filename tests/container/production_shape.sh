@@ -32,7 +32,7 @@ cleanup() {
             echo "--- logs of $n" >&2
             podman logs --tail 10 "$n" >&2 2>&1 || true
         fi
-        podman rm -f -t 0 "$n" >/dev/null 2>&1 || true
+        podman rm -f -v -t 0 "$n" >/dev/null 2>&1 || true
     done
     [ "$status" -eq 0 ] || tail -n 20 "$work/haproxy.log" >&2 2>/dev/null || true
     rm -rf "$work"
