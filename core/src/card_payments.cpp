@@ -6,6 +6,8 @@
 #include <array>
 #include <utility>
 
+#include "core/order_states.hpp"
+
 namespace storefront::core {
 
 namespace {
@@ -226,6 +228,23 @@ charge_decision complete_three_d_secure(charge_decision pending, bool approve) {
         pending.failure_code = "authentication_failed";
     }
     return pending;
+}
+
+result<void> complete_stored_three_d_secure(
+    payment& stored, const shop_order* order, bool approve, timestamp_ms now
+) {
+    if (order == nullptr || stored.status != payment_status::requires_action ||
+        order->status != shop_order_status::pending_payment || is_due_to_expire(*order, now)) {
+        return errc::transition_not_allowed;
+    }
+    const auto done = complete_three_d_secure(
+        {stored.status, stored.brand, stored.last4, stored.failure_code, stored.next_action}, approve
+    );
+    stored.status = done.status;
+    stored.failure_code = done.failure_code;
+    stored.next_action = done.next_action;
+    stored.updated_at = now;
+    return {};
 }
 
 }  // namespace storefront::core

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/errc.hpp"
 #include "core/model.hpp"
 #include "core/shop_model.hpp"
 
@@ -67,5 +68,13 @@ struct card_outcome {
 
 // POST /payments/{id}/3ds: `approve` gives succeeded, otherwise failed with "authentication_failed".
 [[nodiscard]] charge_decision complete_three_d_secure(charge_decision pending, bool approve);
+
+// The same step on a stored payment of `order` (nullptr when its order is gone), as every backend applies
+// it: transition_not_allowed unless the payment waits for 3-D Secure and the order is still payable at
+// `now`; otherwise `stored` is completed (status, failure code, next action, updated_at). The caller marks
+// the order paid when `stored.status` is then succeeded.
+[[nodiscard]] result<void> complete_stored_three_d_secure(
+    payment& stored, const shop_order* order, bool approve, timestamp_ms now
+);
 
 }  // namespace storefront::core

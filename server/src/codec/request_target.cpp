@@ -31,7 +31,50 @@ constexpr std::array<bool, 256> allowed_bytes = [] {
     return table;
 }();
 
+// RFC 3986 authority: host (reg-name, IPv4, or an IP literal in brackets) and port; no userinfo.
+constexpr std::array<bool, 256> authority_bytes = [] {
+    std::array<bool, 256> table{};
+    for (int c = 0; c < 256; ++c) {
+        table[c] = allowed_bytes[c] && c != '/' && c != '?' && c != '@';
+    }
+    table['['] = true;
+    table[']'] = true;
+    table['%'] = true;
+    return table;
+}();
+
+// Length of a case-insensitive "http://" or "https://" prefix of `target`, or 0.
+std::size_t http_scheme_length(std::string_view target) noexcept {
+    for (const std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
+        if (target.size() >= scheme.size() &&
+            std::equal(scheme.begin(), scheme.end(), target.begin(), [](char expected, char got) {
+                return core::ascii_lower(got) == expected;
+            })) {
+            return scheme.size();
+        }
+    }
+    return 0;
+}
+
 }  // namespace
+
+std::string_view origin_form_of(std::string_view target) noexcept {
+    const std::size_t scheme = http_scheme_length(target);
+    if (scheme == 0) {
+        return target;
+    }
+    const std::size_t path = target.find_first_of("/?", scheme);
+    const std::string_view authority = target.substr(scheme, path - scheme);
+    if (authority.empty() || !std::all_of(authority.begin(), authority.end(), [](char c) {
+            return authority_bytes[static_cast<unsigned char>(c)];
+        })) {
+        return target;
+    }
+    if (path == std::string_view::npos) {
+        return "/";
+    }
+    return target[path] == '/' ? target.substr(path) : target;
+}
 
 std::optional<request_target> parse_request_target(std::string_view target) noexcept {
     if (target.empty() || target.front() != '/') {

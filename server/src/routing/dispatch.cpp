@@ -194,7 +194,8 @@ boost::asio::awaitable<std::optional<response>> admit_request(
     routed.fields = request_fields::of(head);
     // Beast has already refused control characters, spaces and NUL; what else a browser sends raw is
     // escaped here so the target is strict RFC 3986 as the client meant it. A bad '%' escape stays a 400.
-    std::string_view raw_target = head.target();
+    // An absolute-form target is read as its origin-form (RFC 9112 §3.2.2).
+    std::string_view raw_target = origin_form_of(head.target());
     auto target = parse_request_target(raw_target);
     if (!target && std::any_of(raw_target.begin(), raw_target.end(), needs_uri_escape)) {
         routed.escaped_target = std::make_unique<const std::string>(escape_raw_uri_bytes(raw_target));

@@ -202,18 +202,12 @@ class memory_shop_store final : public shop_store {
         }
         core::payment& p = it->second;
         const auto order = orders_.find(p.order_id);
-        if (order == orders_.end() || p.status != core::payment_status::requires_action ||
-            order->second.status != shop_order_status::pending_payment ||
-            core::is_due_to_expire(order->second, now)) {
-            return core::errc::transition_not_allowed;
+        if (auto done = core::complete_stored_three_d_secure(
+                p, order == orders_.end() ? nullptr : &order->second, approve, now
+            );
+            !done) {
+            return done.error();
         }
-        const auto done = core::complete_three_d_secure(
-            {p.status, p.brand, p.last4, p.failure_code, p.next_action}, approve
-        );
-        p.status = done.status;
-        p.failure_code = done.failure_code;
-        p.next_action = done.next_action;
-        p.updated_at = now;
         if (p.status == core::payment_status::succeeded) {
             order->second.status = shop_order_status::paid;
             order->second.updated_at = now;

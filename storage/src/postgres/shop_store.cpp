@@ -504,17 +504,9 @@ class pg_shop_store final : public shop_store {
             return core::errc::not_found;
         }
         core::payment p = std::move(found.front());
-        if (!o || p.status != core::payment_status::requires_action ||
-            o->status != shop_order_status::pending_payment || core::is_due_to_expire(*o, now)) {
-            return core::errc::transition_not_allowed;
+        if (auto done = core::complete_stored_three_d_secure(p, o ? &*o : nullptr, approve, now); !done) {
+            return done.error();
         }
-        const auto done = core::complete_three_d_secure(
-            {p.status, p.brand, p.last4, p.failure_code, p.next_action}, approve
-        );
-        p.status = done.status;
-        p.failure_code = done.failure_code;
-        p.next_action = done.next_action;
-        p.updated_at = now;
         (void)db->exec(
             "UPDATE payments SET status = $2, failure_code = $3, next_action = $4, updated_at = $5 WHERE id "
             "= $1",

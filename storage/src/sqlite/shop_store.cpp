@@ -442,17 +442,9 @@ class sqlite_shop_store final : public shop_store {
             }
             core::payment p = std::move(found.front());
             const auto o = order_by_id(w, p.order_id);
-            if (!o || p.status != core::payment_status::requires_action ||
-                o->status != shop_order_status::pending_payment || core::is_due_to_expire(*o, now)) {
-                return core::errc::transition_not_allowed;
+            if (auto done = core::complete_stored_three_d_secure(p, o ? &*o : nullptr, approve, now); !done) {
+                return done.error();
             }
-            const auto done = core::complete_three_d_secure(
-                {p.status, p.brand, p.last4, p.failure_code, p.next_action}, approve
-            );
-            p.status = done.status;
-            p.failure_code = done.failure_code;
-            p.next_action = done.next_action;
-            p.updated_at = now;
             insert_payment(w, p);
             if (p.status == core::payment_status::succeeded) {
                 set_order_status(w, o->id, shop_order_status::paid, now);

@@ -97,6 +97,18 @@ BOOST_AUTO_TEST_CASE(raw_characters_in_query_values_mean_their_escapes) {
     }
 }
 
+// RFC 9112 §3.2.2: a server must accept an absolute-form target; its path and query are what count.
+BOOST_AUTO_TEST_CASE(an_absolute_form_target_is_answered_as_its_path) {
+    const auto port = shared_server().port();
+    const auto plain = raw_get(port, "/api/v1/products?limit=2");
+    const auto absolute = raw_get(port, "http://elsewhere.example:8080/api/v1/products?limit=2");
+    BOOST_TEST(absolute.status == 200u);
+    BOOST_TEST(absolute.body == plain.body);
+    const auto with_userinfo = raw_get(port, "http://user:pw@t/api/v1/products");
+    BOOST_TEST(with_userinfo.status == 400u);
+    BOOST_TEST(with_userinfo.json().at("message").as_string() == "Malformed request target");
+}
+
 BOOST_AUTO_TEST_CASE(what_breaks_a_target_is_still_refused) {
     const auto port = shared_server().port();
     for (const std::string bad :

@@ -123,3 +123,32 @@ BOOST_AUTO_TEST_CASE(random_targets_agree_with_boost_url) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(absolute_form_targets)
+
+// RFC 9112 §3.2.2: a server must accept an absolute-form target and read the path from it.
+BOOST_AUTO_TEST_CASE(an_absolute_form_target_is_read_as_its_origin_form) {
+    BOOST_TEST(origin_form_of("http://storefront/api/v1/products?limit=2") == "/api/v1/products?limit=2");
+    BOOST_TEST(origin_form_of("HTTPS://127.0.0.1:8080/api/v3/pet/1") == "/api/v3/pet/1");
+    BOOST_TEST(origin_form_of("http://[::1]:8080/") == "/");
+    BOOST_TEST(origin_form_of("http://storefront") == "/");
+    BOOST_TEST(origin_form_of("/api/v1/products") == "/api/v1/products");
+}
+
+BOOST_AUTO_TEST_CASE(what_is_not_a_plain_http_authority_is_left_for_the_parser_to_refuse) {
+    for (const std::string_view target :
+         {"http://user:secret@storefront/api/v1/products",
+          "http:///api/v1/products",
+          "ftp://host/file",
+          "http://host?x=1",
+          "http://ho st/",
+          "*",
+          "http:/api"}) {
+        BOOST_TEST_CONTEXT("target " << target) {
+            BOOST_TEST(origin_form_of(target) == target);
+            BOOST_TEST(!parse_request_target(origin_form_of(target)).has_value());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

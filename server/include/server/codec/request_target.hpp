@@ -22,6 +22,12 @@ struct request_target {
 // Callers escape the raw bytes browsers send (escape_raw_uri_bytes) first.
 [[nodiscard]] std::optional<request_target> parse_request_target(std::string_view target) noexcept;
 
+// The origin-form inside an absolute-form target (RFC 9112 §3.2.2 says a server MUST accept one):
+// "http://host:8080/p?q" -> "/p?q", "https://host" -> "/". Anything else, including an authority with
+// userinfo (RFC 9110 §4.2.4 treats it as an error) or a path-less target with a query, comes back
+// unchanged, so the origin-form parser decides (and refuses what is not origin-form).
+[[nodiscard]] std::string_view origin_form_of(std::string_view target) noexcept;
+
 // Appends the query's parameters to `out`, split on '&' and at the first '=', percent-decoded, '+' as a
 // space. A query that is present but empty has one parameter with an empty name, as Boost.URL counts it.
 void append_query_params(const request_target& target, core::query_params& out);
