@@ -157,6 +157,7 @@ composition_root::composition_root(const server_config& config)
           .fault_injection = config.fault_injection,
           .sandboxes = sandboxes_.get(),
           .shared_data = &shared_revision_,
+          .cors = config.cors,
       } {
     metrics().describe_routes(routes_);
     if (config.rate_limit) {

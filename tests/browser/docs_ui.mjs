@@ -95,7 +95,7 @@ try {
   const dialog = page.locator('.dialog-ux');
   await dialog.locator('input[type=text], input[type=password]').first().fill(token);
   await dialog.locator('button.authorize').first().click();
-  await dialog.locator('button.btn-done').click();
+  await dialog.locator('button.btn-done').first().click();  // one per scheme: bearerAuth, cookieAuth
   const profile = page.locator('#operations-auth-getProfile');
   await profile.locator('.opblock-summary').click();
   await profile.locator('button.try-out__btn').click();

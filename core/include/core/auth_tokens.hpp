@@ -62,6 +62,7 @@ class auth_tokens {
     // The user and session of a valid refresh token; errc::invalid_refresh_token otherwise.
     [[nodiscard]] result<refresh_claims> verify_refresh(std::string_view token, std::int64_t now) const;
 
+    [[nodiscard]] std::chrono::seconds access_lifetime() const { return access_lifetime_; }
     [[nodiscard]] std::chrono::seconds refresh_lifetime() const { return refresh_lifetime_; }
     [[nodiscard]] std::chrono::seconds family_lifetime() const { return family_lifetime_; }
 

@@ -23,4 +23,10 @@ enum class compat_mode {
 // password (storefront keeps only Argon2id hashes).
 inline constexpr std::string_view masked_password = "********";
 
+// The `password` /api/v1 user bodies carry under compat_mode::public_service where no password was just
+// sent: alphanumeric, as the public service's passwords are (suites match them against its rules), the same
+// for every user and never derived from a password. An answer to a create or update that sent one echoes
+// that value instead (the request's own bytes; nothing clear-text is stored).
+inline constexpr std::string_view placeholder_password = "hidden0";
+
 }  // namespace storefront::core

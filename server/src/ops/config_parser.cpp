@@ -105,6 +105,11 @@ po::options_description describe_options() {
         ("trusted-proxies", po::value<std::string>()->default_value(""),
             "comma-separated addresses or CIDR networks of proxies whose X-Forwarded-For / Forwarded header "
             "names the client in the access log (default none: the TCP peer is logged)")
+        ("cors-origins", po::value<std::string>()->default_value(""),
+            "comma-separated origins browser apps may call with credentials (login cookies): exact "
+            "(https://shop.example) or with any port (http://localhost:*); each gets its origin and "
+            "Access-Control-Allow-Credentials echoed (default none: Access-Control-Allow-Origin: *, no cookies "
+            "across origins)")
         ("rate-limit", po::value<std::string>(),
             "requests per second per client, as N/s (e.g. 20/s; default off): a token bucket per client "
             "address (or per client a --trusted-proxies proxy names); over it, 429 with Retry-After")
@@ -354,6 +359,11 @@ parsed_config parse_config(int argc, const char* const argv[]) {
             c.proxies = trusted_proxies::parse(vm["trusted-proxies"].as<std::string>());
         } catch (const std::invalid_argument& e) {
             throw po::error(std::string("--trusted-proxies: ") + e.what());
+        }
+        try {
+            c.cors = cors_origins::parse(vm["cors-origins"].as<std::string>());
+        } catch (const std::invalid_argument& e) {
+            throw po::error(std::string("--cors-origins: ") + e.what());
         }
         parse_rate_limit_options(vm, c);
         parse_sandbox_options(vm, c);

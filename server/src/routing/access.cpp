@@ -5,6 +5,7 @@
 
 #include "core/errc.hpp"
 #include "core/jwt.hpp"
+#include "server/codec/cookies.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 boost::asio::awaitable<core::result<core::actor>> store_caller(
     const http::request_header<>& head, const access_services& app
 ) {
-    const auto token = bearer_token(head[http::field::authorization]);
+    const auto token = access_token_of(head).token;  // the header, else the access cookie
     if (token.empty()) {
         co_return core::errc::invalid_token;
     }

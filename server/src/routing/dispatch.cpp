@@ -14,6 +14,7 @@
 #include "server/codec/request_body.hpp"
 #include "server/codec/request_fields.hpp"
 #include "server/codec/request_target.hpp"
+#include "server/routing/browser_origin.hpp"
 #include "server/routing/error_responses.hpp"
 #include "server/routing/fault_injection.hpp"
 #include "server/routing/finish_response.hpp"
@@ -41,6 +42,8 @@ struct routed_request {
     std::shared_ptr<const sandbox_view> sandbox;
     std::string_view sandbox_id;  // into the head; empty: the shared view
     request_fields fields;        // into the head
+    // The request came over TLS or a trusted proxy says so (the login cookies get Secure).
+    bool secure = false;
 };
 
 // Request headers a preflight allows: bodies, both auth schemes, conditional GETs and sandboxes.
@@ -185,6 +188,12 @@ boost::asio::awaitable<or_response<std::shared_ptr<const sandbox_view>>> enter_s
     co_return view;
 }
 
+// The surfaces that read the login cookies as they read bearer tokens: /api/v1 and /graphql (the pet
+// store keeps its own schemes).
+bool takes_login_cookies(const route_table& table) {
+    return table.prefix == "/api/v1" || table.prefix == "/graphql";
+}
+
 // On the head alone: `routed` filled in and nullopt, or the answer to send instead (400 malformed target,
 // 404, 405 with Allow, the OPTIONS preflight, 401/403 from the access rule, 413 for a declared body over
 // the route's limit).
@@ -257,6 +266,12 @@ boost::asio::awaitable<std::optional<response>> admit_request(
         co_return std::move(caller).error();
     }
     routed.actor = std::move(*caller);
+    if (state_changing(head.method()) && routed.match.table != nullptr &&
+        takes_login_cookies(*routed.match.table) && cookie_authenticated(head)) {
+        if (auto refused = refuse_cross_site(head, services.cors, routed.secure)) {
+            co_return std::move(*refused);
+        }
+    }
     if (writes && routed.sandbox) {
         // A sandbox gets stores of its own at its first write (only once the caller was admitted).
         auto own = co_await enter_sandbox(head, routed.match, sandbox_id, true, *services.sandboxes);
@@ -335,7 +350,8 @@ boost::asio::awaitable<response> run_handler(
         std::move(routed.query),
         std::move(routed.actor),
         &gate,
-        client};
+        client,
+        routed.secure};
     response reply = co_await routed.match.matched->handler(ctx, routed.match.services);
     finish_response(request.method(), routed.fields, reply);
     co_return reply;
@@ -366,6 +382,7 @@ boost::asio::awaitable<request_outcome> handle_request(
     const std::uint64_t revision =
         services.shared_data != nullptr ? services.shared_data->current() : std::uint64_t{0};
     routed_request routed;
+    routed.secure = body.from_trusted_proxy() && forwarded_https(request.base());
     bool handled = false;
     std::exception_ptr failure;
     try {
@@ -393,6 +410,7 @@ boost::asio::awaitable<request_outcome> handle_request(
         out.outcome = request_outcome::kind::answered_unread;
     }
     restyle_error(out.reply, error_style_of_target(request.target()));
+    apply_cors(services.cors, request.base(), out.reply);
     if (handled && services.shared_data != nullptr && reusable(request, routed, out.reply, services)) {
         out.reusable_at = revision;
     }
@@ -418,6 +436,7 @@ boost::asio::awaitable<response> dispatch(const http_request& request, const rou
         reply = failure_answer(std::move(failure), routed);
     }
     restyle_error(reply, error_style_of_target(request.target()));
+    apply_cors(services.cors, request.base(), reply);
     co_return reply;
 }
 

@@ -31,9 +31,9 @@ core::page_request everything() {
     return {0, std::numeric_limits<std::size_t>::max() / 2};
 }
 
-// The `password` user bodies carry under --compat public (a fixed mask), else none.
+// The `password` user bodies carry under --compat public (a fixed placeholder), else none.
 std::string_view password_mask_of(core::compat_mode compat) {
-    return compat == core::compat_mode::public_service ? core::masked_password : std::string_view{};
+    return compat == core::compat_mode::public_service ? core::placeholder_password : std::string_view{};
 }
 
 }  // namespace

@@ -372,6 +372,9 @@ class connection final : body_source {
     // body_source: the current request's parser.
     bool body_complete() const override { return parser_->is_done(); }
     std::string_view client() const override { return client_; }
+    bool from_trusted_proxy() const override {
+        return !config_.proxies.empty() && config_.proxies.contains(peer_);
+    }
     asio::awaitable<bool> read_body(std::size_t limit) override {
         request_parser& parser = *parser_;
         const auto& header = parser.get().base();

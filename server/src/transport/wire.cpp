@@ -12,21 +12,23 @@ namespace storefront::server {
 namespace {
 
 // Headers on every response (behaviour.md): JSON type, CORS (with the headers browser code may read:
-// the lists' X-Total-Count and Link, caching and rate limits), no sniffing.
-constexpr std::string_view fixed_headers =
-    "Server: storefront\r\n"
-    "Content-Type: application/json; charset=utf-8\r\n"
-    "Access-Control-Allow-Origin: *\r\n"
+// the lists' X-Total-Count and Link, caching and rate limits), no sniffing. Access-Control-Allow-Origin is
+// `*` unless dispatch echoed an origin --cors-origins allows (then with credentials, never with `*`).
+constexpr std::string_view server_header = "Server: storefront\r\n";
+constexpr std::string_view json_type = "Content-Type: application/json; charset=utf-8\r\n";
+constexpr std::string_view any_origin = "Access-Control-Allow-Origin: *\r\n";
+constexpr std::string_view fixed_headers_after_origin =
     "Access-Control-Expose-Headers: X-Total-Count, Link, ETag, RateLimit, RateLimit-Policy, Retry-After\r\n"
     "X-Content-Type-Options: nosniff\r\n";
 
-// The same headers around another Content-Type (e.g. an uploaded pet image); JSON keeps the one append.
-constexpr std::string_view fixed_headers_before_type = "Server: storefront\r\nContent-Type: ";
-constexpr std::string_view fixed_headers_after_type =
-    "\r\n"
-    "Access-Control-Allow-Origin: *\r\n"
-    "Access-Control-Expose-Headers: X-Total-Count, Link, ETag, RateLimit, RateLimit-Policy, Retry-After\r\n"
-    "X-Content-Type-Options: nosniff\r\n";
+void append_cors_origin(std::string& out, const response& r) {
+    if (r.cors_origin.empty()) {
+        out.append(any_origin);
+        return;
+    }
+    out.append("Access-Control-Allow-Origin: ").append(r.cors_origin).append("\r\n");
+    out.append("Access-Control-Allow-Credentials: true\r\n");
+}
 
 void append_number(std::string& out, std::size_t n) {
     std::array<char, 24> buf{};
@@ -60,11 +62,14 @@ void write_head(std::string& out, const response& r, const head_options& options
     out.append("\r\nDate: ");
     out.append(cached_http_date());
     out.append("\r\n");
+    out.append(server_header);
     if (r.content_type.empty()) {
-        out.append(fixed_headers);
+        out.append(json_type);
     } else {
-        out.append(fixed_headers_before_type).append(r.content_type).append(fixed_headers_after_type);
+        out.append("Content-Type: ").append(r.content_type).append("\r\n");
     }
+    append_cors_origin(out, r);
+    out.append(fixed_headers_after_origin);
     if (code != 204 && code != 304) {
         out.append("Content-Length: ");
         append_number(out, r.payload().size());
@@ -73,8 +78,12 @@ void write_head(std::string& out, const response& r, const head_options& options
     if (r.coding != content_coding::identity) {
         out.append("Content-Encoding: ").append(coding_name(r.coding)).append("\r\n");
     }
-    if (r.vary_encoding) {
+    if (r.vary_encoding && r.vary_origin) {
+        out.append("Vary: Accept-Encoding, Origin\r\n");
+    } else if (r.vary_encoding) {
         out.append("Vary: Accept-Encoding\r\n");
+    } else if (r.vary_origin) {
+        out.append("Vary: Origin\r\n");
     }
     if (const std::string_view etag = r.etag(); !etag.empty()) {
         out.append("ETag: ").append(etag).append("\r\n");

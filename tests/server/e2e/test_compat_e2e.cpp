@@ -1,5 +1,6 @@
 // End to end over HTTP on the real binary: --compat public (and STOREFRONT_COMPAT) against the public
-// service's statuses and bodies (400 EntityNotFoundError, 201 is-available, the password mask, 404 for a
+// service's statuses and bodies (400 EntityNotFoundError, 201 and false from is-available, the password
+// field (the sent one echoed, else an alphanumeric placeholder), 404 for a
 // wrong method, whole lists for limit=0 and offset without limit), the same requests in the default mode,
 // and a refused value.
 
@@ -176,14 +177,15 @@ BOOST_AUTO_TEST_CASE(not_found_ids_and_slugs_are_400_entity_not_found) {
     BOOST_TEST(bad_id.json().at("message").as_string() == "Validation failed (numeric string is expected)");
 }
 
-BOOST_AUTO_TEST_CASE(is_available_answers_201) {
+// As the public service: 201 and false, taken or not (the default mode answers 200 and the truth).
+BOOST_AUTO_TEST_CASE(is_available_answers_201_false) {
     struct row {
         std::string email;
         std::string body;
     };
     const std::vector<row> rows = {
         {"john@mail.com", R"({"isAvailable":false})"},
-        {"nobody-yet@example.com", R"({"isAvailable":true})"},
+        {"nobody-yet@example.com", R"({"isAvailable":false})"},
     };
     for (const auto& r : rows) {
         BOOST_TEST_CONTEXT(r.email) {
@@ -195,16 +197,21 @@ BOOST_AUTO_TEST_CASE(is_available_answers_201) {
     }
     // A bad body keeps its 400.
     BOOST_TEST(post_json(compat_port(), "/api/v1/users/is-available", "{}").status == 400u);
+    const http_reply truth =
+        post_json(default_port(), "/api/v1/users/is-available", R"({"email":"nobody-yet@example.com"})");
+    BOOST_TEST(truth.status == 200u);
+    BOOST_TEST(truth.body == R"({"isAvailable":true})");
 }
 
-// Every answer carrying a user has "password": the mask, after "email" (the public service's order).
-BOOST_AUTO_TEST_CASE(user_bodies_carry_the_password_mask) {
+// Every answer carrying a user has "password" after "email" (the public service's order): the password a
+// create or update just sent, echoed in that answer; an alphanumeric placeholder everywhere else.
+BOOST_AUTO_TEST_CASE(user_bodies_carry_a_password_field) {
     const std::uint16_t port = compat_port();
     const std::vector<std::string> user_keys{
         "id", "email", "password", "name", "role", "avatar", "creationAt", "updatedAt"};
-    const auto check_user = [&](const json::value& user) {
+    const auto check_user = [&](const json::value& user, const std::string& password = "hidden0") {
         BOOST_TEST(keys_of(user) == user_keys, boost::test_tools::per_element());
-        BOOST_TEST(user.at("password").as_string() == "********");
+        BOOST_TEST(user.at("password").as_string() == password);
     };
     const std::string id = created_id(
         port,
@@ -231,7 +238,7 @@ BOOST_AUTO_TEST_CASE(user_bodies_carry_the_password_mask) {
     check_user(get(port, "/api/v1/users/" + id).json());
     const http_reply updated = send(port, "PUT", "/api/v1/users/" + id, R"({"name":"Masked Again"})");
     BOOST_TEST_REQUIRE(updated.status == 200u);
-    check_user(updated.json());
+    check_user(updated.json());  // no password sent: the placeholder
     const http_reply created = send(
         port,
         "POST",
@@ -239,7 +246,29 @@ BOOST_AUTO_TEST_CASE(user_bodies_carry_the_password_mask) {
         R"({"name":"Masked 2","email":"masked2@example.com","password":"secret123","avatar":"https://placehold.co/200"})"
     );
     BOOST_TEST_REQUIRE(created.status == 201u);
-    check_user(created.json());
+    check_user(created.json(), "secret123");  // the value sent, echoed in this answer only
+    BOOST_TEST(created.header("cache-control") == "no-store");
+    const std::string id2 = std::to_string(created.json().at("id").as_int64());
+    check_user(get(port, "/api/v1/users/" + id2).json());
+    // The account's own token may send a new password: echoed in that answer, and it is the login's now.
+    const http_reply own_login =
+        post_json(port, "/api/v1/auth/login", R"({"email":"masked2@example.com","password":"secret123"})");
+    BOOST_TEST_REQUIRE(own_login.status == 201u);
+    const std::string own_token(own_login.json().at("access_token").as_string());
+    const http_reply repassword = send(
+        port,
+        "PUT",
+        "/api/v1/users/" + id2,
+        R"({"password":"newSecret9"})",
+        {{"Authorization", "Bearer " + own_token}}
+    );
+    BOOST_TEST_REQUIRE(repassword.status == 200u, repassword.body);
+    check_user(repassword.json(), "newSecret9");
+    check_user(get(port, "/api/v1/users/" + id2).json());
+    BOOST_TEST(
+        post_json(port, "/api/v1/auth/login", R"({"email":"masked2@example.com","password":"newSecret9"})")
+            .status == 201u
+    );
     const http_reply login =
         post_json(port, "/api/v1/auth/login", R"({"email":"masked@example.com","password":"secret123"})");
     BOOST_TEST_REQUIRE(login.status == 201u);
@@ -248,8 +277,20 @@ BOOST_AUTO_TEST_CASE(user_bodies_carry_the_password_mask) {
         send(port, "GET", "/api/v1/auth/profile", "", {{"Authorization", "Bearer " + token}});
     BOOST_TEST_REQUIRE(profile.status == 200u);
     check_user(profile.json());
-    // Never the real password, and `select` answers only what it names.
-    BOOST_TEST(get(port, "/api/v1/users").body.find("secret123") == std::string::npos);
+    // Never the real password nor its hash elsewhere, and `select` answers only what it names.
+    const std::string listed = get(port, "/api/v1/users?limit=0").body;
+    BOOST_TEST(listed.find("secret123") == std::string::npos);
+    BOOST_TEST(listed.find("newSecret9") == std::string::npos);
+    BOOST_TEST(listed.find("$argon2") == std::string::npos);
+    // The default mode carries no password field at all, not even in the answer to a create.
+    const http_reply plain = send(
+        default_port(),
+        "POST",
+        "/api/v1/users",
+        R"({"name":"Plain","email":"plain@example.com","password":"secret123","avatar":"https://placehold.co/200"})"
+    );
+    BOOST_TEST_REQUIRE(plain.status == 201u);
+    BOOST_TEST(!plain.json().as_object().contains("password"));
     const json::value selected = get(port, "/api/v1/users/1?select=name").json();
     BOOST_TEST(
         keys_of(selected) == (std::vector<std::string>{"id", "name"}), boost::test_tools::per_element()

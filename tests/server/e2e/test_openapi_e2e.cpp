@@ -117,11 +117,12 @@ std::set<std::string> expected_security(server::access_rule rule) {
         case open:
             return {""};
         case bearer:
-            return {"bearerAuth:"};
+            return {"bearerAuth:", "cookieAuth:"};  // the access token in the header or in the cookie
         case optional_bearer:
         case catalogue_write:
         case account_write:
-            return {"", "bearerAuth:"};  // depends on --write-policy; a token is always accepted
+            return {
+                "", "bearerAuth:", "cookieAuth:"};  // depends on --write-policy; a token is always accepted
         case pet_api_key:
             return {"api_key:"};
         case pet_read:
@@ -190,6 +191,10 @@ BOOST_AUTO_TEST_CASE(documents_declare_security_schemes_and_error_bodies) {
     const auto& bearer = v1.at("components").at("securitySchemes").at("bearerAuth");
     BOOST_TEST(bearer.at("scheme").as_string() == "bearer");
     BOOST_TEST(bearer.at("bearerFormat").as_string() == "JWT");
+    const auto& cookie = v1.at("components").at("securitySchemes").at("cookieAuth");
+    BOOST_TEST(cookie.at("type").as_string() == "apiKey");
+    BOOST_TEST(cookie.at("in").as_string() == "cookie");
+    BOOST_TEST(cookie.at("name").as_string() == "storefront_access");
     const auto& v1_error = v1.at("components").at("schemas").at("Error").at("properties").as_object();
     BOOST_TEST(v1_error.contains("message"));
     BOOST_TEST(v1_error.contains("error"));

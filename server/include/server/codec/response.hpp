@@ -40,6 +40,10 @@ struct response {
     // of the payload (Content-Encoding), whether the choice depends on Accept-Encoding (Vary), the ETag.
     content_coding coding = content_coding::identity;
     bool vary_encoding = false;
+    // CORS as dispatch chose it: an Origin --cors-origins allows, echoed with credentials (empty: `*`,
+    // without), and whether the answer depends on Origin at all (Vary: Origin; --cors-origins is set).
+    std::string cors_origin;
+    bool vary_origin = false;
 
     // The bytes to send: the prepared ones in `coding`, else the shared ones, else `body`.
     [[nodiscard]] std::string_view payload() const {

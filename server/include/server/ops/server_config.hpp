@@ -15,6 +15,7 @@
 #include "core/token_bucket.hpp"
 #include "core/write_policy.hpp"
 #include "server/ops/client_address.hpp"
+#include "server/services/cors_origins.hpp"
 #include "server/services/login_brake.hpp"
 #include "storage/storage_config.hpp"
 
@@ -77,6 +78,8 @@ struct server_config {
     bool access_log = true;          // one JSON line per request on stdout
     bool access_log_probes = false;  // also a line per /healthz and /readyz request
     trusted_proxies proxies;         // peers whose X-Forwarded-For / Forwarded names the client in the log
+    // --cors-origins: origins allowed to call with credentials (cookies); none: `*` without credentials.
+    cors_origins cors;
     // --rate-limit / --rate-burst: a token bucket per client (the peer, or a trusted proxy's client); none:
     // off.
     std::optional<core::rate_limit> rate_limit;

@@ -15,6 +15,7 @@
 #include "server/routing/request_context.hpp"
 #include "server/routing/router.hpp"
 #include "server/routing/sandbox_gateway.hpp"
+#include "server/services/cors_origins.hpp"
 
 namespace storefront::server {
 
@@ -39,6 +40,8 @@ struct routing_services {
     // The shared view's data revision, which tells when a reusable answer is stale; nullptr: no answer
     // is reusable.
     const data_revision* shared_data = nullptr;
+    // --cors-origins: the origins whose answers carry credentials, and which pass the CSRF check.
+    cors_origins cors;
 };
 
 // Reads the current request's body into the request handle_request was given, under `limit` bytes.
@@ -49,6 +52,8 @@ class body_source {
     [[nodiscard]] virtual boost::asio::awaitable<bool> read_body(std::size_t limit) = 0;
     // The client's address, as the access log names it (login brake).
     [[nodiscard]] virtual std::string_view client() const = 0;
+    // Whether the peer is a trusted proxy (--trusted-proxies), whose X-Forwarded-Proto is believed.
+    [[nodiscard]] virtual bool from_trusted_proxy() const { return false; }
 
   protected:
     ~body_source() = default;

@@ -39,6 +39,8 @@ struct request_context {
     write_gate* writes = nullptr;
     // The client's address (the TCP peer, or the client a trusted proxy names); empty in-process.
     std::string_view client;
+    // The request came over TLS or a trusted proxy says so: the login cookies are set Secure.
+    bool secure = false;
 
     // The captured segment named `name`, or empty.
     [[nodiscard]] std::string_view param(std::string_view name) const {

@@ -84,7 +84,7 @@ resolved is_available(const resolve_info& info) {
 // myProfile: the user of the bearer access token.
 resolved my_profile(const resolve_info& info) {
     auto& call = call_of(info);
-    const auto token = bearer_token(call.authorization);
+    const auto token = call.access_token;
     if (token.empty()) {
         return unauthorized();
     }

@@ -16,7 +16,7 @@ namespace storefront::server {
 const core::actor& caller_of(graph_call& call) {
     if (!call.caller) {
         call.caller.emplace();
-        const auto token = bearer_token(call.authorization);
+        const auto token = call.access_token;
         if (!token.empty()) {
             if (const auto user_id =
                     call.app.logins().access_user(call.app.tokens(), token, core::unix_now())) {

@@ -15,7 +15,7 @@ namespace storefront::server {
 
 struct graph_call {
     store_services& app;
-    std::string_view authorization;     // the header's value, empty when absent
+    std::string_view access_token;      // the bearer token, or the access cookie's (codec/cookies.hpp)
     std::optional<core::actor> caller;  // the token's user, looked up on first need
     bool storage_trouble = false;       // a store could not be reached or was too busy: answer 503
     std::string_view client;            // the client's address (login brake)

@@ -13,6 +13,7 @@
 #include "graph_call.hpp"
 #include "graph_http.hpp"
 #include "server/api/store/routes.hpp"
+#include "server/codec/cookies.hpp"
 #include "server/graphql/document.hpp"
 #include "server/graphql/executor.hpp"
 #include "server/routing/write_gate.hpp"
@@ -153,7 +154,7 @@ boost::asio::awaitable<response> run_operation(
     }
     store_services* store = &services->store;
     graph_call call{
-        *store, ctx.request[http::field::authorization], std::nullopt, false, ctx.client, std::nullopt};
+        *store, access_token_of(ctx.request).token, std::nullopt, false, ctx.client, std::nullopt};
     const auto& engine = services->engine;
     const auto execute = [&] {
         return graphql::execute(
@@ -202,7 +203,7 @@ boost::asio::awaitable<response> run_operation(
         std::find(fields.begin(), fields.end(), "refreshToken") != fields.end()) {
         r.with_header("Cache-Control", "no-store").with_header("Pragma", "no-cache");  // tokens (RFC 6749)
     }
-    r.deterministic = call.authorization.empty();  // myProfile and writes depend on who asks
+    r.deterministic = call.access_token.empty();  // myProfile and writes depend on who asks
     co_return r;
 }
 

@@ -7,6 +7,7 @@
 #include "core/jwt.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/json_mapping.hpp"
+#include "server/codec/cookies.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
@@ -15,7 +16,24 @@ namespace storefront::server {
 
 namespace {
 
-response token_pair_response(const core::token_pair& pair) {
+// The login cookies of `pair` (browser apps: HttpOnly, so scripts never see the tokens), each living as
+// long as its token.
+void set_login_cookies(
+    response& r, const core::token_pair& pair, const request_context& ctx, store_services& app
+) {
+    r.with_header(
+         "Set-Cookie",
+         set_cookie_value(access_cookie_name, pair.access_token, {app.tokens().access_lifetime(), ctx.secure})
+    )
+        .with_header(
+            "Set-Cookie",
+            set_cookie_value(
+                refresh_cookie_name, pair.refresh_token, {app.tokens().refresh_lifetime(), ctx.secure}
+            )
+        );
+}
+
+response token_pair_response(const core::token_pair& pair, const request_context& ctx, store_services& app) {
     std::string out;
     json_writer w(out);
     w.begin_object()
@@ -27,6 +45,7 @@ response token_pair_response(const core::token_pair& pair) {
     // Tokens are never kept by a cache on the way (RFC 6749 §5.1).
     auto r = json_response(http::status::created, std::move(out));
     r.with_header("Cache-Control", "no-store").with_header("Pragma", "no-cache");
+    set_login_cookies(r, pair, ctx, app);
     return r;
 }
 
@@ -83,22 +102,30 @@ handler_result handle_post_auth_login(request_context& ctx, store_services& app)
     if (!started) {
         co_return error_response(started.error());
     }
-    co_return token_pair_response(app.tokens().issue(user_id, now, session));
+    co_return token_pair_response(app.tokens().issue(user_id, now, session), ctx, app);
 }
 
-// POST /auth/refresh-token {refreshToken} : a new token pair for a valid refresh token (201)
+// POST /auth/refresh-token {refreshToken} : a new token pair for a valid refresh token (201); with an
+// empty body, the refresh cookie's token
 handler_result handle_post_auth_refresh_token(request_context& ctx, store_services& app) {
-    auto decoded = decode_body(ctx.request[http::field::content_type], ctx.request.body());
-    if (!decoded) {
-        co_return std::move(decoded).error();
-    }
-    const auto& fields = *decoded;
-    if (!fields.contains("refreshToken")) {
-        co_return validation_failed({{missing_field_message("refreshToken")}});
-    }
-    const auto token = fields.string("refreshToken");
-    if (!token) {
-        co_return validation_failed({{not_string_message("refreshToken")}});
+    std::optional<std::string_view> token;
+    const auto cookie = request_cookie(ctx.request, refresh_cookie_name);
+    std::optional<body_fields> decoded;
+    if (ctx.request.body().empty() && cookie && !cookie->empty()) {
+        token = *cookie;
+    } else {
+        auto body = decode_body(ctx.request[http::field::content_type], ctx.request.body());
+        if (!body) {
+            co_return std::move(body).error();
+        }
+        decoded = std::move(*body);
+        if (!decoded->contains("refreshToken")) {
+            co_return validation_failed({{missing_field_message("refreshToken")}});
+        }
+        token = decoded->string("refreshToken");
+        if (!token) {
+            co_return validation_failed({{not_string_message("refreshToken")}});
+        }
     }
     const std::int64_t now = core::unix_now();
     const auto claims = app.tokens().verify_refresh(*token, now);
@@ -120,16 +147,17 @@ handler_result handle_post_auth_refresh_token(request_context& ctx, store_servic
     if (!generation) {
         co_return error_response(generation.error());
     }
-    co_return token_pair_response(app.tokens().issue(claims->user_id, now, {claims->session.id, *generation})
+    co_return token_pair_response(
+        app.tokens().issue(claims->user_id, now, {claims->session.id, *generation}), ctx, app
     );
 }
 
-// POST /auth/logout (Authorization: Bearer) : revokes the refresh family of the caller's login, so neither
-// its refresh tokens nor its access tokens work again (other logins of the same user stay)
+// POST /auth/logout (Authorization: Bearer, or the access cookie) : revokes the refresh family of the
+// caller's login, so neither its refresh tokens nor its access tokens work again (other logins of the same
+// user stay), and clears the login cookies
 handler_result handle_post_auth_logout(request_context& ctx, store_services& app) {
-    const auto claims = app.tokens().verify_access_claims(
-        bearer_token(ctx.request[http::field::authorization]), core::unix_now()
-    );
+    const auto claims =
+        app.tokens().verify_access_claims(access_token_of(ctx.request).token, core::unix_now());
     if (!claims) {
         co_return error_response(claims.error());
     }
@@ -139,7 +167,14 @@ handler_result handle_post_auth_logout(request_context& ctx, store_services& app
     }
     std::string out;
     json_writer(out).begin_object().key("loggedOut").value(revoked).end_object();
-    co_return json_response(http::status::ok, std::move(out));
+    auto r = json_response(http::status::ok, std::move(out));
+    r.with_header(
+         "Set-Cookie", set_cookie_value(access_cookie_name, "", {std::chrono::seconds(0), ctx.secure})
+    )
+        .with_header(
+            "Set-Cookie", set_cookie_value(refresh_cookie_name, "", {std::chrono::seconds(0), ctx.secure})
+        );
+    co_return r;
 }
 
 // GET /auth/profile (Authorization: Bearer) : the token owner's public profile

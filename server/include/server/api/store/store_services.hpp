@@ -97,7 +97,8 @@ class store_services {
     core::compat_mode compat() const { return p_.compat; }
     // The `password` user bodies carry: core::masked_password under compat public, else empty (none).
     std::string_view password_mask() const {
-        return p_.compat == core::compat_mode::public_service ? core::masked_password : std::string_view{};
+        return p_.compat == core::compat_mode::public_service ? core::placeholder_password
+                                                              : std::string_view{};
     }
 
     // Runs `call` (which uses the stores) where it may block: on the storage pool for SQLite and
