@@ -154,7 +154,16 @@ const std::vector<std::string_view>& sort_fields_of(list_kind kind) {
 
 const std::vector<std::string_view>& json_fields_of(list_kind kind) {
     static const std::vector<std::string_view> products{
-        "id", "title", "slug", "price", "description", "category", "images", "creationAt", "updatedAt"};
+        "id",
+        "title",
+        "slug",
+        "price",
+        "stock",
+        "description",
+        "category",
+        "images",
+        "creationAt",
+        "updatedAt"};
     static const std::vector<std::string_view> categories{
         "id", "name", "slug", "image", "creationAt", "updatedAt"};
     static const std::vector<std::string_view> users{

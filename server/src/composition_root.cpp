@@ -3,7 +3,9 @@
 
 #include "server/composition_root.hpp"
 
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <stdexcept>
 
 #include <openssl/rand.h>
@@ -14,6 +16,7 @@
 #include "server/api/store/routes.hpp"
 #include "server/ops/health_routes.hpp"
 #include "server/ops/metrics.hpp"
+#include "server/ops/periodic_task.hpp"
 #include "server/ops/routes.hpp"
 #include "server/services/self_made_admins.hpp"
 #include "storage/factory.hpp"
@@ -65,6 +68,33 @@ std::string public_url_of(const server_config& config, std::uint16_t port) {
     return url;
 }
 
+// Often enough that an unpaid order expires within about a tenth of --order-ttl, at least once a minute.
+std::chrono::milliseconds expiry_interval(std::chrono::seconds order_ttl) {
+    return std::clamp<std::chrono::milliseconds>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(order_ttl) / 10,
+        std::chrono::milliseconds(200),
+        std::chrono::minutes(1)
+    );
+}
+
+// One pass of the shop's housekeeping on the shared view: unpaid orders past --order-ttl expire (their
+// stock released), Idempotency-Keys older than 24 h go, and the orders-by-status gauges are set.
+void expire_orders(store_set& stores) {
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch()
+    )
+                         .count();
+    (void)stores.shop->expire_orders(now);
+    (void)stores.shop->purge_keys(now);
+    if (const auto orders = stores.shop->list_orders({})) {
+        std::array<std::size_t, service_metrics::order_states> by_status{};
+        for (const auto& o : *orders) {
+            ++by_status[static_cast<std::size_t>(o.status)];
+        }
+        metrics().shop_orders(by_status);
+    }
+}
+
 // Prepared GraphQL documents kept by query text (a client sends a handful of distinct ones).
 constexpr std::size_t graph_documents_cached = 1000;
 
@@ -109,6 +139,7 @@ composition_root::composition_root(const server_config& config)
           .upload_limit = config.limits.upload_limit,
           .upload_budget = config.limits.upload_budget,
           .image_budget = config.pet.image_budget,
+          .order_ttl_ms = std::chrono::duration_cast<std::chrono::milliseconds>(config.order_ttl).count(),
       },
       sandboxes_(
           config.sandboxes.mode == core::sandbox_mode::off ? nullptr
@@ -169,6 +200,12 @@ composition_root::composition_root(const server_config& config)
     }
     // Warm the caches so the first requests do not pay for serialisation.
     shared_stores_->warm();
+    expire_orders(*shared_stores_);  // at once: the gauges are right from the first scrape
+    order_expiry_ = std::make_unique<periodic_task>(
+        "order_expiry",
+        expiry_interval(config.order_ttl),
+        [stores = shared_stores_] { expire_orders(*stores); }
+    );
 }
 
 composition_root::~composition_root() {

@@ -26,7 +26,8 @@ const char* const category_sorts = "sortBy must be one of: id, name";
 const char* const user_sorts = "sortBy must be one of: id, name, email";
 const char* const orders = "order must be one of: asc, desc";
 const char* const product_selects =
-    "select must be a comma-separated list of: id, title, slug, price, description, category, images, "
+    "select must be a comma-separated list of: id, title, slug, price, stock, description, category, "
+    "images, "
     "creationAt, updatedAt";
 const char* const category_selects =
     "select must be a comma-separated list of: id, name, slug, image, creationAt, updatedAt";

@@ -14,6 +14,7 @@
 #include "server/api/store/location_json.hpp"
 #include "server/api/store/store_services.hpp"
 #include "server/ops/ops_services.hpp"
+#include "server/ops/periodic_task.hpp"
 #include "server/ops/readiness.hpp"
 #include "server/ops/server_config.hpp"
 #include "server/ops/serving_state.hpp"
@@ -114,6 +115,8 @@ class composition_root {
     // --rate-limit: the client buckets and the gate every listener's sessions pass (none when off).
     std::unique_ptr<rate_limiter> rate_limiter_;
     std::unique_ptr<rate_limit_gate> rate_limit_;
+    // Order expiry and the purge of old Idempotency-Keys (last: stopped before the stores go).
+    std::unique_ptr<periodic_task> order_expiry_;
 };
 
 }  // namespace storefront::server

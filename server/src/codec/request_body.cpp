@@ -183,6 +183,14 @@ boost::system::result<boost::json::value> parse_json_body(std::string_view body)
     return doc;
 }
 
+core::input_fields input_fields_of(const boost::json::object& object) {
+    core::input_fields fields;
+    for (const auto& member : object) {
+        fields.insert_or_assign(std::string(member.key()), to_input(member.value(), 1));
+    }
+    return fields;
+}
+
 or_response<core::input_fields> decode_input(std::string_view content_type, std::string_view body) {
     const std::string media_type = media_type_of(content_type);
     if (media_type.empty() && body.empty()) {

@@ -55,6 +55,8 @@ po::options_description describe_options() {
         ("session-ttl", po::value<long long>()->default_value(30LL * 24 * 3600),
             "absolute lifetime of a login, seconds: its refresh and access tokens end then, however often "
             "refreshed")
+        ("order-ttl", po::value<long long>()->default_value(30LL * 60),
+            "how long an unpaid order keeps its stock, seconds; then it expires and the stock is released")
         ("storage", po::value<std::string>()->default_value("sqlite:storefront.db"),
             "where data lives: sqlite:PATH (durable, one instance), postgresql://… (a libpq connection string "
             "shared by several instances) or memory (lost at exit; tests)")
@@ -394,6 +396,7 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         c.tokens.access_lifetime = positive_seconds(vm, "access-ttl");
         c.tokens.refresh_lifetime = positive_seconds(vm, "refresh-ttl");
         c.tokens.family_lifetime = positive_seconds(vm, "session-ttl");
+        c.order_ttl = positive_seconds(vm, "order-ttl");
         for (const auto& email : comma_list(vm["admins"].as<std::string>())) {
             const auto normalized = core::normalize_email(email);
             if (!normalized) {

@@ -8,8 +8,10 @@
 #include <functional>
 #include <stdexcept>
 
+#include "core/order_states.hpp"
 #include "server/services/login_brake.hpp"
 #include "server/services/response_cache.hpp"
+#include "server/services/shop_counters.hpp"
 #include "server/version.hpp"
 
 namespace storefront::server {
@@ -253,6 +255,24 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         "Logins refused for a wrong e-mail, username or password (counted by the login brake).",
         login_brake::counted().failed
     );
+    out +=
+        "# HELP storefront_shop_orders Orders of the shared data set in each state, as of the last "
+        "order-expiry pass.\n# TYPE storefront_shop_orders gauge\n";
+    for (std::size_t s = 0; s < order_states; ++s) {
+        out += "storefront_shop_orders{status=\"" +
+               std::string(core::to_string(static_cast<core::shop_order_status>(s))) + "\"} " +
+               std::to_string(shop_orders_[s].load(relaxed)) + "\n";
+    }
+    const auto payments = shop_counters::counted();
+    out +=
+        "# HELP storefront_shop_payments_total Payments answered since start, by outcome (a 3-D Secure "
+        "completion and a refund count their outcome too).\n# TYPE storefront_shop_payments_total counter\n";
+    out +=
+        "storefront_shop_payments_total{outcome=\"succeeded\"} " + std::to_string(payments.succeeded) + "\n";
+    out += "storefront_shop_payments_total{outcome=\"failed\"} " + std::to_string(payments.failed) + "\n";
+    out += "storefront_shop_payments_total{outcome=\"requires_action\"} " +
+           std::to_string(payments.requires_action) + "\n";
+    out += "storefront_shop_payments_total{outcome=\"refunded\"} " + std::to_string(payments.refunded) + "\n";
     scalar(
         "storefront_sandboxes_live",
         "gauge",
@@ -365,6 +385,12 @@ void service_metrics::sandbox_rows(const std::vector<std::size_t>& per_sandbox) 
         sandbox_rows_buckets_[b].store(counts[b], std::memory_order_relaxed);
     }
     sandbox_rows_sum_.store(sum, std::memory_order_relaxed);
+}
+
+void service_metrics::shop_orders(const std::array<std::size_t, order_states>& by_status) noexcept {
+    for (std::size_t s = 0; s < order_states; ++s) {
+        shop_orders_[s].store(by_status[s], std::memory_order_relaxed);
+    }
 }
 
 service_metrics& metrics() {

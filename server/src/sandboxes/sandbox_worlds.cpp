@@ -59,7 +59,10 @@ constexpr row_kind every_row_kind[] = {
     row_kind::user,
     row_kind::pet,
     row_kind::order,
-    row_kind::pet_user};
+    row_kind::pet_user,
+    row_kind::cart,
+    row_kind::shop_order,
+    row_kind::payment};
 
 // How many rows of `kind` `stores` hold (blocking; the catalogue and users through their cached lists).
 std::size_t rows_of(row_kind kind, store_set& stores) {
@@ -76,6 +79,12 @@ std::size_t rows_of(row_kind kind, store_set& stores) {
             return stores.orders->count();
         case row_kind::pet_user:
             return stores.pet_users->count();
+        case row_kind::cart:
+            return stores.shop->count_carts();
+        case row_kind::shop_order:
+            return stores.shop->count_orders();
+        case row_kind::payment:
+            return stores.shop->count_payments();
         case row_kind::none:
             break;
     }
@@ -412,8 +421,14 @@ void sandbox_worlds::purge_now() {
     }
     std::vector<std::size_t> rows;
     rows.reserve(open_with_data.size());
+    const auto now_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(system_clock::now().time_since_epoch()).count();
     for (const auto& world : open_with_data) {
         rows.push_back(rows_added(world->stores(), seed_rows_));
+        // The shop's housekeeping in each open sandbox: unpaid orders past --order-ttl expire (a request
+        // paying or cancelling one past its time expires it too), old Idempotency-Keys go.
+        (void)world->stores().shop->expire_orders(now_ms);
+        (void)world->stores().shop->purge_keys(now_ms);
     }
     metrics().sandbox_rows(rows);
     if (auto live = registry_->count()) {

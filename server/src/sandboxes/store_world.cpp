@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sandboxes/list_changes.hpp"
+#include "sandboxes/shop_seed.hpp"
 #include "server/api/docs/graphiql.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "storage/factory.hpp"
@@ -47,6 +48,7 @@ store_set::store_set(const storage::storage_config& config, const world_commons&
       orders(storage::make_order_store(config)),
       pet_users(storage::make_pet_user_store(config)),
       pet_images(storage::make_pet_image_store(config, commons.image_budget)),
+      shop(storage::make_shop_store(config, *catalogue)),
       logins(*sessions),
       product_json(
           [this] { return catalogue->revision(); },
@@ -91,7 +93,9 @@ store_set::store_set(const storage::storage_config& config, const world_commons&
       // an instance keeps open.
       graphql_answers(128, 1024 * 1024),
       // 256 product pages or 2 MiB per store set (a filtered page of 10 is ~5 KB).
-      product_answers(256, 2 * 1024 * 1024) {}
+      product_answers(256, 2 * 1024 * 1024) {
+    seed_past_orders(*shop, *users);
+}
 
 void store_set::warm() {
     (void)product_json.current();
@@ -143,6 +147,8 @@ store_world::store_world(
           .upload_limit = commons.upload_limit,
           .compat = commons.compat,
           .sandboxes = sandboxes,
+          .shop = stores_->shop.get(),
+          .order_ttl_ms = commons.order_ttl_ms,
       }),
       pets_({
           .pets = *stores_->pets,

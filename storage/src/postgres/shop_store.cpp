@@ -163,10 +163,23 @@ void set_order_status(pg_connection& db, std::int64_t id, shop_order_status to, 
     );
 }
 
+// Inside a write's transaction: tells every instance's catalogue (this one's too: the payload names no
+// origin, so the listener records it) that product `id` changed, delivered at commit. Stock is shown in
+// product bodies, which the catalogue caches per revision: without this they would keep the old stock.
+void stock_changed(pg_connection& db, const std::string& catalogue_channel, std::int64_t id) {
+    (void)db.exec(
+        "SELECT pg_notify($1, $2)", pg_params().add(catalogue_channel).add("products " + std::to_string(id))
+    );
+}
+
 // Inside a transaction holding the order's row lock: moves `o` to `to` when the state machine allows it,
 // giving stock back and refunding as core::check_transition says.
 core::result<core::shop_order> move_order(
-    pg_connection& db, core::shop_order o, shop_order_status to, core::timestamp_ms now
+    pg_connection& db,
+    core::shop_order o,
+    shop_order_status to,
+    core::timestamp_ms now,
+    const std::string& catalogue_channel
 ) {
     const auto check = core::check_transition(o.status, to);
     if (!check.allowed || to == shop_order_status::paid) {
@@ -182,6 +195,7 @@ core::result<core::shop_order> move_order(
                 "UPDATE products SET stock = stock + $2 WHERE id = $1",
                 pg_params().add(item.product_id).add(static_cast<std::int64_t>(item.quantity))
             );
+            stock_changed(db, catalogue_channel, item.product_id);
         }
     }
     if (check.refunds_payment) {
@@ -219,7 +233,8 @@ std::int64_t insert_payment(pg_connection& db, const core::payment& p) {
 class pg_shop_store final : public shop_store {
   public:
     pg_shop_store(const pg_target& target, std::size_t pool_size)
-        : aggregate_(target, pool_size, "shop", {}, false) {}
+        : aggregate_(target, pool_size, "shop", {}, false),
+          catalogue_channel_(detail::pg_channel(target.schema, "catalogue")) {}
 
     core::result<core::cart> cart_of(std::int64_t user_id) const override {
         auto db = aggregate_.connection();
@@ -321,6 +336,7 @@ class pg_shop_store final : public shop_store {
                 return left.empty() ? core::errc::not_found : core::errc::out_of_stock;
             }
             taken[line.product_id] = {std::string(r.text(0, 0)), r.real(0, 1)};
+            stock_changed(*db, catalogue_channel_, line.product_id);
         }
         std::vector<core::priced_line> lines;
         for (const auto& line : cart.lines) {
@@ -420,7 +436,7 @@ class pg_shop_store final : public shop_store {
         // A pending order past its expiresAt expires first; that is kept, and the answer is a refusal unless
         // `to` is expired.
         const auto target = core::is_due_to_expire(*o, now) ? shop_order_status::expired : to;
-        auto moved = move_order(*db, std::move(*o), target, now);
+        auto moved = move_order(*db, std::move(*o), target, now, catalogue_channel_);
         if (!moved) {
             return moved.error();
         }
@@ -443,7 +459,7 @@ class pg_shop_store final : public shop_store {
             auto o = order_by_id(*db, due.int64(i, 0), true);
             // Paid or cancelled meanwhile (by another instance too): nothing to do.
             if (o && core::is_due_to_expire(*o, now) &&
-                move_order(*db, std::move(*o), shop_order_status::expired, now)) {
+                move_order(*db, std::move(*o), shop_order_status::expired, now, catalogue_channel_)) {
                 tx.commit();
                 ++expired;
             }
@@ -646,6 +662,7 @@ class pg_shop_store final : public shop_store {
     }
 
     mutable detail::pg_aggregate aggregate_;
+    std::string catalogue_channel_;  // where stock changes are told (stock_changed)
 };
 
 }  // namespace

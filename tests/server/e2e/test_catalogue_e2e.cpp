@@ -44,8 +44,18 @@ BOOST_AUTO_TEST_CASE(default_page_is_first_ten_products_with_full_shape) {
         keys.emplace_back(member.key());
     }
     const std::vector<std::string> expected_keys{
-        "id", "title", "slug", "price", "description", "category", "images", "creationAt", "updatedAt"};
+        "id",
+        "title",
+        "slug",
+        "price",
+        "stock",
+        "description",
+        "category",
+        "images",
+        "creationAt",
+        "updatedAt"};
     BOOST_TEST(keys == expected_keys, boost::test_tools::per_element());
+    BOOST_TEST(first.at("stock").as_int64() == 12);  // the seed's (id * 7) % 25 + 5
     BOOST_TEST(first.at("title").as_string() == "Majestic Mountain Graphic T-Shirt");
     BOOST_TEST(first.at("slug").as_string() == "majestic-mountain-graphic-t-shirt");
     BOOST_TEST(first.at("price").as_int64() == 44);  // integral prices are JSON integers, never 4.4E1

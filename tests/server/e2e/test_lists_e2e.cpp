@@ -64,7 +64,8 @@ const std::string category_sorts = "sortBy must be one of: id, name";
 const std::string user_sorts = "sortBy must be one of: id, name, email";
 const std::string orders = "order must be one of: asc, desc";
 const std::string product_selects =
-    "select must be a comma-separated list of: id, title, slug, price, description, category, images, "
+    "select must be a comma-separated list of: id, title, slug, price, stock, description, category, "
+    "images, "
     "creationAt, updatedAt";
 const std::string category_selects =
     "select must be a comma-separated list of: id, name, slug, image, creationAt, updatedAt";
@@ -172,16 +173,17 @@ BOOST_AUTO_TEST_CASE(default_answers_keep_their_bytes) {
 BOOST_AUTO_TEST_CASE(selecting_every_field_gives_the_default_bytes) {
     const std::vector<std::pair<std::string, std::string>> table{
         {"/api/v1/products?offset=5&limit=7",
-         "select=id,title,slug,price,description,category,images,creationAt,updatedAt"},
+         "select=id,title,slug,price,stock,description,category,images,creationAt,updatedAt"},
         {"/api/v1/products?title=classic&limit=20",
-         "select=updatedAt,creationAt,images,category,description,price,slug,title"},
+         "select=updatedAt,creationAt,images,category,description,stock,price,slug,title"},
         {"/api/v1/categories", "select=name,slug,image,creationAt,updatedAt"},
         {"/api/v1/users?limit=3", "select=email,name,role,avatar,creationAt,updatedAt"},
         {"/api/v1/categories/2/products",
-         "select=title,slug,price,description,category,images,creationAt,updatedAt"},
+         "select=title,slug,price,stock,description,category,images,creationAt,updatedAt"},
         {"/api/v1/products/2/related",
-         "select=title,slug,price,description,category,images,creationAt,updatedAt"},
-        {"/api/v1/products/7", "select=title,slug,price,description,category,images,creationAt,updatedAt"},
+         "select=title,slug,price,stock,description,category,images,creationAt,updatedAt"},
+        {"/api/v1/products/7",
+         "select=title,slug,price,stock,description,category,images,creationAt,updatedAt"},
         {"/api/v1/users/3", "select=email,name,role,avatar,creationAt,updatedAt"},
     };
     for (auto& b : backends()) {

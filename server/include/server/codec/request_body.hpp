@@ -54,6 +54,10 @@ class body_fields {
     std::string_view content_type, std::string_view body
 );
 
+// The members of a JSON object as decode_input gives those of a body (for nested objects such as a
+// checkout's shippingAddress or a payment's card).
+[[nodiscard]] core::input_fields input_fields_of(const boost::json::object& object);
+
 // Whether `c` may not appear raw in a URI (RFC 3986): anything but unreserved, sub-delims, ':', '@', '/',
 // '?' and '%' ('%' stays, so a bad escape is still refused by the parser).
 [[nodiscard]] bool needs_uri_escape(char c) noexcept;

@@ -4,6 +4,7 @@
 // its histograms take a mutex per observation and its label lookups hash strings, while every label here
 // (route, method, status) is known at start-up and maps to an array index.
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -56,6 +57,11 @@ class service_metrics {
     // (a histogram recomputed each pass, so its buckets may go down).
     static constexpr std::size_t sandbox_row_bounds[] = {0, 10, 100, 1000, 10000};
     void sandbox_rows(const std::vector<std::size_t>& per_sandbox) noexcept;
+
+    // The shared view's orders in each state (issue 42), as of the last order-expiry pass: one gauge per
+    // core::shop_order_status (six fixed labels).
+    static constexpr std::size_t order_states = 6;
+    void shop_orders(const std::array<std::size_t, order_states>& by_status) noexcept;
 
     void connection_opened() noexcept { open_connections_.fetch_add(1, std::memory_order_relaxed); }
     void connection_closed() noexcept { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
@@ -114,6 +120,7 @@ class service_metrics {
     counter sandbox_quota_refusals_{0};
     counter sandbox_rows_buckets_[std::size(sandbox_row_bounds) + 1] = {};  // non-cumulative, +Inf last
     counter sandbox_rows_sum_{0};
+    counter shop_orders_[order_states] = {};
 
     std::once_flag described_;
 

@@ -91,8 +91,10 @@ struct server_config {
     // other non-seed admin is demoted to customer (self-made under open before issue 45).
     std::vector<std::string> kept_admins;
     login_brake_settings login_brake;  // failed-login budgets per account and per client (issue 45)
-    core::compat_mode compat = core::compat_mode::none;  // --compat: /api/v1's public-service quirks
-    std::string public_url;  // base of image and file URLs; empty: http://<address>:<port>
+    core::compat_mode compat = core::compat_mode::none;
+    // --order-ttl: an unpaid order expires (its stock released) this long after checkout (issue 42).
+    std::chrono::seconds order_ttl{30 * 60};  // --compat: /api/v1's public-service quirks
+    std::string public_url;                   // base of image and file URLs; empty: http://<address>:<port>
     bool secrets_generated = false;
     bool reset_data = false;  // --reset-data: restore the seed data in the storage, then exit
     // --fault-injection: /api requests may ask for _delay, _status and _fail_rate (routing/fault_injection)

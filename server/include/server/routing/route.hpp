@@ -81,7 +81,19 @@ enum class data_change {
 
 // The kind of row a route adds, each counted against a sandbox's --sandbox-rows quota by its store;
 // `none` (last, so the counted kinds index arrays from 0) for a route that adds no counted row.
-enum class row_kind : unsigned char { product, category, user, pet, order, pet_user, none };
+// `order` is a pet store order; `cart`, `shop_order` and `payment` the shop's (issue 42).
+enum class row_kind : unsigned char {
+    product,
+    category,
+    user,
+    pet,
+    order,
+    pet_user,
+    cart,
+    shop_order,
+    payment,
+    none
+};
 
 struct route {
     // Every row states its data_change: a route added without one does not compile, so no write is taken

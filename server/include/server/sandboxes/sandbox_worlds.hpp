@@ -32,9 +32,10 @@ struct sandbox_tables {
     const route_table* graphql;
 };
 
-// Rows of each kind --sandbox-rows limits (products, categories, users, pets, orders, pet store users).
+// Rows of each kind --sandbox-rows limits (products, categories, users, pets, orders, pet store users,
+// and the shop's carts, orders and payments): one per row_kind but none.
 struct row_counts {
-    std::array<std::size_t, 6> of{};
+    std::array<std::size_t, static_cast<std::size_t>(row_kind::none)> of{};
 };
 
 class sandbox_worlds final : public sandbox_gateway {

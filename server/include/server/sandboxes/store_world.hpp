@@ -9,6 +9,7 @@
 
 #include "core/auth_tokens.hpp"
 #include "core/compat.hpp"
+#include "core/order_states.hpp"
 #include "core/pet_auth.hpp"
 #include "core/write_policy.hpp"
 #include "server/api/graphql/graphql_services.hpp"
@@ -29,6 +30,7 @@
 #include "storage/file_store.hpp"
 #include "storage/pet_store.hpp"
 #include "storage/session_store.hpp"
+#include "storage/shop_store.hpp"
 #include "storage/storage_config.hpp"
 #include "storage/user_store.hpp"
 
@@ -50,8 +52,9 @@ struct world_commons {
     core::write_policy write_policy;
     core::compat_mode compat;
     std::size_t upload_limit;
-    std::size_t upload_budget;  // bytes of uploads one view keeps
-    std::size_t image_budget;   // bytes of pet images one view keeps
+    std::size_t upload_budget;                                     // bytes of uploads one view keeps
+    std::size_t image_budget;                                      // bytes of pet images one view keeps
+    core::timestamp_ms order_ttl_ms = core::default_order_ttl_ms;  // --order-ttl
 };
 
 // The stores of one view, made by the storage factory from `config`, and the cached JSON of its lists.
@@ -70,6 +73,9 @@ class store_set {
     std::unique_ptr<storage::order_store> orders;
     std::unique_ptr<storage::pet_user_store> pet_users;
     std::unique_ptr<storage::pet_image_store> pet_images;
+    // Carts, orders, payments and idempotency keys; on memory its stock lives in `catalogue` (declared
+    // before it, so destroyed after it).
+    std::unique_ptr<storage::shop_store> shop;
     session_gate logins;  // in front of `sessions`: whether an access token's login is live
     fragment_list product_json;
     fragment_list category_json;

@@ -13,6 +13,7 @@ graphql::schema store_schema() {
     auto schema = graphql::schema::from_sdl(store_schema_sdl);
     add_catalogue_resolvers(schema);
     add_account_resolvers(schema);
+    add_shop_resolvers(schema);
     return schema;
 }
 

@@ -185,8 +185,11 @@ boost::asio::awaitable<response> run_operation(
     } else if (call.braked_retry_after) {
         status = http::status::too_many_requests;
     }
+    // Answers that depend on the caller (their profile, cart or orders) are never kept for others.
     const bool keep = *chosen.kind == graphql::operation_kind::query && status == http::status::ok &&
-                      std::find(fields.begin(), fields.end(), "myProfile") == fields.end();
+                      std::none_of(fields.begin(), fields.end(), [](const std::string& f) {
+                          return f == "myProfile" || f == "cart" || f == "orders" || f == "order";
+                      });
     if (keep) {
         auto answer = std::make_shared<const prepared_body>(graphql::to_response_json(result));
         services->answers.keep(key, before, answer);

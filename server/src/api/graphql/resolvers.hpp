@@ -10,5 +10,7 @@ namespace storefront::server {
 void add_catalogue_resolvers(graphql::schema& schema);
 // Query.users/user/isAvailable/myProfile, User.password, user mutations, login and refreshToken.
 void add_account_resolvers(graphql::schema& schema);
+// Query.cart/orders/order and the shop's mutations (issue 42), for the bearer token's user.
+void add_shop_resolvers(graphql::schema& schema);
 
 }  // namespace storefront::server

@@ -18,6 +18,7 @@ type Product {
   images: [String!]!
   creationAt: DateTime!
   updatedAt: DateTime!
+  stock: Int!
 }
 
 type Category {
@@ -46,6 +47,77 @@ type Login {
   refresh_token: String!
 }
 
+type CartItem {
+  productId: ID!
+  title: String!
+  price: Float!
+  quantity: Int!
+  lineTotal: Float!
+}
+
+type Cart {
+  id: ID!
+  userId: ID!
+  items: [CartItem!]!
+  totalQuantity: Int!
+  subtotal: Float!
+  discount: Float!
+  total: Float!
+  coupon: String
+  currency: String!
+  createdAt: DateTime
+  updatedAt: DateTime
+}
+
+type ShippingAddress {
+  name: String!
+  line1: String!
+  line2: String
+  city: String!
+  postalCode: String!
+  country: String!
+}
+
+type Order {
+  id: ID!
+  userId: ID!
+  status: String!
+  items: [CartItem!]!
+  subtotal: Float!
+  discount: Float!
+  shipping: Float!
+  total: Float!
+  coupon: String
+  currency: String!
+  shippingAddress: ShippingAddress!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  expiresAt: DateTime!
+}
+
+type PaymentCard {
+  brand: String!
+  last4: String!
+}
+
+type NextAction {
+  type: String!
+  url: String!
+}
+
+type Payment {
+  id: ID!
+  orderId: ID!
+  amount: Float!
+  currency: String!
+  status: String!
+  card: PaymentCard!
+  failureCode: String
+  nextAction: NextAction
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
 type Query {
   products(limit: Int, offset: Int, price: Int, price_min: Int, price_max: Int, title: String, categoryId: Float, categorySlug: String): [Product!]!
   product(id: ID!): Product!
@@ -55,6 +127,9 @@ type Query {
   categories: [Category!]!
   category(id: ID!): Category!
   myProfile: User!
+  cart: Cart!
+  orders(status: String, limit: Int, offset: Int): [Order!]!
+  order(id: ID!): Order!
 }
 
 type Mutation {
@@ -69,6 +144,13 @@ type Mutation {
   deleteCategory(id: ID!): Boolean!
   login(email: String!, password: String!): Login!
   refreshToken(refreshToken: String!): Login!
+  addToCart(productId: ID!, quantity: Int!): Cart!
+  updateCartItem(productId: ID!, quantity: Int!): Cart!
+  removeFromCart(productId: ID!): Cart!
+  applyCoupon(code: String!): Cart!
+  checkout(shippingAddress: ShippingAddressInput!): Order!
+  pay(orderId: ID!, card: CardInput!): Payment!
+  cancelOrder(id: ID!): Order!
 }
 
 input CreateProductDto {
@@ -77,6 +159,7 @@ input CreateProductDto {
   description: String!
   categoryId: Float!
   images: [String!]!
+  stock: Int
 }
 
 input UpdateProductDto {
@@ -85,6 +168,7 @@ input UpdateProductDto {
   description: String
   categoryId: Float
   images: [String!]
+  stock: Int
 }
 
 input CreateUserDto {
@@ -111,6 +195,22 @@ input CreateCategoryDto {
 input UpdateCategoryDto {
   name: String
   image: String
+}
+
+input ShippingAddressInput {
+  name: String!
+  line1: String!
+  line2: String
+  city: String!
+  postalCode: String!
+  country: String!
+}
+
+input CardInput {
+  number: String!
+  expMonth: Int!
+  expYear: Int!
+  cvc: String!
 }
 
 enum Role {

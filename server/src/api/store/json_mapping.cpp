@@ -90,6 +90,7 @@ std::string to_json(const core::product& p, std::string_view public_url, const f
     write_field(w, fields, "title", p.title);
     write_field(w, fields, "slug", p.slug);
     write_field(w, fields, "price", p.price);
+    write_field(w, fields, "stock", p.stock);  // issue 42: ours, in both --compat modes (README)
     write_field(w, fields, "description", p.description);
     if (wanted(fields, "category")) {
         w.key("category");

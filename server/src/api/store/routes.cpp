@@ -45,6 +45,21 @@ constexpr std::array routes{
     route{verb::get,     "/api/v1/auth/profile",                 &on<&handle_get_auth_profile>,             bearer,          none,         "getProfile",               reads},
     route{verb::post,    "/api/v1/auth/logout",                  &on<&handle_post_auth_logout>,             bearer,          none,         "logout",                   reads},
     route{verb::get,     "/api/v1/locations",                    &on<&handle_get_locations>,                open,            none,         "getLocations",             reads},
+    route{verb::get,     "/api/v1/cart",                         &on<&handle_get_cart>,                     bearer,          none,         "getCart",                  reads},
+    route{verb::delete_, "/api/v1/cart",                         &on<&handle_delete_cart>,                  bearer,          none,         "clearCart",                writes},
+    route{verb::post,    "/api/v1/cart/items",                   &on<&handle_post_cart_item>,               bearer,          json_or_form, "addCartItem",              writes, per_request, row_kind::cart,       "addToCart"},
+    route{verb::patch,   "/api/v1/cart/items/{productId}",       &on<&handle_patch_cart_item>,              bearer,          json_or_form, "updateCartItem",           writes, per_request, row_kind::none,       "updateCartItem"},
+    route{verb::delete_, "/api/v1/cart/items/{productId}",       &on<&handle_delete_cart_item>,             bearer,          none,         "removeCartItem",           writes, per_request, row_kind::none,       "removeFromCart"},
+    route{verb::post,    "/api/v1/cart/coupon",                  &on<&handle_post_cart_coupon>,             bearer,          json_or_form, "applyCoupon",              writes, per_request, row_kind::cart,       "applyCoupon"},
+    route{verb::delete_, "/api/v1/cart/coupon",                  &on<&handle_delete_cart_coupon>,           bearer,          none,         "removeCoupon",             writes},
+    route{verb::get,     "/api/v1/orders",                       &on<&handle_get_orders>,                   bearer,          none,         "getOrders",                reads},
+    route{verb::post,    "/api/v1/orders",                       &on<&handle_post_order>,                   bearer,          json_or_form, "createOrder",              writes, per_request, row_kind::shop_order, "checkout"},
+    route{verb::get,     "/api/v1/orders/{id}",                  &on<&handle_get_order>,                    bearer,          none,         "getOrder",                 reads},
+    route{verb::patch,   "/api/v1/orders/{id}",                  &on<&handle_patch_order>,                  bearer,          json_or_form, "updateOrderStatus",        writes},
+    route{verb::post,    "/api/v1/orders/{id}/cancel",           &on<&handle_post_order_cancel>,            bearer,          none,         "cancelOrder",              writes, per_request, row_kind::none,       "cancelOrder"},
+    route{verb::get,     "/api/v1/orders/{id}/payments",         &on<&handle_get_order_payments>,           bearer,          none,         "getOrderPayments",         reads},
+    route{verb::post,    "/api/v1/orders/{id}/payments",         &on<&handle_post_order_payment>,           bearer,          json_or_form, "createPayment",            writes, per_request, row_kind::payment,    "pay"},
+    route{verb::post,    "/api/v1/payments/{id}/3ds",            &on<&handle_post_payment_3ds>,             bearer,          json_or_form, "completeThreeDSecure",     writes},
 };
 // clang-format on
 

@@ -49,6 +49,24 @@ handler_result handle_get_auth_profile(request_context& ctx, store_services& app
 handler_result handle_post_auth_logout(request_context& ctx, store_services& app);
 handler_result handle_get_locations(request_context& ctx, store_services& app);
 
+// The shop (issue 42): the caller's cart (handlers_cart.cpp), orders (handlers_orders.cpp) and payments
+// (handlers_payments.cpp)
+handler_result handle_get_cart(request_context& ctx, store_services& app);
+handler_result handle_delete_cart(request_context& ctx, store_services& app);
+handler_result handle_post_cart_item(request_context& ctx, store_services& app);
+handler_result handle_patch_cart_item(request_context& ctx, store_services& app);
+handler_result handle_delete_cart_item(request_context& ctx, store_services& app);
+handler_result handle_post_cart_coupon(request_context& ctx, store_services& app);
+handler_result handle_delete_cart_coupon(request_context& ctx, store_services& app);
+handler_result handle_get_orders(request_context& ctx, store_services& app);
+handler_result handle_post_order(request_context& ctx, store_services& app);
+handler_result handle_get_order(request_context& ctx, store_services& app);
+handler_result handle_patch_order(request_context& ctx, store_services& app);
+handler_result handle_post_order_cancel(request_context& ctx, store_services& app);
+handler_result handle_get_order_payments(request_context& ctx, store_services& app);
+handler_result handle_post_order_payment(request_context& ctx, store_services& app);
+handler_result handle_post_payment_3ds(request_context& ctx, store_services& app);
+
 // Sandboxes (handlers_sandboxes.cpp)
 handler_result handle_post_sandbox(request_context& ctx, store_services& app);
 

@@ -13,6 +13,7 @@
 
 #include "core/auth_tokens.hpp"
 #include "core/compat.hpp"
+#include "core/order_states.hpp"
 #include "core/pagination.hpp"
 #include "core/write_policy.hpp"
 #include "server/api/store/location_json.hpp"
@@ -29,6 +30,7 @@
 #include "storage/file_store.hpp"
 #include "storage/location_store.hpp"
 #include "storage/session_store.hpp"
+#include "storage/shop_store.hpp"
 #include "storage/user_store.hpp"
 
 namespace storefront::server {
@@ -69,6 +71,10 @@ class store_services {
         core::compat_mode compat = core::compat_mode::none;
         // POST /sandboxes mints ids here: the shared view's, with --sandboxes on or required (else nullptr).
         sandbox_gateway* sandboxes = nullptr;
+        // The view's shop (issue 42): carts, orders, payments and idempotency keys.
+        storage::shop_store* shop = nullptr;
+        // --order-ttl: how long a pending_payment order keeps its stock.
+        core::timestamp_ms order_ttl_ms = core::default_order_ttl_ms;
     };
     explicit store_services(parts p) : p_(p) {}
 
@@ -144,6 +150,8 @@ class store_services {
         fragment_list& list, std::optional<core::page_request> page
     ) const;
     sandbox_gateway* sandboxes() const { return p_.sandboxes; }
+    storage::shop_store& shop() const { return *p_.shop; }
+    core::timestamp_ms order_ttl_ms() const { return p_.order_ttl_ms; }
     fragment_list& product_json() const { return p_.product_json; }
     fragment_list& category_json() const { return p_.category_json; }
     fragment_list& user_json() const { return p_.user_json; }

@@ -1,0 +1,263 @@
+// Cart handlers (issue 42): the caller's own cart, priced from the catalogue on every answer (a price sent
+// by the client is ignored), changed one atomic store call at a time with core's cart rules.
+
+#include <optional>
+#include <string>
+
+#include "core/cart_rules.hpp"
+#include "core/coupons.hpp"
+#include "core/validation.hpp"
+#include "server/api/store/handlers.hpp"
+#include "server/codec/request_body.hpp"
+#include "shop_json.hpp"
+#include "shop_support.hpp"
+#include "store_params.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+using namespace shop_support;
+
+// 400 with one problem.
+response invalid(std::string message) {
+    return validation_failed(core::validation_errors{{std::move(message)}});
+}
+
+// The {productId} segment: a positive integer, else 400 naming it.
+or_response<std::int64_t> path_product(const request_context& ctx) {
+    const auto id = core::parse_path_id(store_params::decoded_param(ctx, "productId"));
+    if (!id || *id <= 0) {
+        return invalid("productId must be a positive integer");
+    }
+    return *id;
+}
+
+// The body's `quantity` (core::read_quantity; 0 allowed when `allow_zero`), or 400 naming it.
+or_response<std::int32_t> body_quantity(const core::input_fields& fields, bool allow_zero) {
+    const auto found = fields.find("quantity");
+    if (found == fields.end()) {
+        return invalid("quantity is required");
+    }
+    const auto quantity = core::read_quantity(found->second, allow_zero);
+    if (!quantity) {
+        return invalid(
+            allow_zero ? "quantity must be an integer from 0 to 99"
+                       : core::cart_problem_message(core::cart_problem::quantity_out_of_range)
+        );
+    }
+    return *quantity;
+}
+
+// The cart as stored, priced now: 200 (or `status`).
+boost::asio::awaitable<response> cart_answer(
+    store_services& app, const core::cart& cart, http::status status = http::status::ok
+) {
+    const auto totals = co_await app.storage([&] { return price(app, cart); });
+    auto r = json_response(status, shop_json::cart_json(cart, totals));
+    r.with_header("Cache-Control", "private, no-store");
+    co_return r;
+}
+
+// One change of the caller's cart with core's rule `rule` (returns the cart_problem it met, if any): the
+// stored cart priced (201 or 200), or 400/404 naming the problem, 404 for an unknown product, 409 for too
+// little stock.
+template <class Rule>
+boost::asio::awaitable<response> change(
+    request_context& ctx, store_services& app, Rule rule, http::status status, std::int64_t product_id
+) {
+    std::optional<core::cart_problem> problem;
+    core::stock_shortage shortage;
+    const std::int64_t user = caller(ctx);
+    const auto changed = co_await app.storage([&] {
+        return app.shop().change_cart(
+            user,
+            [&](core::cart& cart) -> core::result<void> {
+                problem = rule(cart);
+                if (problem) {
+                    return core::errc::invalid_input;
+                }
+                return {};
+            },
+            now_ms(),
+            &shortage
+        );
+    });
+    if (!changed) {
+        if (problem == core::cart_problem::line_not_found) {
+            co_return error_response(
+                core::errc::not_found, "The cart has no line of product " + std::to_string(product_id)
+            );
+        }
+        if (problem) {
+            co_return invalid(core::cart_problem_message(*problem));
+        }
+        co_return shortage_answer(changed.error(), shortage);
+    }
+    co_return co_await cart_answer(app, *changed, status);
+}
+
+// The body's `productId`: a positive integer (a JSON number, or a form field's digits).
+or_response<std::int64_t> body_product(const core::input_fields& fields) {
+    const auto found = fields.find("productId");
+    if (found == fields.end()) {
+        return invalid("productId is required");
+    }
+    const auto& v = found->second;
+    const bool numeric = v.type == core::input_value::kind::number || v.type == core::input_value::kind::text;
+    const auto id = numeric ? core::parse_path_id(v.text) : std::nullopt;
+    if (!id || *id <= 0) {
+        return invalid("productId must be a positive integer");
+    }
+    return *id;
+}
+
+}  // namespace
+
+// GET /cart : the caller's open cart, priced from the catalogue now (an empty one when there is none)
+handler_result handle_get_cart(request_context& ctx, store_services& app) {
+    const std::int64_t user = caller(ctx);
+    const auto cart = co_await app.storage([&] { return app.shop().cart_of(user); });
+    if (!cart) {
+        co_return error_response(cart.error());
+    }
+    co_return co_await cart_answer(app, *cart);
+}
+
+// DELETE /cart : the cart emptied (lines and coupon); 200 the empty cart
+handler_result handle_delete_cart(request_context& ctx, store_services& app) {
+    const std::int64_t user = caller(ctx);
+    const auto cleared = co_await app.storage([&] { return app.shop().clear_cart(user); });
+    if (!cleared) {
+        co_return error_response(cleared.error());
+    }
+    core::cart empty;
+    empty.user_id = user;
+    co_return co_await cart_answer(app, empty);
+}
+
+// POST /cart/items {productId, quantity} : 201 the cart with `quantity` more of the product
+handler_result handle_post_cart_item(request_context& ctx, store_services& app) {
+    const auto fields = decode_input(ctx.request[http::field::content_type], ctx.request.body());
+    if (!fields) {
+        co_return fields.error();
+    }
+    const auto product = body_product(*fields);
+    if (!product) {
+        co_return product.error();
+    }
+    const auto quantity = body_quantity(*fields, false);
+    if (!quantity) {
+        co_return quantity.error();
+    }
+    co_return co_await change(
+        ctx,
+        app,
+        [&](core::cart& cart) { return core::add_to_cart(cart.lines, *product, *quantity); },
+        http::status::created,
+        *product
+    );
+}
+
+// PATCH /cart/items/{productId} {quantity} : the line's quantity set (0 removes it)
+handler_result handle_patch_cart_item(request_context& ctx, store_services& app) {
+    const auto product = path_product(ctx);
+    if (!product) {
+        co_return product.error();
+    }
+    const auto fields = decode_input(ctx.request[http::field::content_type], ctx.request.body());
+    if (!fields) {
+        co_return fields.error();
+    }
+    const auto quantity = body_quantity(*fields, true);
+    if (!quantity) {
+        co_return quantity.error();
+    }
+    co_return co_await change(
+        ctx,
+        app,
+        [&](core::cart& cart) { return core::set_cart_quantity(cart.lines, *product, *quantity); },
+        http::status::ok,
+        *product
+    );
+}
+
+// DELETE /cart/items/{productId} : the product's line removed
+handler_result handle_delete_cart_item(request_context& ctx, store_services& app) {
+    const auto product = path_product(ctx);
+    if (!product) {
+        co_return product.error();
+    }
+    co_return co_await change(
+        ctx,
+        app,
+        [&](core::cart& cart) { return core::remove_from_cart(cart.lines, *product); },
+        http::status::ok,
+        *product
+    );
+}
+
+// POST /cart/coupon {code} : the coupon applied (422 naming why an unknown or inapplicable one is not)
+handler_result handle_post_cart_coupon(request_context& ctx, store_services& app) {
+    const auto fields = decode_input(ctx.request[http::field::content_type], ctx.request.body());
+    if (!fields) {
+        co_return fields.error();
+    }
+    const auto found = fields->find("code");
+    if (found == fields->end() || (found->second.type != core::input_value::kind::string &&
+                                   found->second.type != core::input_value::kind::text)) {
+        co_return invalid("code must be a string");
+    }
+    const std::string& code = found->second.text;
+    const auto known = core::known_coupon(code);
+    if (!known) {
+        co_return http_error(
+            http::status::unprocessable_entity,
+            core::coupon_problem_message(code, core::coupon_problem::unknown_code)
+        );
+    }
+    // Whether it gives anything on the cart as it is now (the store keeps the code; totals recheck it).
+    const std::int64_t user = caller(ctx);
+    const auto current = co_await app.storage([&]() -> core::result<core::cart_totals> {
+        auto cart = app.shop().cart_of(user);
+        if (!cart) {
+            return cart.error();
+        }
+        return price(app, *cart);
+    });
+    if (!current) {
+        co_return error_response(current.error());
+    }
+    const auto outcome = core::apply_coupon(*known, current->subtotal);
+    if (outcome.problem) {
+        co_return http_error(
+            http::status::unprocessable_entity, core::coupon_problem_message(*known, *outcome.problem)
+        );
+    }
+    co_return co_await change(
+        ctx,
+        app,
+        [&](core::cart& cart) -> std::optional<core::cart_problem> {
+            cart.coupon = *known;
+            return std::nullopt;
+        },
+        http::status::ok,
+        0
+    );
+}
+
+// DELETE /cart/coupon : the coupon taken off
+handler_result handle_delete_cart_coupon(request_context& ctx, store_services& app) {
+    co_return co_await change(
+        ctx,
+        app,
+        [](core::cart& cart) -> std::optional<core::cart_problem> {
+            cart.coupon.reset();
+            return std::nullopt;
+        },
+        http::status::ok,
+        0
+    );
+}
+
+}  // namespace storefront::server

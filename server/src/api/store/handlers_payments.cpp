@@ -1,0 +1,163 @@
+// Payment handlers (issue 42): the fake processor (core/card_payments.hpp) decides on the card, the store
+// keeps the payment (brand and last four digits only) and, when it succeeded, makes the order paid, in one
+// transaction. The card number and CVC live only in this request's memory: never stored, logged or
+// returned. POST /orders/{id}/payments honours Idempotency-Key.
+
+#include <string>
+
+#include "core/card_payments.hpp"
+#include "core/order_states.hpp"
+#include "server/api/store/handlers.hpp"
+#include "server/services/shop_counters.hpp"
+#include "shop_json.hpp"
+#include "shop_support.hpp"
+#include "store_params.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+using namespace shop_support;
+
+// Where payment `id` is completed after 3-D Secure: under this view's public URL and sandbox path.
+std::string three_ds_base(const store_services& app) {
+    return std::string(app.public_url()) + std::string(app.files_path()) + "/api/v1/payments/";
+}
+
+// A payment's answer: 201 (or `ok`) when it succeeded or waits for 3-D Secure, 402 with the same body when
+// it failed.
+response payment_answer(const store_services& app, const core::payment& p, http::status ok) {
+    shop_counters::count_payment(p.status);
+    const auto status = p.status == core::payment_status::failed ? http::status::payment_required : ok;
+    auto r =
+        json_response(status, shop_json::payment_json(p, three_ds_base(app) + std::to_string(p.id) + "/3ds"));
+    r.with_header("Cache-Control", "private, no-store");
+    return r;
+}
+
+// The answer to a refused payment of order `id`: 404, or 409 naming the order's state.
+boost::asio::awaitable<response> refused_payment(
+    store_services& app, boost::system::error_code ec, std::int64_t id, std::optional<std::int64_t> owner
+) {
+    if (ec == core::errc::not_found) {
+        co_return order_missing(id);
+    }
+    if (ec != core::errc::transition_not_allowed) {
+        co_return error_response(ec);
+    }
+    const auto order = co_await app.storage([&] { return app.shop().find_order(id, owner); });
+    const std::string state = order ? std::string(core::to_string(order->status)) : "not payable";
+    co_return error_response(
+        ec,
+        "Order " + std::to_string(id) + " is " + state + "; only a pending_payment order can be paid" +
+            (order && order->status == core::shop_order_status::pending_payment ? " (it has just expired)"
+                                                                                : "")
+    );
+}
+
+// The payment itself (inside the Idempotency-Key handling).
+boost::asio::awaitable<response> pay(request_context& ctx, store_services& app, std::int64_t order_id) {
+    const auto owner = owner_scope(ctx);
+    // The order first: another user's is 404 and a settled one 409, whatever the card.
+    const auto order = co_await app.storage([&] { return app.shop().find_order(order_id, owner); });
+    if (!order) {
+        co_return co_await refused_payment(app, order.error(), order_id, owner);
+    }
+    if (order->status != core::shop_order_status::pending_payment) {
+        co_return co_await refused_payment(app, core::errc::transition_not_allowed, order_id, owner);
+    }
+    const auto body = shop_json::object_body(ctx);
+    if (!body) {
+        co_return body.error();
+    }
+    const auto card = shop_json::read_card(*body);
+    if (!card) {
+        co_return card.error();
+    }
+    const auto now = now_ms();
+    const auto outcome = core::charge_card(*card, now);
+    if (!outcome.decision) {
+        const auto problem = outcome.problem.value_or(core::card_problem::invalid_number);
+        if (problem == core::card_problem::expired) {
+            // A well-formed card past its expiry: declined as a processor declines it, nothing kept.
+            co_return http_error(http::status::payment_required, core::card_problem_message(problem));
+        }
+        co_return validation_failed(core::validation_errors{{core::card_problem_message(problem)}});
+    }
+    const auto recorded = co_await app.storage([&] {
+        return app.shop().record_payment(order_id, owner, *outcome.decision, now);
+    });
+    if (!recorded) {
+        co_return co_await refused_payment(app, recorded.error(), order_id, owner);
+    }
+    co_return payment_answer(app, *recorded, http::status::created);
+}
+
+}  // namespace
+
+// POST /orders/{id}/payments {card: {number, expMonth, expYear, cvc}} : 201 the payment (the order paid),
+// 201 requires_action with nextAction for 3-D Secure, 402 a failed one (the order stays payable)
+handler_result handle_post_order_payment(request_context& ctx, store_services& app) {
+    const auto id = store_params::path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    co_return co_await idempotent(ctx, app, [&] { return pay(ctx, app, *id); });
+}
+
+// GET /orders/{id}/payments : the order's payments, oldest first
+handler_result handle_get_order_payments(request_context& ctx, store_services& app) {
+    const auto id = store_params::path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto owner = owner_scope(ctx);
+    const auto payments = co_await app.storage([&] { return app.shop().payments_of(*id, owner); });
+    if (!payments) {
+        co_return payments.error() == core::errc::not_found ? order_missing(*id)
+                                                            : error_response(payments.error());
+    }
+    auto r = json_response(http::status::ok, shop_json::payments_json(*payments, three_ds_base(app)));
+    r.with_header("Cache-Control", "private, no-store");
+    co_return r;
+}
+
+// POST /payments/{id}/3ds {result: "approve" | "fail"} : the 3-D Secure step completed: 200 succeeded (the
+// order paid) or 402 failed
+handler_result handle_post_payment_3ds(request_context& ctx, store_services& app) {
+    const auto id = store_params::path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto fields = decode_input(ctx.request[http::field::content_type], ctx.request.body());
+    if (!fields) {
+        co_return fields.error();
+    }
+    const auto found = fields->find("result");
+    const std::string_view result = found == fields->end() ? std::string_view{} : found->second.text;
+    const bool text = found != fields->end() && (found->second.type == core::input_value::kind::string ||
+                                                 found->second.type == core::input_value::kind::text);
+    if (!text || (result != "approve" && result != "fail")) {
+        co_return validation_failed(core::validation_errors{{"result must be one of: approve, fail"}});
+    }
+    const auto owner = owner_scope(ctx);
+    const auto done = co_await app.storage([&] {
+        return app.shop().complete_payment(*id, owner, result == "approve", now_ms());
+    });
+    if (!done) {
+        if (done.error() == core::errc::not_found) {
+            co_return error_response(done.error(), "Payment " + std::to_string(*id) + " not found");
+        }
+        if (done.error() == core::errc::transition_not_allowed) {
+            co_return error_response(
+                done.error(),
+                "Payment " + std::to_string(*id) +
+                    " is not waiting for 3-D Secure, or its order can no longer be paid"
+            );
+        }
+        co_return error_response(done.error());
+    }
+    co_return payment_answer(app, *done, http::status::ok);
+}
+
+}  // namespace storefront::server
