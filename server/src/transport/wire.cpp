@@ -65,7 +65,7 @@ void write_head(std::string& out, const response& r, const head_options& options
     } else {
         out.append(fixed_headers_before_type).append(r.content_type).append(fixed_headers_after_type);
     }
-    if (code != 204 && code != 304) {
+    if (code != 204 && code != 304 && !r.stream) {  // a stream's body ends with the connection
         out.append("Content-Length: ");
         append_number(out, r.payload().size());
         out.append("\r\n");

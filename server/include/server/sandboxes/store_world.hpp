@@ -17,6 +17,7 @@
 #include "server/api/store/store_services.hpp"
 #include "server/routing/access.hpp"
 #include "server/services/blocking_offload.hpp"
+#include "server/services/event_hub.hpp"
 #include "server/services/list_answers.hpp"
 #include "server/services/login_brake.hpp"
 #include "server/services/password_worker.hpp"
@@ -52,6 +53,9 @@ struct world_commons {
     std::size_t upload_limit;
     std::size_t upload_budget;  // bytes of uploads one view keeps
     std::size_t image_budget;   // bytes of pet images one view keeps
+    // The change feed's hub of each data set (nullptr: no feed) and the bound on open streams.
+    event_hubs* events = nullptr;
+    std::size_t max_event_streams = 10'000;
 };
 
 // The stores of one view, made by the storage factory from `config`, and the cached JSON of its lists.
@@ -109,6 +113,7 @@ class store_world {
   private:
     std::shared_ptr<store_set> stores_;
     std::string files_path_;
+    std::shared_ptr<event_hub> events_;  // this data set's change feed (kept across the view's reopening)
     core::auth_tokens tokens_;
     core::pet_tokens pet_tokens_;
     store_services store_;

@@ -141,7 +141,9 @@ handler_result handle_post_user(request_context& ctx, store_services& app) {
     if (!created) {
         co_return user_write_error(ctx, app, created.error(), 0, {});
     }
-    co_return json_response(http::status::created, store_lists::item_json(*created, app));
+    std::string json = store_lists::item_json(*created, app);
+    co_await app.publish("user.created", json);
+    co_return json_response(http::status::created, std::move(json));
 }
 
 // PUT /users/{id} {any subset of name, email, password, avatar, role} : the updated user
@@ -183,7 +185,9 @@ handler_result handle_put_user(request_context& ctx, store_services& app) {
             co_return error_response(revoked.error());
         }
     }
-    auto r = json_response(http::status::ok, store_lists::item_json(*updated, app));
+    std::string json = store_lists::item_json(*updated, app);
+    co_await app.publish("user.updated", json);
+    auto r = json_response(http::status::ok, std::move(json));
     if (ctx.actor.user_id == *id) {
         r.with_header("Cache-Control", "private, no-store");  // one's own record: personal data
     }
@@ -206,6 +210,7 @@ handler_result handle_delete_user(request_context& ctx, store_services& app) {
         !removed) {
         co_return user_write_error(ctx, app, removed.error(), *id, core::seed_user_delete_message);
     }
+    co_await app.publish_deleted("user.deleted", *id);
     if (const auto revoked = co_await app.storage([&] { return app.logins().revoke_user(*id); }); !revoked) {
         co_return error_response(revoked.error());
     }

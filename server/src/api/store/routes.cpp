@@ -45,6 +45,7 @@ constexpr std::array routes{
     route{verb::get,     "/api/v1/auth/profile",                 &on<&handle_get_auth_profile>,             bearer,          none,         "getProfile",               reads},
     route{verb::post,    "/api/v1/auth/logout",                  &on<&handle_post_auth_logout>,             bearer,          none,         "logout",                   reads},
     route{verb::get,     "/api/v1/locations",                    &on<&handle_get_locations>,                open,            none,         "getLocations",             reads},
+    route{verb::get,     "/api/v1/events",                       &on<&handle_get_events>,                   optional_bearer, none,         "getEvents",                reads},
 };
 // clang-format on
 

@@ -18,6 +18,7 @@
 #include "server/api/store/location_json.hpp"
 #include "server/routing/sandbox_gateway.hpp"
 #include "server/services/blocking_offload.hpp"
+#include "server/services/event_hub.hpp"
 #include "server/services/list_answers.hpp"
 #include "server/services/login_brake.hpp"
 #include "server/services/password_worker.hpp"
@@ -69,6 +70,9 @@ class store_services {
         core::compat_mode compat = core::compat_mode::none;
         // POST /sandboxes mints ids here: the shared view's, with --sandboxes on or required (else nullptr).
         sandbox_gateway* sandboxes = nullptr;
+        // This data set's change feed (nullptr: none) and the process's bound on open streams.
+        std::shared_ptr<event_hub> events;
+        std::size_t max_event_streams = 10'000;
     };
     explicit store_services(parts p) : p_(p) {}
 
@@ -143,6 +147,18 @@ class store_services {
         fragment_list& list, std::optional<core::page_request> page
     ) const;
     sandbox_gateway* sandboxes() const { return p_.sandboxes; }
+    const std::shared_ptr<event_hub>& events() const { return p_.events; }
+    std::size_t max_event_streams() const { return p_.max_event_streams; }
+    // After a committed write: tells this data set's change feed (`data`: the resource as GET shows it;
+    // `audience`: the shop's orders and payments go to their owner and admins only). Through storage()
+    // when the feed's history is shared (PostgreSQL). A failure there is logged: the write stands.
+    [[nodiscard]] boost::asio::awaitable<void> publish(
+        std::string_view type, std::string_view data, event_audience audience = {}
+    ) const;
+    // After a committed delete: the event carries {"id":N}.
+    [[nodiscard]] boost::asio::awaitable<void> publish_deleted(std::string_view type, std::int64_t id) const;
+    // publish() from a thread that may block (GraphQL resolvers run on the storage pool).
+    void publish_here(std::string_view type, std::string_view data, event_audience audience = {}) const;
     fragment_list& product_json() const { return p_.product_json; }
     fragment_list& category_json() const { return p_.category_json; }
     fragment_list& user_json() const { return p_.user_json; }
