@@ -19,6 +19,7 @@
 #include "server/ops/periodic_task.hpp"
 #include "server/ops/routes.hpp"
 #include "server/services/self_made_admins.hpp"
+#include "storage/event_log.hpp"
 #include "storage/factory.hpp"
 
 namespace storefront::server {
@@ -123,6 +124,10 @@ composition_root::composition_root(const server_config& config)
           graphql::limits{.max_depth = config.graphql.max_depth, .max_fields = config.graphql.max_fields},
           graph_documents_cached
       ),
+      events_(
+          event_hub_limits{.history = config.events.history, .queue = config.events.queue},
+          storage::make_event_log(config.storage)
+      ),
       commons_{
           .locations = *locations_,
           .location_objects = location_objects_,
@@ -140,6 +145,8 @@ composition_root::composition_root(const server_config& config)
           .upload_budget = config.limits.upload_budget,
           .image_budget = config.pet.image_budget,
           .order_ttl_ms = std::chrono::duration_cast<std::chrono::milliseconds>(config.order_ttl).count(),
+          .events = &events_,
+          .max_event_streams = config.events.max_connections,
       },
       sandboxes_(
           config.sandboxes.mode == core::sandbox_mode::off ? nullptr

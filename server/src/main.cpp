@@ -144,7 +144,9 @@ int main(int argc, char* argv[]) {
         app.state().mark_started();  // listeners open, data loaded: /readyz may say ready
         notify_ready();
         std::unique_ptr<io_watchdog> watchdog = start_watchdog(server, pet_server.get());
-        const stop_request stop = wait_and_drain(signals_io, signals, app.state(), config.drain);
+        const stop_request stop = wait_and_drain(signals_io, signals, app.state(), config.drain, [&app] {
+            app.events().close_all();
+        });
         log_event(
             "info",
             "stopping",

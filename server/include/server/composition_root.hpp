@@ -79,6 +79,8 @@ class composition_root {
     storage::location_store& locations() { return *locations_; }
     // The sandboxes (nullptr with --sandboxes off), for tests that run a purge pass.
     sandbox_worlds* sandboxes() { return sandboxes_.get(); }
+    // The change feed's hubs: main closes their streams when the drain begins.
+    event_hubs& events() { return events_; }
 
   private:
     // Called by a listener once bound, before any request is served: a default public URL of a server
@@ -100,6 +102,7 @@ class composition_root {
     std::unique_ptr<write_lane> storage_writes_;  // SQLite and PostgreSQL
     pet_credentials pet_keys_;
     graph_engine graph_engine_;
+    event_hubs events_;  // the change feed of each data set (before commons_, which points at it)
     world_commons commons_;
     // --sandboxes on|required: the sandboxes' views (none when off).
     std::unique_ptr<sandbox_worlds> sandboxes_;

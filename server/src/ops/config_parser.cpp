@@ -122,6 +122,12 @@ po::options_description describe_options() {
             "data is read-only: the setting for a public instance)")
         ("sandbox-max", po::value<std::size_t>()->default_value(10000), "sandboxes holding data at once (507 beyond)")
         ("sandbox-rows", po::value<std::size_t>()->default_value(1000), "rows a sandbox may add per kind (507 beyond)")
+        ("events-history", po::value<std::size_t>()->default_value(10000),
+            "change feed events kept per data set for clients resuming with Last-Event-ID")
+        ("events-max-connections", po::value<std::size_t>()->default_value(10000),
+            "open change feed streams (SSE and WebSocket) per process (503 beyond)")
+        ("events-queue", po::value<std::size_t>()->default_value(1024),
+            "events one stream may have waiting to be sent; a slower client is closed (overflow)")
         ("graphql-max-depth", po::value<std::size_t>()->default_value(20),
             "deepest selection nesting a GraphQL document may have (fragments expanded)")
         ("graphql-max-fields", po::value<std::size_t>()->default_value(10000),
@@ -291,6 +297,22 @@ void parse_sandbox_options(const po::variables_map& vm, server_config& c) {
     c.sandboxes.ttl = *lifetime;
 }
 
+// --events-history, --events-max-connections, --events-queue.
+void parse_event_options(const po::variables_map& vm, server_config& c) {
+    c.events.history = vm["events-history"].as<std::size_t>();
+    c.events.max_connections = vm["events-max-connections"].as<std::size_t>();
+    c.events.queue = vm["events-queue"].as<std::size_t>();
+    if (c.events.history < 1 || c.events.history > 10'000'000) {
+        throw po::error("--events-history must be between 1 and 10000000");
+    }
+    if (c.events.max_connections > 1'000'000) {
+        throw po::error("--events-max-connections must be at most 1000000");
+    }
+    if (c.events.queue < 1 || c.events.queue > 1'000'000) {
+        throw po::error("--events-queue must be between 1 and 1000000");
+    }
+}
+
 // --instance N shifts the listening ports by N, so one environment file (STOREFRONT_PORT=8080) serves
 // storefront@1 on 8081, @2 on 8082, … Port 0 (any free port) stays 0.
 void apply_instance(const po::variables_map& vm, server_config& c) {
@@ -369,6 +391,7 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         }
         parse_rate_limit_options(vm, c);
         parse_sandbox_options(vm, c);
+        parse_event_options(vm, c);
         c.graphql.max_depth = vm["graphql-max-depth"].as<std::size_t>();
         c.graphql.max_fields = vm["graphql-max-fields"].as<std::size_t>();
         if (c.graphql.max_depth < 2 || c.graphql.max_depth > 100) {

@@ -13,7 +13,8 @@ stop_request wait_and_drain(
     boost::asio::io_context& io,
     boost::asio::signal_set& signals,
     serving_state& state,
-    std::chrono::seconds drain
+    std::chrono::seconds drain,
+    const std::function<void()>& on_drain
 ) {
     stop_request out;
     signals.async_wait([&](const boost::system::error_code&, int signal_number) {
@@ -24,6 +25,9 @@ stop_request wait_and_drain(
 
     state.begin_drain();
     notify_stopping();
+    if (on_drain) {
+        on_drain();
+    }
     log_event(
         "info",
         "draining",

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "core/order_states.hpp"
+#include "server/services/event_hub.hpp"
 #include "server/services/login_brake.hpp"
 #include "server/services/response_cache.hpp"
 #include "server/services/shop_counters.hpp"
@@ -364,6 +365,30 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
         "counter",
         "Pre-serialised lists brought up to date by re-serialising only the rows a write changed.",
         response_cache_counters().patches.load(relaxed)
+    );
+    scalar(
+        "storefront_event_subscribers",
+        "gauge",
+        "Change feed streams (SSE) open now.",
+        event_feed_counters().subscribers.load(relaxed)
+    );
+    scalar(
+        "storefront_events_sent_total",
+        "counter",
+        "Change feed events written to streams (a replayed event counts once per stream).",
+        event_feed_counters().events_sent.load(relaxed)
+    );
+    scalar(
+        "storefront_event_overflow_closes_total",
+        "counter",
+        "Change feed streams closed because their client could not keep up (the last event: overflow).",
+        event_feed_counters().overflow_closes.load(relaxed)
+    );
+    scalar(
+        "storefront_event_streams_refused_total",
+        "counter",
+        "Change feed streams refused with 503 at --events-max-connections.",
+        event_feed_counters().refused.load(relaxed)
     );
     out += "# HELP storefront_build_info The running build.\n# TYPE storefront_build_info gauge\n";
     out += "storefront_build_info{version=\"" STOREFRONT_VERSION "\",compiler=\"" __VERSION__ "\"} 1\n";

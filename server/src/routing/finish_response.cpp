@@ -39,7 +39,7 @@ void finish_response(const http::request_header<>& head, response& r) {
 }
 
 void finish_response(http::verb verb, const request_fields& fields, response& r) {
-    if (r.status != http::status::ok || (verb != http::verb::get && verb != http::verb::head)) {
+    if (r.status != http::status::ok || (verb != http::verb::get && verb != http::verb::head) || r.stream) {
         return;
     }
     const bool compressible = compressible_media_type(r.content_type);

@@ -323,6 +323,9 @@ void sandbox_worlds::remove(const std::string& id) {
         }
     }
     auto removed = registry_->remove(id);
+    if (commons_.events != nullptr) {
+        commons_.events->drop(id);  // its streams end; a new stream starts a new feed
+    }
     if (!removed) {
         throw storage::storage_unavailable("cannot remove sandbox: " + removed.error().message());
     }

@@ -111,6 +111,16 @@ void store_set::forget_cached_lists() {
     product_answers.clear();
 }
 
+namespace {
+
+// The data set a view's files path names: "" (the shared view) or the sandbox id of "/sandbox/{id}".
+std::string_view data_set_of(std::string_view files_path) {
+    constexpr std::string_view prefix = "/sandbox/";
+    return files_path.starts_with(prefix) ? files_path.substr(prefix.size()) : std::string_view{};
+}
+
+}  // namespace
+
 store_world::store_world(
     std::shared_ptr<store_set> stores,
     const world_commons& commons,
@@ -121,6 +131,7 @@ store_world::store_world(
 )
     : stores_(std::move(stores)),
       files_path_(std::move(files_path)),
+      events_(commons.events == nullptr ? nullptr : commons.events->of(data_set_of(files_path_))),
       tokens_(tokens),
       pet_tokens_(pet_tokens),
       store_({
@@ -149,6 +160,8 @@ store_world::store_world(
           .sandboxes = sandboxes,
           .shop = stores_->shop.get(),
           .order_ttl_ms = commons.order_ttl_ms,
+          .events = events_,
+          .max_event_streams = commons.max_event_streams,
       }),
       pets_({
           .pets = *stores_->pets,

@@ -129,7 +129,9 @@ void http_server::begin_shutdown() {
             w.acceptor.close(ignored);
             w.capacity_freed.cancel();
             for (auto& slot : w.connections) {
-                if (!slot.busy) {
+                if (slot.interrupt) {
+                    slot.interrupt();  // a stream ends now, with its retry hint
+                } else if (!slot.busy) {
                     slot.stream->cancel();  // an idle keep-alive read ends now
                 }
             }

@@ -5,9 +5,14 @@
 // routed. Keep-alive and pipelining fall out of the loop: the buffer keeps any bytes read ahead.
 
 #include <array>
+#include <atomic>
 #include <chrono>
+#include <functional>
+#include <memory>
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/buffer_traits.hpp>
@@ -16,6 +21,7 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
 
 #include "replay_cache.hpp"
 #include "server/codec/error_style.hpp"
@@ -27,6 +33,7 @@
 #include "server/telemetry/log.hpp"
 #include "server/transport/framing_policy.hpp"
 #include "server/transport/wire.hpp"
+#include "websocket_feed.hpp"
 #include "worker.hpp"
 
 namespace storefront::server {
@@ -152,7 +159,7 @@ class connection final : body_source {
     asio::awaitable<void> run() {
         metrics().connection_opened();
         const slot_guard guard{
-            owner_, owner_.connections.insert(owner_.connections.end(), {&stream_, false})};
+            owner_, owner_.connections.insert(owner_.connections.end(), {&stream_, false, {}})};
         std::size_t served = 0;
         while (!owner_.stopping) {
             const std::size_t end = co_await read_header_section(served == 0);
@@ -173,6 +180,7 @@ class connection final : body_source {
                     break;
                 }
                 guard.slot->busy = true;
+                guard_slot_ = &*guard.slot;
                 keep_alive = co_await serve(parser, may_keep_alive);
             }
             guard.slot->busy = false;
@@ -357,6 +365,12 @@ class connection final : body_source {
             case request_outcome::kind::answered:
                 break;
         }
+        if (handled.reply.stream) {
+            co_await stream(
+                facts_of(parser.get()), parser.get(), handled, started, rate_headers, guard_slot_
+            );
+            co_return false;
+        }
         keep_for_replay(parser, handled);
         co_return co_await deliver(
             facts_of(parser.get()),
@@ -423,13 +437,26 @@ class connection final : body_source {
             {.keep_alive = keep_alive, .http10 = request.http10, .more_headers = more_headers},
             head_only
         );
+        record(request, reply, matched, logged, started, head_only ? 0 : reply.payload().size());
+        co_return written&& keep_alive;
+    }
+
+    // Counts and logs one answered request of which `body_bytes` were written after the head.
+    void record(
+        const request_facts& request,
+        const response& reply,
+        const route* matched,
+        bool logged,
+        std::chrono::steady_clock::time_point started,
+        std::size_t body_bytes
+    ) {
         metrics().record_request(
             matched,
             request.method,
             static_cast<unsigned>(reply.status),
             std::chrono::steady_clock::now() - started,
             head_bytes_ + request.body_bytes,
-            head_.size() + (head_only ? 0 : reply.payload().size())
+            head_.size() + body_bytes
         );
         if (config_.access_log && logged) {
             log_request({
@@ -443,8 +470,136 @@ class connection final : body_source {
                 .sandbox = request.head == nullptr ? std::string_view{} : sandbox_named(*request.head),
             });
         }
-        co_return written&& keep_alive;
     }
+
+    // Answers with a long-lived body: the head (no Content-Length, Connection: close), then the answer's
+    // run() writes through this connection until it ends; the connection closes after it. A WebSocket
+    // upgrade gets the same answer over Beast's WebSocket instead. Shutdown interrupts it through the slot;
+    // the peer closing its side is noticed by a read kept pending.
+    asio::awaitable<void> stream(
+        const request_facts& facts,
+        const http_request& request,
+        const request_outcome& handled,
+        std::chrono::steady_clock::time_point started,
+        std::string_view more_headers,
+        connection_slot* slot
+    ) {
+        const response& reply = handled.reply;
+        // Named, not temporaries in the co_await expressions: GCC 12 destroys those twice (bug 99576).
+        const std::function<void(std::function<void()>)> interrupt_with = [slot](std::function<void()> fn) {
+            if (slot != nullptr) {
+                slot->interrupt = std::move(fn);
+            }
+        };
+        if (beast::websocket::is_upgrade(request)) {
+            // Beast writes the 101 (or refuses the handshake).
+            std::function<bool()> closing = [this] { return owner_.stopping || services_.state.draining(); };
+            const std::size_t sent = co_await serve_websocket(
+                stream_, request, *reply.stream, websocket_limits{}, std::move(closing), interrupt_with
+            );
+            response switched;
+            switched.status = http::status::switching_protocols;
+            record(facts, switched, handled.matched, handled.logged, started, sent);
+            co_return;
+        }
+        const bool head_only = facts.method == http::verb::head;
+        const bool written = co_await send(
+            reply, {.keep_alive = false, .http10 = facts.http10, .more_headers = more_headers}, head_only
+        );
+        std::size_t streamed = 0;
+        if (written && !head_only) {
+            streaming_sink sink(stream_, limits_.write_timeout, owner_, services_.state);
+            interrupt_with(sink.waker());
+            co_await reply.stream->run(sink);
+            interrupt_with(nullptr);
+            streamed = sink.bytes_written();
+        }
+        record(facts, reply, handled.matched, handled.logged, started, streamed);
+    }
+
+    // The stream_sink of one event stream on this connection.
+    class streaming_sink final : public stream_sink {
+      public:
+        streaming_sink(
+            beast::tcp_stream& stream,
+            std::chrono::seconds write_timeout,
+            const worker& owner,
+            const serving_state& state
+        )
+            : stream_(stream),
+              write_timeout_(write_timeout),
+              owner_(owner),
+              state_(state),
+              shared_(std::make_shared<shared>(stream.get_executor())) {
+            // Bound what the kernel holds for a client that stops reading, so the subscriber's own queue
+            // (not megabytes of socket buffer) decides when it is too slow.
+            boost::system::error_code ignored;
+            stream_.socket().set_option(asio::socket_base::send_buffer_size(stream_send_buffer), ignored);
+            // A request never has more to send on a stream's connection: a read that completes means the
+            // peer closed (or broke the protocol); either way the stream ends.
+            stream_.socket().async_read_some(
+                asio::buffer(shared_->sink),
+                [s = shared_](const boost::system::error_code&, std::size_t) {
+                    s->peer_gone = true;
+                    wake(s);
+                }
+            );
+        }
+        ~streaming_sink() {
+            boost::system::error_code ignored;
+            stream_.socket().cancel(ignored);  // the pending read ends; its handler holds only `shared_`
+        }
+        streaming_sink(const streaming_sink&) = delete;
+        streaming_sink& operator=(const streaming_sink&) = delete;
+
+        framing kind() const override { return framing::event_stream; }
+        asio::awaitable<bool> write(std::string_view bytes) override {
+            if (shared_->peer_gone) {
+                co_return false;
+            }
+            stream_.expires_after(write_timeout_);
+            auto [ec, n] =
+                co_await asio::async_write(stream_, asio::buffer(bytes.data(), bytes.size()), use_tuple);
+            written_ += n;
+            co_return !ec;
+        }
+        asio::awaitable<void> wait_until(std::chrono::steady_clock::time_point deadline) override {
+            if (shared_->pending.exchange(false) || shared_->peer_gone || closing()) {
+                co_return;
+            }
+            shared_->timer.expires_at(deadline);
+            (void)co_await shared_->timer.async_wait(use_tuple);
+            shared_->pending.store(false);
+        }
+        std::function<void()> waker() override {
+            return [s = shared_] { wake(s); };
+        }
+        bool peer_open() const override { return !shared_->peer_gone; }
+        bool closing() const override { return owner_.stopping || state_.draining(); }
+        std::size_t bytes_written() const { return written_; }
+
+      private:
+        static constexpr int stream_send_buffer = 64 * 1024;
+        // What outlives the sink: the timer a wake-up cancels and the pending read's buffer.
+        struct shared {
+            explicit shared(const asio::any_io_executor& ex) : timer(ex) {}
+            asio::steady_timer timer;
+            std::atomic<bool> pending{false};
+            bool peer_gone = false;  // touched on the connection's thread only
+            std::array<char, 64> sink{};
+        };
+        static void wake(const std::shared_ptr<shared>& s) {
+            if (!s->pending.exchange(true)) {
+                asio::post(s->timer.get_executor(), [s] { s->timer.cancel(); });
+            }
+        }
+        beast::tcp_stream& stream_;
+        std::chrono::seconds write_timeout_;
+        const worker& owner_;
+        const serving_state& state_;
+        std::shared_ptr<shared> shared_;
+        std::size_t written_ = 0;
+    };
 
     asio::awaitable<bool> send(const response& reply, const head_options& options, bool head_only) {
         write_head(head_, reply, options);
@@ -540,9 +695,10 @@ class connection final : body_source {
     bool client_known_ = false;
     beast::flat_buffer buffer_;
     std::string head_;
-    std::size_t head_bytes_ = 0;        // the current request's header section
-    std::string replay_key_;            // the current GET's header section, when its answer may be kept
-    request_parser* parser_ = nullptr;  // the request being served
+    std::size_t head_bytes_ = 0;             // the current request's header section
+    std::string replay_key_;                 // the current GET's header section, when its answer may be kept
+    request_parser* parser_ = nullptr;       // the request being served
+    connection_slot* guard_slot_ = nullptr;  // this connection's slot in its worker
     worker& owner_;
     const listener_services& services_;
     const server_config& config_;

@@ -70,7 +70,7 @@ void write_head(std::string& out, const response& r, const head_options& options
     }
     append_cors_origin(out, r);
     out.append(fixed_headers_after_origin);
-    if (code != 204 && code != 304) {
+    if (code != 204 && code != 304 && !r.stream) {  // a stream's body ends with the connection
         out.append("Content-Length: ");
         append_number(out, r.payload().size());
         out.append("\r\n");

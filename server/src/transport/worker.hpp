@@ -1,6 +1,7 @@
 #pragma once
 // One I/O thread's state: its io_context, acceptor and the sessions it owns (touched only on that thread).
 
+#include <functional>
 #include <list>
 #include <thread>
 
@@ -19,6 +20,8 @@ namespace storefront::server {
 struct connection_slot {
     boost::beast::tcp_stream* stream;
     bool busy = false;  // a request is being answered; shutdown lets it finish
+    // Set while the connection streams (an event stream): shutdown calls it so the stream ends now.
+    std::function<void()> interrupt;
 };
 
 struct worker {

@@ -65,5 +65,7 @@ class pg_listener {
 
 // The channel of the registry of sandboxes (sandbox_store): one NOTIFY per create or remove.
 inline constexpr const char* sandbox_registry_channel = "storefront_sandboxes";
+// The channel of the change feed's history (event_log): one NOTIFY per append, the data set as payload.
+inline constexpr const char* event_log_channel = "storefront_events";
 
 }  // namespace storefront::storage::detail

@@ -105,6 +105,7 @@ pg_listener& pg_pool::listener() {
         }
         if (target_.schema.empty()) {
             channels.emplace_back(sandbox_registry_channel);
+            channels.emplace_back(event_log_channel);
         }
         listener_ = std::make_unique<pg_listener>(target_.dsn, target_.schema, limits_, std::move(channels));
     }

@@ -14,6 +14,7 @@
 #include "core/pet_model.hpp"
 #include "postgres/target.hpp"
 #include "storage/catalogue_store.hpp"
+#include "storage/event_log.hpp"
 #include "storage/file_store.hpp"
 #include "storage/pet_store.hpp"
 #include "storage/sandbox_store.hpp"
@@ -64,5 +65,8 @@ namespace storefront::storage {
 // The registry of sandboxes of the database `base.backend`: a table in the shared view, one schema per
 // sandbox; config_for answers `base` with that schema.
 [[nodiscard]] std::unique_ptr<sandbox_store> make_pg_sandbox_store(storage_config base);
+// The change feed's history of every data set of the database `config.backend` (tables in the shared
+// view's schema).
+[[nodiscard]] std::unique_ptr<event_log> make_pg_event_log(const storage_config& config);
 
 }  // namespace storefront::storage

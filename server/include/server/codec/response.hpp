@@ -15,6 +15,7 @@
 
 #include "server/codec/content_coding.hpp"
 #include "server/codec/representation.hpp"
+#include "server/codec/stream_answer.hpp"
 
 namespace storefront::server {
 
@@ -35,6 +36,9 @@ struct response {
     // False for an answer that differs between identical requests on the same data (a random sample, a
     // session string, live counters): it gets no ETag and never a 304.
     bool deterministic = true;
+    // A long-lived body (an event stream): the session writes the head without Content-Length, then runs
+    // it until it ends and closes the connection. Never cached, tagged or compressed.
+    std::shared_ptr<stream_answer> stream;
 
     // What routing's finaliser (routing/finish_response.hpp) chose for a 200 GET or HEAD: the content coding
     // of the payload (Content-Encoding), whether the choice depends on Accept-Encoding (Vary), the ETag.

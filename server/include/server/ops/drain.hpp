@@ -5,6 +5,7 @@
 // drain at once.
 
 #include <chrono>
+#include <functional>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -19,12 +20,14 @@ struct stop_request {
 };
 
 // Runs `io` (which owns `signals`) until the first signal, begins the drain on `state` (and tells systemd
-// STOPPING=1), then until `drain` has passed or a second signal came.
+// STOPPING=1) and calls `on_drain` (the change feed's streams end with a retry hint), then runs until
+// `drain` has passed or a second signal came.
 [[nodiscard]] stop_request wait_and_drain(
     boost::asio::io_context& io,
     boost::asio::signal_set& signals,
     serving_state& state,
-    std::chrono::seconds drain
+    std::chrono::seconds drain,
+    const std::function<void()>& on_drain = {}
 );
 
 }  // namespace storefront::server

@@ -71,6 +71,14 @@ struct graphql_config {
     std::size_t max_fields = 10'000;  // --graphql-max-fields: fields resolved for one request
 };
 
+// The change feed (issue 43): events kept per data set to resume from, open streams per process, and the
+// events one subscriber may have waiting before it is closed as too slow.
+struct events_config {
+    std::size_t history = 10'000;          // --events-history
+    std::size_t max_connections = 10'000;  // --events-max-connections (503 beyond)
+    std::size_t queue = 1'024;             // --events-queue
+};
+
 struct server_config {
     std::string address = "127.0.0.1";
     std::uint16_t port = 8080;       // 0 = any free port (logged at start)
@@ -101,6 +109,7 @@ struct server_config {
     bool fault_injection = false;
     sandbox_config sandboxes;
     graphql_config graphql;
+    events_config events;
     core::token_settings tokens;
     storage::storage_config storage;
     limits_config limits;

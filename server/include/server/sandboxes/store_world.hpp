@@ -18,6 +18,7 @@
 #include "server/api/store/store_services.hpp"
 #include "server/routing/access.hpp"
 #include "server/services/blocking_offload.hpp"
+#include "server/services/event_hub.hpp"
 #include "server/services/list_answers.hpp"
 #include "server/services/login_brake.hpp"
 #include "server/services/password_worker.hpp"
@@ -55,6 +56,9 @@ struct world_commons {
     std::size_t upload_budget;                                     // bytes of uploads one view keeps
     std::size_t image_budget;                                      // bytes of pet images one view keeps
     core::timestamp_ms order_ttl_ms = core::default_order_ttl_ms;  // --order-ttl
+    // The change feed's hub of each data set (nullptr: no feed) and the bound on open streams.
+    event_hubs* events = nullptr;
+    std::size_t max_event_streams = 10'000;
 };
 
 // The stores of one view, made by the storage factory from `config`, and the cached JSON of its lists.
@@ -115,6 +119,7 @@ class store_world {
   private:
     std::shared_ptr<store_set> stores_;
     std::string files_path_;
+    std::shared_ptr<event_hub> events_;  // this data set's change feed (kept across the view's reopening)
     core::auth_tokens tokens_;
     core::pet_tokens pet_tokens_;
     store_services store_;

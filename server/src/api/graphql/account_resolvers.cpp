@@ -17,6 +17,7 @@
 #include "graph_call.hpp"
 #include "graph_values.hpp"
 #include "resolvers.hpp"
+#include "server/api/store/json_mapping.hpp"
 #include "server/codec/request_body.hpp"
 
 namespace storefront::server {
@@ -198,6 +199,9 @@ resolved add_user(const resolve_info& info) {
     if (!created) {
         return user_write_refused(created.error(), 0, {});
     }
+    call.app.publish_here(
+        "user.created", to_json(*created, call.app.public_url(), {}, call.app.password_mask())
+    );
     return resolved::ok(graph_value(*created, call.app));
 }
 
@@ -238,6 +242,9 @@ resolved update_user(const resolve_info& info) {
     if (!updated) {
         return user_write_refused(updated.error(), *id, core::seed_user_update_message);
     }
+    call.app.publish_here(
+        "user.updated", to_json(*updated, call.app.public_url(), {}, call.app.password_mask())
+    );
     if (change.credentials || change.role) {
         if (const auto revoked = call.app.logins().revoke_user(*id); !revoked) {
             return refused(revoked.error());
@@ -262,6 +269,7 @@ resolved delete_user(const resolve_info& info) {
     if (!deleted) {
         return user_write_refused(deleted.error(), *id, core::seed_user_delete_message);
     }
+    call.app.publish_here("user.deleted", "{\"id\":" + std::to_string(*id) + "}");
     if (const auto revoked = call.app.logins().revoke_user(*id); !revoked) {
         return refused(revoked.error());
     }

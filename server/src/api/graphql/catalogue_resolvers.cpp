@@ -16,6 +16,7 @@
 #include "graph_call.hpp"
 #include "graph_values.hpp"
 #include "resolvers.hpp"
+#include "server/api/store/json_mapping.hpp"
 
 namespace storefront::server {
 
@@ -180,6 +181,7 @@ resolved add_product(const resolve_info& info) {
     if (!created) {
         return product_write_refused(created.error(), 0, draft->title, draft->category_id);
     }
+    call.app.publish_here("product.created", to_json(*created, call.app.public_url()));
     return resolved::ok(graph_value(*created, call.app));
 }
 
@@ -197,6 +199,7 @@ resolved update_product(const resolve_info& info) {
     if (!updated) {
         return product_write_refused(updated.error(), *id, patch->title, patch->category_id.value_or(0));
     }
+    call.app.publish_here("product.updated", to_json(*updated, call.app.public_url()));
     return resolved::ok(graph_value(*updated, call.app));
 }
 
@@ -210,6 +213,7 @@ resolved delete_product(const resolve_info& info) {
     if (!deleted) {
         return product_write_refused(deleted.error(), *id, std::nullopt, 0);
     }
+    call.app.publish_here("product.deleted", "{\"id\":" + std::to_string(*id) + "}");
     return resolved::ok(true);
 }
 
@@ -250,6 +254,7 @@ resolved add_category(const resolve_info& info) {
     if (!created) {
         return category_write_refused(call, created.error(), 0, draft->name);
     }
+    call.app.publish_here("category.created", to_json(*created, call.app.public_url()));
     return resolved::ok(graph_value(*created, call.app));
 }
 
@@ -267,6 +272,7 @@ resolved update_category(const resolve_info& info) {
     if (!updated) {
         return category_write_refused(call, updated.error(), *id, patch->name);
     }
+    call.app.publish_here("category.updated", to_json(*updated, call.app.public_url()));
     return resolved::ok(graph_value(*updated, call.app));
 }
 
@@ -280,6 +286,7 @@ resolved delete_category(const resolve_info& info) {
     if (!deleted) {
         return category_write_refused(call, deleted.error(), *id, std::nullopt);
     }
+    call.app.publish_here("category.deleted", "{\"id\":" + std::to_string(*id) + "}");
     return resolved::ok(true);
 }
 

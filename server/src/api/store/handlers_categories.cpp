@@ -102,7 +102,9 @@ handler_result handle_post_category(request_context& ctx, store_services& app) {
     if (!created) {
         co_return co_await category_write_error(ctx, created.error(), 0, draft->name, app);
     }
-    co_return json_response(http::status::created, to_json(*created, app.public_url()));
+    std::string json = to_json(*created, app.public_url());
+    co_await app.publish("category.created", json);
+    co_return json_response(http::status::created, std::move(json));
 }
 
 // PUT /categories/{id} {name?, image?} : the updated category (a new name gives a new slug)
@@ -120,7 +122,9 @@ handler_result handle_put_category(request_context& ctx, store_services& app) {
     if (!updated) {
         co_return co_await category_write_error(ctx, updated.error(), *id, patch->name.value_or(""), app);
     }
-    co_return json_response(http::status::ok, to_json(*updated, app.public_url()));
+    std::string json = to_json(*updated, app.public_url());
+    co_await app.publish("category.updated", json);
+    co_return json_response(http::status::ok, std::move(json));
 }
 
 // DELETE /categories/{id} : true; 409 while products still belong to it
@@ -134,6 +138,7 @@ handler_result handle_delete_category(request_context& ctx, store_services& app)
         !removed) {
         co_return co_await category_write_error(ctx, removed.error(), *id, "", app);
     }
+    co_await app.publish_deleted("category.deleted", *id);
     co_return deleted();
 }
 

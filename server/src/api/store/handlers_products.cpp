@@ -142,7 +142,9 @@ handler_result handle_post_product(request_context& ctx, store_services& app) {
         }
         co_return product_write_error(ctx, app, created.error(), 0, draft->category_id);
     }
-    co_return json_response(http::status::created, to_json(*created, app.public_url()));
+    std::string json = to_json(*created, app.public_url());
+    co_await app.publish("product.created", json);
+    co_return json_response(http::status::created, std::move(json));
 }
 
 // PUT /products/{id} {any subset of the fields} : the updated product
@@ -163,7 +165,9 @@ handler_result handle_put_product(request_context& ctx, store_services& app) {
         }
         co_return product_write_error(ctx, app, updated.error(), *id, patch->category_id.value_or(0));
     }
-    co_return json_response(http::status::ok, to_json(*updated, app.public_url()));
+    std::string json = to_json(*updated, app.public_url());
+    co_await app.publish("product.updated", json);
+    co_return json_response(http::status::ok, std::move(json));
 }
 
 // DELETE /products/{id} : true
@@ -177,6 +181,7 @@ handler_result handle_delete_product(request_context& ctx, store_services& app) 
         !removed) {
         co_return product_write_error(ctx, app, removed.error(), *id, 0);
     }
+    co_await app.publish_deleted("product.deleted", *id);
     co_return deleted();
 }
 

@@ -157,6 +157,7 @@ handler_result handle_post_user(request_context& ctx, store_services& app) {
     if (!created) {
         co_return user_write_error(ctx, app, created.error(), 0, {});
     }
+    co_await app.publish("user.created", store_lists::item_json(*created, app));
     co_return written_user(http::status::created, *created, app, registration->password);
 }
 
@@ -199,6 +200,7 @@ handler_result handle_put_user(request_context& ctx, store_services& app) {
             co_return error_response(revoked.error());
         }
     }
+    co_await app.publish("user.updated", store_lists::item_json(*updated, app));
     auto r = written_user(http::status::ok, *updated, app, update->password);
     if (ctx.actor.user_id == *id && r.extra_headers.find("Cache-Control") == std::string::npos) {
         r.with_header("Cache-Control", "private, no-store");  // one's own record: personal data
@@ -222,6 +224,7 @@ handler_result handle_delete_user(request_context& ctx, store_services& app) {
         !removed) {
         co_return user_write_error(ctx, app, removed.error(), *id, core::seed_user_delete_message);
     }
+    co_await app.publish_deleted("user.deleted", *id);
     if (const auto revoked = co_await app.storage([&] { return app.logins().revoke_user(*id); }); !revoked) {
         co_return error_response(revoked.error());
     }

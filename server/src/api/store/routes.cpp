@@ -60,6 +60,7 @@ constexpr std::array routes{
     route{verb::get,     "/api/v1/orders/{id}/payments",         &on<&handle_get_order_payments>,           bearer,          none,         "getOrderPayments",         reads},
     route{verb::post,    "/api/v1/orders/{id}/payments",         &on<&handle_post_order_payment>,           bearer,          json_or_form, "createPayment",            writes, per_request, row_kind::payment,    "pay"},
     route{verb::post,    "/api/v1/payments/{id}/3ds",            &on<&handle_post_payment_3ds>,             bearer,          json_or_form, "completeThreeDSecure",     writes},
+    route{verb::get,     "/api/v1/events",                       &on<&handle_get_events>,                   optional_bearer, none,         "getEvents",                reads},
 };
 // clang-format on
 

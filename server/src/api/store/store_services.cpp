@@ -3,6 +3,10 @@
 
 #include "server/api/store/store_services.hpp"
 
+#include <exception>
+
+#include "server/telemetry/log.hpp"
+
 namespace storefront::server {
 
 namespace {
@@ -60,6 +64,44 @@ void store_services::refresh(fragment_list& list) noexcept {
         list.refresh_unless_busy();  // a write's thread does not queue behind another's patch
     } catch (...) {                  // storage_unavailable and the like: the next read retries and reports it
     }
+}
+
+void store_services::publish_here(std::string_view type, std::string_view data, event_audience audience)
+    const {
+    if (!p_.events) {
+        return;
+    }
+    try {
+        p_.events->publish(type, data, audience);
+    } catch (const std::exception& e) {
+        // The write is committed and answered; only its event is lost (streams resuming get a reset).
+        log_event("warning", "event_not_published", {field("type", type), field("what", e.what())});
+    }
+}
+
+boost::asio::awaitable<void> store_services::publish(
+    std::string_view type, std::string_view data, event_audience audience
+) const {
+    if (!p_.events) {
+        co_return;
+    }
+    if (!p_.events->shared()) {
+        publish_here(type, data, audience);
+        co_return;
+    }
+    try {
+        co_await p_.storage.run([&] {
+            publish_here(type, data, audience);
+            return true;
+        });
+    } catch (const std::exception& e) {  // the storage pool's queue is full
+        log_event("warning", "event_not_published", {field("type", type), field("what", e.what())});
+    }
+}
+
+boost::asio::awaitable<void> store_services::publish_deleted(std::string_view type, std::int64_t id) const {
+    const std::string data = "{\"id\":" + std::to_string(id) + "}";
+    co_await publish(type, data);
 }
 
 }  // namespace storefront::server

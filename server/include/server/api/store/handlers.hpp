@@ -70,4 +70,7 @@ handler_result handle_post_payment_3ds(request_context& ctx, store_services& app
 // Sandboxes (handlers_sandboxes.cpp)
 handler_result handle_post_sandbox(request_context& ctx, store_services& app);
 
+// Change feed (handlers_events.cpp)
+handler_result handle_get_events(request_context& ctx, store_services& app);
+
 }  // namespace storefront::server

@@ -19,6 +19,7 @@
 #include "server/api/store/location_json.hpp"
 #include "server/routing/sandbox_gateway.hpp"
 #include "server/services/blocking_offload.hpp"
+#include "server/services/event_hub.hpp"
 #include "server/services/list_answers.hpp"
 #include "server/services/login_brake.hpp"
 #include "server/services/password_worker.hpp"
@@ -75,6 +76,9 @@ class store_services {
         storage::shop_store* shop = nullptr;
         // --order-ttl: how long a pending_payment order keeps its stock.
         core::timestamp_ms order_ttl_ms = core::default_order_ttl_ms;
+        // This data set's change feed (nullptr: none) and the process's bound on open streams.
+        std::shared_ptr<event_hub> events;
+        std::size_t max_event_streams = 10'000;
     };
     explicit store_services(parts p) : p_(p) {}
 
@@ -152,6 +156,18 @@ class store_services {
     sandbox_gateway* sandboxes() const { return p_.sandboxes; }
     storage::shop_store& shop() const { return *p_.shop; }
     core::timestamp_ms order_ttl_ms() const { return p_.order_ttl_ms; }
+    const std::shared_ptr<event_hub>& events() const { return p_.events; }
+    std::size_t max_event_streams() const { return p_.max_event_streams; }
+    // After a committed write: tells this data set's change feed (`data`: the resource as GET shows it;
+    // `audience`: the shop's orders and payments go to their owner and admins only). Through storage()
+    // when the feed's history is shared (PostgreSQL). A failure there is logged: the write stands.
+    [[nodiscard]] boost::asio::awaitable<void> publish(
+        std::string_view type, std::string_view data, event_audience audience = {}
+    ) const;
+    // After a committed delete: the event carries {"id":N}.
+    [[nodiscard]] boost::asio::awaitable<void> publish_deleted(std::string_view type, std::int64_t id) const;
+    // publish() from a thread that may block (GraphQL resolvers run on the storage pool).
+    void publish_here(std::string_view type, std::string_view data, event_audience audience = {}) const;
     fragment_list& product_json() const { return p_.product_json; }
     fragment_list& category_json() const { return p_.category_json; }
     fragment_list& user_json() const { return p_.user_json; }

@@ -1,0 +1,34 @@
+#pragma once
+// A streamed answer over WebSocket (issue 43): the session hands over its connection and the parsed
+// upgrade request; Beast completes the handshake (a bad key or version is refused by Beast with 400 or 426
+// and Sec-WebSocket-Version: 13) and the answer runs over JSON text messages. Private to transport/.
+
+#include <cstddef>
+#include <functional>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+
+#include "server/codec/stream_answer.hpp"
+#include "server/routing/request_context.hpp"
+
+namespace storefront::server {
+
+struct websocket_limits {
+    std::size_t message_max = 4096;  // bytes of one client message (close 1009 beyond)
+    std::size_t pending_max = 16;    // client messages not yet handled (close 1008 beyond)
+};
+
+// Accepts `request` on `stream` (moved from), then runs `answer`; `closing` tells whether the instance
+// drains; `on_interrupt` receives the function that ends the answer's wait (shutdown). Answers the bytes
+// written after the handshake.
+[[nodiscard]] boost::asio::awaitable<std::size_t> serve_websocket(
+    boost::beast::tcp_stream& stream,
+    const http_request& request,
+    stream_answer& answer,
+    websocket_limits limits,
+    std::function<bool()> closing,
+    const std::function<void(std::function<void()>)>& on_interrupt
+);
+
+}  // namespace storefront::server

@@ -1,0 +1,167 @@
+// pg_event_log: the change feed's history of every data set in two tables of the shared view's schema
+// (a counter row per data set numbers its events, so ids are the same on every instance and consecutive),
+// each append announced by NOTIFY on one channel with the data set as payload.
+
+#include "storage/event_log.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "postgres/listener.hpp"
+#include "postgres/pool.hpp"
+#include "postgres/stores.hpp"
+
+namespace storefront::storage {
+
+namespace {
+
+using detail::pg_connection;
+using detail::pg_params;
+using detail::pg_transaction;
+
+constexpr std::string_view counters_table = R"sql(
+CREATE TABLE IF NOT EXISTS storefront_event_counters (data_set text PRIMARY KEY, last_id bigint NOT NULL))sql";
+constexpr std::string_view events_table = R"sql(
+CREATE TABLE IF NOT EXISTS storefront_events (
+    data_set text NOT NULL, id bigint NOT NULL, type text NOT NULL, data text NOT NULL, owner bigint,
+    at_ms bigint NOT NULL, PRIMARY KEY (data_set, id)))sql";
+
+// The next id of the data set (the row lock on its counter orders concurrent appends until commit, so ids
+// become visible in order) and the event under it, in one statement.
+constexpr std::string_view append_sql = R"sql(
+WITH next AS (
+    INSERT INTO storefront_event_counters (data_set, last_id) VALUES ($1, 1)
+    ON CONFLICT (data_set) DO UPDATE SET last_id = storefront_event_counters.last_id + 1
+    RETURNING last_id)
+INSERT INTO storefront_events (data_set, id, type, data, owner, at_ms)
+SELECT $1, next.last_id, $2, $3, $4, $5 FROM next RETURNING id)sql";
+
+constexpr std::string_view after_sql = R"sql(
+SELECT id, type, data, owner, at_ms FROM (
+    SELECT id, type, data, owner, at_ms FROM storefront_events WHERE data_set = $1 AND id > $2
+    ORDER BY id DESC LIMIT $3) newest ORDER BY id)sql";
+
+class pg_event_log final : public event_log {
+  public:
+    explicit pg_event_log(const storage_config& config)
+        : pool_(detail::shared_pg_pool(pg_target{config.backend, {}}, config.pool_size)) {}
+
+    ~pg_event_log() override {
+        if (subscription_ != 0) {
+            pool_->listener().unsubscribe(subscription_);
+        }
+    }
+    pg_event_log(const pg_event_log&) = delete;
+    pg_event_log& operator=(const pg_event_log&) = delete;
+
+    stored_event append(
+        std::string_view data_set,
+        std::string_view type,
+        std::string_view data,
+        std::optional<std::int64_t> owner,
+        std::int64_t at_ms
+    ) override {
+        auto db = connection();
+        pg_transaction tx(*db);
+        const auto r = db->exec(
+            append_sql,
+            pg_params().add(data_set).add(type).add(data).add(owner).add(at_ms),
+            detail::pg_plan::kept
+        );
+        (void)db->exec(
+            "SELECT pg_notify($1, $2)",
+            pg_params().add(detail::event_log_channel).add(data_set),
+            detail::pg_plan::kept
+        );
+        tx.commit();
+        return stored_event{
+            static_cast<std::uint64_t>(r.int64(0, 0)), std::string(type), std::string(data), owner, at_ms};
+    }
+
+    std::vector<stored_event> after(std::string_view data_set, std::uint64_t after, std::size_t limit)
+        const override {
+        auto db = const_cast<pg_event_log*>(this)->connection();
+        const auto r = db->exec(
+            after_sql,
+            pg_params()
+                .add(data_set)
+                .add(static_cast<std::int64_t>(after))
+                .add(static_cast<std::int64_t>(limit))
+        );
+        std::vector<stored_event> out;
+        out.reserve(static_cast<std::size_t>(r.size()));
+        for (int row = 0; row < r.size(); ++row) {
+            stored_event e;
+            e.id = static_cast<std::uint64_t>(r.int64(row, 0));
+            e.type = r.text(row, 1);
+            e.data = r.text(row, 2);
+            if (!r.is_null(row, 3)) {
+                e.owner = r.int64(row, 3);
+            }
+            e.at_ms = r.int64(row, 4);
+            out.push_back(std::move(e));
+        }
+        return out;
+    }
+
+    void on_append(std::function<void(std::optional<std::string_view>)> heard) override {
+        subscription_ = pool_->listener().subscribe(
+            detail::event_log_channel,
+            [heard = std::move(heard)](std::optional<std::string_view> payload) { heard(payload); }
+        );
+    }
+
+    void trim(std::string_view data_set, std::size_t keep) override {
+        auto db = connection();
+        if (keep == 0) {
+            pg_transaction tx(*db);
+            (void)db->exec("DELETE FROM storefront_events WHERE data_set = $1", pg_params().add(data_set));
+            (void
+            )db->exec("DELETE FROM storefront_event_counters WHERE data_set = $1", pg_params().add(data_set));
+            tx.commit();
+            return;
+        }
+        (void)db->exec(
+            "DELETE FROM storefront_events WHERE data_set = $1 AND id <= "
+            "(SELECT last_id FROM storefront_event_counters WHERE data_set = $1) - $2",
+            pg_params().add(data_set).add(static_cast<std::int64_t>(keep))
+        );
+    }
+
+  private:
+    // A connection to a database with the tables (made by the first call that reaches it).
+    detail::pg_pool::lease connection() {
+        auto db = pool_->borrow();
+        if (!ready_.load(std::memory_order_acquire)) {
+            std::lock_guard lock(ready_mutex_);
+            if (!ready_.load(std::memory_order_relaxed)) {
+                pg_transaction tx(*db);
+                // Instances starting at once would collide in CREATE TABLE IF NOT EXISTS.
+                (void)db->exec(
+                    "SELECT pg_advisory_xact_lock(hashtext($1))", pg_params().add(detail::event_log_channel)
+                );
+                (void)db->exec(counters_table);
+                (void)db->exec(events_table);
+                tx.commit();
+                ready_.store(true, std::memory_order_release);
+            }
+        }
+        return db;
+    }
+
+    std::shared_ptr<detail::pg_pool> pool_;
+    std::mutex ready_mutex_;
+    std::atomic<bool> ready_{false};
+    std::uint64_t subscription_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<event_log> make_pg_event_log(const storage_config& config) {
+    return std::make_unique<pg_event_log>(config);
+}
+
+}  // namespace storefront::storage
