@@ -6,6 +6,8 @@
 
 #include <boost/beast/core/string.hpp>
 
+#include "core/text.hpp"
+#include "core/text.hpp"
 #include "server/codec/cookies.hpp"
 
 namespace storefront::server {
@@ -116,6 +118,23 @@ std::optional<response> refuse_cross_site(
         return same_or_allowed(origin_of_url(referer), head, allowed, secure) ? std::nullopt : refused();
     }
     return refused();
+}
+
+std::optional<response> refuse_websocket_origin(
+    const http::request_header<>& head, const cors_origins& allowed, bool secure
+) {
+    const auto origin = head.find(http::field::origin);
+    if (allowed.empty() || origin == head.end()) {
+        return std::nullopt;
+    }
+    const std::string upgrade = core::ascii_lower(head[http::field::upgrade]);
+    if (upgrade.find("websocket") == std::string::npos ||
+        same_or_allowed(origin->value(), head, allowed, secure)) {
+        return std::nullopt;
+    }
+    return http_error(
+        http::status::forbidden, "WebSocket handshake from an origin --cors-origins does not allow"
+    );
 }
 
 bool state_changing(http::verb method) {

@@ -272,6 +272,9 @@ boost::asio::awaitable<std::optional<response>> admit_request(
             co_return std::move(*refused);
         }
     }
+    if (auto refused = refuse_websocket_origin(head, services.cors, routed.secure)) {
+        co_return std::move(*refused);
+    }
     if (writes && routed.sandbox) {
         // A sandbox gets stores of its own at its first write (only once the caller was admitted).
         auto own = co_await enter_sandbox(head, routed.match, sandbox_id, true, *services.sandboxes);

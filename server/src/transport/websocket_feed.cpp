@@ -161,8 +161,7 @@ asio::awaitable<std::size_t> serve_websocket(
     ws.set_option(websocket::stream_base::decorator([](websocket::response_type& r) {
         r.set(http::field::server, "storefront");
     }));
-    // TODO(issue 43, wt-browser): check the handshake's Origin against --cors-origins here, once that
-    // allow-list exists (refuse with 403 before async_accept when it is set and the Origin is not in it).
+    // The handshake's Origin was checked against --cors-origins by routing (refuse_websocket_origin).
     auto [ec] = co_await ws.async_accept(request, use_tuple);
     if (ec) {  // Beast has answered the handshake (400, or 426 with Sec-WebSocket-Version: 13)
         co_return 0;

@@ -39,6 +39,7 @@ running_server& events_server() {
         c.events.history = history;
         c.events.queue = queue;
         c.events.max_connections = max_streams;
+        c.cors = server::cors_origins::parse("http://localhost:*");  // the WebSocket handshake's Origin check
         return c;
     }());
     return server;

@@ -318,6 +318,23 @@ BOOST_AUTO_TEST_CASE(a_bad_handshake_is_refused_and_the_version_named) {
     BOOST_TEST(bad_types.handshake("/api/v1/events?types=nope") == 400u);
 }
 
+// With --cors-origins set, a page of another origin cannot open a user's stream (the handshake carries
+// the login cookie and CORS does not guard WebSocket); allowed origins and non-browser clients can.
+BOOST_AUTO_TEST_CASE(the_handshake_origin_must_be_allowed_when_cors_origins_is_set) {
+    raw_ws foreign(port());
+    BOOST_TEST(
+        foreign.handshake("/api/v1/events", good_key, "13", "Origin: https://evil.example\r\n") == 403u
+    );
+    raw_ws allowed(port());
+    BOOST_TEST(
+        allowed.handshake("/api/v1/events", good_key, "13", "Origin: http://localhost:5173\r\n") == 101u
+    );
+    raw_ws own(port());
+    BOOST_TEST(own.handshake("/api/v1/events", good_key, "13", "Origin: http://127.0.0.1\r\n") == 101u);
+    raw_ws no_origin(port());
+    BOOST_TEST(no_origin.handshake("/api/v1/events") == 101u);
+}
+
 BOOST_AUTO_TEST_CASE(bad_frames_close_with_the_matching_code) {
     {
         auto ws = feed();

@@ -34,6 +34,14 @@ void apply_cors(const cors_origins& allowed, const http::request_header<>& head,
     const http::request_header<>& head, const cors_origins& allowed, bool secure
 );
 
+// The Origin check of a WebSocket handshake (Upgrade: websocket) when --cors-origins is set: browsers
+// send the cookie with it and CORS does not guard WebSocket, so a page of another origin could otherwise
+// read a user's stream. nullopt without the allow-list, without an Origin (not a browser) or for this
+// service's own or an allowed origin; the 403 otherwise. Other requests: nullopt.
+[[nodiscard]] std::optional<response> refuse_websocket_origin(
+    const http::request_header<>& head, const cors_origins& allowed, bool secure
+);
+
 // Whether `method` changes state (anything but GET, HEAD and OPTIONS).
 [[nodiscard]] bool state_changing(http::verb method);
 
