@@ -371,6 +371,13 @@ std::shared_ptr<event_hub> event_hubs::of(std::string_view data_set) {
     std::lock_guard lock(mutex_);
     auto it = hubs_.find(data_set);
     if (it == hubs_.end()) {
+        // Any sandbox id may be named, so the table is swept as it grows: a hub that neither a view of
+        // its data set nor a stream holds any more goes (a later stream there starts a new numbering, and a
+        // client resuming with an old id gets a reset).
+        const std::size_t size = hubs_.size();
+        if (size >= 1024 && (size & (size - 1)) == 0) {
+            std::erase_if(hubs_, [](const auto& entry) { return entry.second.use_count() == 1; });
+        }
         it = hubs_
                  .emplace(
                      std::string(data_set),

@@ -151,6 +151,11 @@ asio::awaitable<std::size_t> serve_websocket(
     auto state = std::make_shared<connection_state>(std::move(stream));
     auto& ws = state->ws;
     beast::get_lowest_layer(ws).expires_never();  // the websocket timeouts below take over
+    // As for SSE: the subscriber's queue, not megabytes of socket buffer, decides when a client is too slow.
+    boost::system::error_code ignored_option;
+    beast::get_lowest_layer(ws).socket().set_option(
+        asio::socket_base::send_buffer_size(64 * 1024), ignored_option
+    );
     websocket::stream_base::timeout timeouts =
         websocket::stream_base::timeout::suggested(beast::role_type::server);
     timeouts.idle_timeout = std::chrono::seconds(30);

@@ -1,8 +1,8 @@
 // End to end over a raw socket: the change feed as WebSocket on /api/v1/events (issue 43), on the server
 // the SSE suite shares: events as JSON text messages, {"subscribe": […]} and {"resume": "<id>"}, refused
-// commands answered without closing, sandbox isolation, and hostile clients: a bad handshake key or
-// version, binary frames (1003), invalid UTF-8 (1007), an oversized message (1009), a frame length of 2^63
-// (closed, server unharmed).
+// commands answered without closing, sandbox isolation, a client too slow closed with 1008, and hostile
+// clients: a bad handshake key or version, binary frames (1003), invalid UTF-8 (1007), an oversized message
+// (1009), a frame length of 2^63 (closed, server unharmed).
 
 #include <chrono>
 #include <cstdint>
@@ -39,8 +39,12 @@ constexpr std::string_view good_key = "dGhlIHNhbXBsZSBub25jZQ==";  // RFC 6455's
 // must), every read with a deadline.
 class raw_ws {
   public:
-    explicit raw_ws(std::uint16_t port) {
+    // `receive_buffer` (when non-zero): SO_RCVBUF, so that a client that stops reading fills up quickly.
+    explicit raw_ws(std::uint16_t port, int receive_buffer = 0) {
         fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+        if (receive_buffer > 0) {
+            ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+        }
         sockaddr_in addr{};
         addr.sin_family = AF_INET;
         addr.sin_port = htons(port);
@@ -233,8 +237,8 @@ json::value create(const std::string& base, const std::string& what, const std::
 }
 
 // A feed connection whose handshake succeeded.
-std::unique_ptr<raw_ws> feed(const std::string& target = "/api/v1/events") {
-    auto ws = std::make_unique<raw_ws>(port());
+std::unique_ptr<raw_ws> feed(const std::string& target = "/api/v1/events", int receive_buffer = 0) {
+    auto ws = std::make_unique<raw_ws>(port(), receive_buffer);
     BOOST_TEST_REQUIRE(ws->handshake(target) == 101u, ws->head);
     const auto ready = ws->next_json();  // subscribed from here on
     BOOST_TEST_REQUIRE(ready.at("type").as_string() == "ready");
@@ -304,6 +308,27 @@ BOOST_AUTO_TEST_CASE(a_sandbox_socket_hears_only_its_sandbox) {
     (void)create("", "products", product_json("Shared Socket"));
     BOOST_TEST(shared->next_json().at("data").at("title").as_string() == "Shared Socket");
     BOOST_TEST(!boxed->next(300ms).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_socket_that_stops_reading_is_closed_with_1008_while_another_keeps_up) {
+    auto slow = feed("/sandbox/ws-slow/api/v1/events", 4096);
+    auto quick = feed("/sandbox/ws-slow/api/v1/events");
+    const std::string description(4000, 'd');
+    constexpr int writes = 120;
+    int received = 0;
+    for (int i = 0; i < writes; ++i) {
+        (void)create(
+            "/sandbox/ws-slow",
+            "products",
+            R"({"title":"Slow Socket )" + std::to_string(i) + R"(","price":5,"description":")" + description +
+                R"(","categoryId":1,"images":["https://placehold.co/600x400"]})"
+        );
+        if (quick->next_json().at("type").as_string() == "product.created") {
+            ++received;
+        }
+    }
+    BOOST_TEST(received == writes);
+    BOOST_TEST(slow->close_code(10s) == 1008u);
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_handshake_is_refused_and_the_version_named) {

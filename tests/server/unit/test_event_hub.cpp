@@ -202,6 +202,20 @@ BOOST_AUTO_TEST_CASE(each_data_set_has_its_own_hub_and_numbering) {
     BOOST_TEST(hubs.of("box-1") != sandbox);
 }
 
+BOOST_AUTO_TEST_CASE(hubs_nobody_holds_are_swept_as_the_table_grows) {
+    event_hubs hubs;
+    const auto held = hubs.of("held");
+    held->publish("product.created", "{}");
+    hubs.of("dropped")->publish("product.created", "{}");
+    BOOST_TEST(hubs.of("dropped")->last_id() == 1u);  // kept until the table grows
+    for (int i = 0; i < 1100; ++i) {                  // any sandbox id may be named
+        (void)hubs.of("box-" + std::to_string(i));
+    }
+    BOOST_TEST(hubs.of("held") == held);
+    BOOST_TEST(held->last_id() == 1u);
+    BOOST_TEST(hubs.of("dropped")->last_id() == 0u);  // swept: a new numbering
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(feed_commands_parsing)
