@@ -323,6 +323,40 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(registration_update_and_delete, Backend, user_back
     BOOST_TEST((code_of(store->delete_user(created->id)) == errc::not_found));
 }
 
+// A user may be stored with the case its address was sent in (--compat public): answered so, found and
+// unique case-insensitively (lookups take normalised addresses).
+BOOST_AUTO_TEST_CASE_TEMPLATE(emails_keep_their_case_and_stay_unique, Backend, user_backends) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    auto store = storage::make_user_store(Backend::config());
+    const auto created = store->create_user(
+        {"Mixed.Case@Example.COM", "Mixed", "$argon2id$x", "https://x.com/a.png", "customer"}
+    );
+    BOOST_TEST_REQUIRE(created.has_value());
+    BOOST_TEST(created->email == "Mixed.Case@Example.COM");
+    BOOST_TEST(store->find_user(created->id)->email == "Mixed.Case@Example.COM");
+    BOOST_TEST(store->email_taken("mixed.case@example.com"));
+    BOOST_TEST(store->find_credentials("mixed.case@example.com")->profile.id == created->id);
+    BOOST_TEST(
+        (code_of(store->create_user({"mixed.case@example.com", "M", "h", "https://x.com/a.png", "customer"})
+         ) == errc::conflict)
+    );
+    BOOST_TEST(
+        (code_of(store->create_user({"JOHN@MAIL.COM", "J", "h", "https://x.com/a.png", "customer"})) ==
+         errc::conflict)
+    );
+    core::user_patch recase;
+    recase.email = "MIXED.case@example.com";  // the same address in another case: no conflict with itself
+    BOOST_TEST(store->update_user(created->id, recase)->email == "MIXED.case@example.com");
+    BOOST_TEST(store->email_taken("mixed.case@example.com"));
+    core::user_patch steal;
+    steal.email = "Maria@Mail.com";
+    BOOST_TEST((code_of(store->update_user(created->id, steal)) == errc::conflict));
+    BOOST_TEST(store->delete_user(created->id).has_value());
+    BOOST_TEST(!store->email_taken("mixed.case@example.com"));
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(seed_users_are_read_only, Backend, user_backends) {
     if (skipped<Backend>()) {
         return;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/email.hpp"
 #include "core/model.hpp"
 #include "server/telemetry/log.hpp"
 
@@ -17,8 +18,9 @@ std::vector<std::int64_t> demote_self_made_admins(
     for (std::size_t offset = 0;; offset += page_size) {
         const auto page = users.list_users({offset, page_size});
         for (const auto& user : page) {
-            const bool kept =
-                std::find(kept_emails.begin(), kept_emails.end(), user.email) != kept_emails.end();
+            // Normalised as --admins is: an address may be stored with the case it was sent in.
+            const auto email = core::normalize_email(user.email).value_or(user.email);
+            const bool kept = std::find(kept_emails.begin(), kept_emails.end(), email) != kept_emails.end();
             if (user.role == "admin" && !user.seed && !kept) {
                 suspects.push_back(user.id);
             }

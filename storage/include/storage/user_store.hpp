@@ -1,7 +1,9 @@
 #pragma once
 // Port for users: public profiles in id order, credentials by normalised e-mail, registration, updates and
 // deletion. Adapters are safe to call from several threads at once; every write is atomic and visible to
-// every later call. E-mails are unique case-insensitively (callers pass core::normalize_email output).
+// every later call. E-mails are unique and looked up case-insensitively (ASCII): lookups take
+// core::normalize_email output; a user is stored with the address as given (normalised, or under
+// --compat public trimmed with its case as sent) and answered so.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// memory_user_store: users by id and by normalised e-mail; reads share a lock, writes take it alone and
+// memory_user_store: users by id and by lower-cased e-mail; reads share a lock, writes take it alone and
 // record the changed user (moving the revision) before releasing it.
 
 #include "storage/user_store.hpp"
@@ -29,6 +29,18 @@ namespace storefront::storage {
 namespace {
 
 constexpr auto is_seed = [](const core::user_credentials& user) { return user.profile.seed; };
+
+// The index key of an address: ASCII lower case, as core::normalize_email gives the lookups (a user may be
+// stored with the case it was sent in, under --compat public).
+std::string folded(std::string_view email) {
+    std::string out(email);
+    for (char& c : out) {
+        if (c >= 'A' && c <= 'Z') {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+    }
+    return out;
+}
 
 class memory_user_store final : public user_store {
   public:
@@ -99,7 +111,8 @@ class memory_user_store final : public user_store {
         if (users_.size() >= max_users_) {
             return core::errc::storage_full;
         }
-        if (id_by_email_.contains(draft.email)) {
+        std::string key = folded(draft.email);
+        if (id_by_email_.contains(key)) {
             return core::errc::conflict;
         }
         core::user_credentials u;
@@ -111,7 +124,7 @@ class memory_user_store final : public user_store {
         u.profile.created_at = u.profile.updated_at = detail::now_ms();
         u.password_hash = draft.password_hash;
         last_id_ = u.profile.id;
-        id_by_email_.emplace(draft.email, u.profile.id);
+        id_by_email_.emplace(std::move(key), u.profile.id);
         const core::user profile = u.profile;
         users_.emplace(profile.id, std::move(u));
         journal_.record(core::row_table::users, profile.id);
@@ -127,12 +140,16 @@ class memory_user_store final : public user_store {
         const auto it = *found;
         core::user_credentials u = it->second;
         if (patch.email && *patch.email != u.profile.email) {
-            if (id_by_email_.contains(*patch.email)) {
-                return core::errc::conflict;
+            std::string key = folded(*patch.email);
+            const std::string old_key = folded(u.profile.email);
+            if (key != old_key) {
+                if (id_by_email_.contains(key)) {
+                    return core::errc::conflict;
+                }
+                id_by_email_.erase(old_key);
+                id_by_email_.emplace(std::move(key), id);
             }
-            id_by_email_.erase(u.profile.email);
-            id_by_email_.emplace(*patch.email, id);
-            u.profile.email = *patch.email;
+            u.profile.email = *patch.email;  // also a new case of the same address
         }
         detail::patch_field(u.profile.name, patch.name);
         detail::patch_field(u.profile.avatar, patch.avatar);
@@ -151,7 +168,7 @@ class memory_user_store final : public user_store {
             return found.error();
         }
         const auto it = *found;
-        id_by_email_.erase(it->second.profile.email);
+        id_by_email_.erase(folded(it->second.profile.email));
         users_.erase(it);
         journal_.record(core::row_table::users, id);
         return {};
@@ -166,7 +183,7 @@ class memory_user_store final : public user_store {
   private:
     mutable std::shared_mutex mutex_;
     std::map<std::int64_t, core::user_credentials> users_;
-    std::map<std::string, std::int64_t, std::less<>> id_by_email_;  // normalised e-mail -> id
+    std::map<std::string, std::int64_t, std::less<>> id_by_email_;  // e-mail lower-cased -> id
     std::int64_t last_id_ = 0;
     std::size_t max_users_;
     detail::change_journal journal_;  // written with the lock held, after a write

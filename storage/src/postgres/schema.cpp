@@ -158,6 +158,10 @@ void migrate_schema(pg_connection& conn, const std::string& schema) {
         );
     }
     create_title_index(conn);
+    // E-mails are unique case-insensitively, and looked up by lower(email): a user may be stored with the
+    // case it was sent in (--compat public). Made at every start, not a schema version: harmless when it
+    // exists, and the rows of every version are lower-case already, so it always builds.
+    (void)conn.exec("CREATE UNIQUE INDEX IF NOT EXISTS users_by_folded_email ON users (lower(email))");
     tx.commit();
 }
 

@@ -103,12 +103,13 @@ class pg_user_store final : public user_store {
 
     core::result<core::user_credentials> find_credentials(std::string_view normalized_email) const override {
         auto db = aggregate_.connection();
-        return one_user(*db, "WHERE email = $1", pg_params().add(normalized_email));
+        return one_user(*db, "WHERE lower(email) = $1", pg_params().add(normalized_email));
     }
 
     bool email_taken(std::string_view normalized_email) const override {
         auto db = aggregate_.connection();
-        return !db->exec("SELECT 1 FROM users WHERE email = $1", pg_params().add(normalized_email)).empty();
+        return !db->exec("SELECT 1 FROM users WHERE lower(email) = $1", pg_params().add(normalized_email))
+                    .empty();
     }
 
     core::result<core::user> create_user(const core::user_draft& draft) override {

@@ -297,6 +297,58 @@ BOOST_AUTO_TEST_CASE(user_bodies_carry_a_password_field) {
     );
 }
 
+// E-mails are kept as sent (trimmed) in every body, as the public service keeps them; login and uniqueness
+// stay case-insensitive. The default mode answers them lower-cased, as before.
+BOOST_AUTO_TEST_CASE(emails_keep_the_case_they_were_sent_in) {
+    const std::uint16_t port = compat_port();
+    const http_reply created = send(
+        port,
+        "POST",
+        "/api/v1/users",
+        R"({"name":"Case","email":" Case.Kept@Example.COM ","password":"secret123","avatar":"https://placehold.co/200"})"
+    );
+    BOOST_TEST_REQUIRE(created.status == 201u, created.body);
+    BOOST_TEST(created.json().at("email").as_string() == "Case.Kept@Example.COM");
+    const std::string id = std::to_string(created.json().at("id").as_int64());
+    BOOST_TEST(get(port, "/api/v1/users/" + id).json().at("email").as_string() == "Case.Kept@Example.COM");
+    BOOST_TEST(get(port, "/api/v1/users?limit=0").body.find("Case.Kept@Example.COM") != std::string::npos);
+    // Unique and logged in case-insensitively.
+    const http_reply again = send(
+        port,
+        "POST",
+        "/api/v1/users",
+        R"({"name":"Other","email":"case.kept@example.com","password":"secret123","avatar":"https://placehold.co/200"})"
+    );
+    BOOST_TEST(again.status == 409u, again.body);
+    BOOST_TEST(again.body.find("A user with this email already exists") != std::string::npos);
+    const http_reply login =
+        post_json(port, "/api/v1/auth/login", R"({"email":"CASE.KEPT@example.com","password":"secret123"})");
+    BOOST_TEST_REQUIRE(login.status == 201u, login.body);
+    const std::string token(login.json().at("access_token").as_string());
+    const http_reply profile =
+        send(port, "GET", "/api/v1/auth/profile", "", {{"Authorization", "Bearer " + token}});
+    BOOST_TEST(profile.json().at("email").as_string() == "Case.Kept@Example.COM");
+    // An update keeps the case it sends, too.
+    const http_reply moved = send(
+        port,
+        "PUT",
+        "/api/v1/users/" + id,
+        R"({"email":"Moved.Case@Example.com"})",
+        {{"Authorization", "Bearer " + token}}
+    );
+    BOOST_TEST_REQUIRE(moved.status == 200u, moved.body);
+    BOOST_TEST(moved.json().at("email").as_string() == "Moved.Case@Example.com");
+
+    const http_reply plain = send(
+        default_port(),
+        "POST",
+        "/api/v1/users",
+        R"({"name":"Lower","email":"Lower.Case@Example.COM","password":"secret123","avatar":"https://placehold.co/200"})"
+    );
+    BOOST_TEST_REQUIRE(plain.status == 201u, plain.body);
+    BOOST_TEST(plain.json().at("email").as_string() == "lower.case@example.com");
+}
+
 // A known /api/v1 path with a method it does not take: the public router's 404, naming the method and the
 // path as sent; preflights and /api/v3 are unchanged.
 BOOST_AUTO_TEST_CASE(wrong_method_is_404_cannot) {

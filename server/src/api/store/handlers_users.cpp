@@ -1,6 +1,7 @@
 // User handlers: pages of public profiles, one profile, e-mail availability, registration (Argon2id on the
 // password worker), updates and deletes under the write policy. Seed users are read-only.
 
+#include <algorithm>
 #include <string>
 
 #include "core/catalogue_rules.hpp"
@@ -85,6 +86,28 @@ response written_user(
     return r;
 }
 
+// The address a user is stored with: `normalized` (trimmed, lower case), or under --compat public the
+// body's own text, trimmed, with its case as sent (the public service answers it so); it is the same address,
+// compared case-insensitively by every store.
+std::string stored_email(
+    const request_context& ctx, const store_services& app, const std::string& normalized
+) {
+    if (app.compat() != core::compat_mode::public_service) {
+        return normalized;
+    }
+    const auto fields = decode_body(ctx.request[http::field::content_type], ctx.request.body());
+    const auto text = fields ? fields->string("email") : std::nullopt;
+    if (!text) {
+        return normalized;
+    }
+    std::string_view sent = *text;
+    constexpr std::string_view spaces = " \t\r\n\f\v";
+    sent.remove_prefix(std::min(sent.find_first_not_of(spaces), sent.size()));
+    sent = sent.substr(0, sent.find_last_not_of(spaces) + 1);
+    const auto same = core::normalize_email(sent);
+    return same && *same == normalized ? std::string(sent) : normalized;
+}
+
 // Personal data under roles: only the client's own cache keeps it, and no shared answer is replayed.
 void make_private(response& r) {
     r.with_header("Cache-Control", "private, no-store");
@@ -152,7 +175,11 @@ handler_result handle_post_user(request_context& ctx, store_services& app) {
         co_return error_response(core::errc::busy);
     }
     const core::user_draft draft{
-        registration->email, registration->name, *hash, registration->avatar, registration->role};
+        stored_email(ctx, app, registration->email),
+        registration->name,
+        *hash,
+        registration->avatar,
+        registration->role};
     const auto created = co_await app.users_write([&] { return app.users().create_user(draft); });
     if (!created) {
         co_return user_write_error(ctx, app, created.error(), 0, {});
@@ -179,7 +206,12 @@ handler_result handle_put_user(request_context& ctx, store_services& app) {
     if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, change); !allowed) {
         co_return error_response(allowed.error());
     }
-    core::user_patch patch{update->email, update->name, std::nullopt, update->avatar, update->role};
+    core::user_patch patch{
+        update->email ? std::optional<std::string>(stored_email(ctx, app, *update->email)) : std::nullopt,
+        update->name,
+        std::nullopt,
+        update->avatar,
+        update->role};
     if (update->password) {
         std::string password = *update->password;
         auto hashing = app.passwords().hash(std::move(password));
