@@ -20,7 +20,8 @@ if (!binary) {
   process.exit(2);
 }
 
-const server = await startServer(binary);
+// memory: each run starts from the seed (a SQLite file would keep the users an earlier run created).
+const server = await startServer(binary, ['--storage', 'memory']);
 const watchdog = setTimeout(async () => { console.error('FAIL: timed out'); await server.stop(); process.exit(1); }, 60000);
 const failures = [];
 let checked = 0;
