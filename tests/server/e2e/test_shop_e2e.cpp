@@ -186,7 +186,8 @@ std::string status_of(std::uint16_t port, const std::string& token, std::int64_t
 }
 
 std::string message_of(const http_reply& reply) {
-    const auto& m = reply.json().at("message");
+    const auto doc = reply.json();
+    const auto& m = doc.at("message");
     return m.is_string() ? std::string(m.as_string()) : json::serialize(m);
 }
 
@@ -398,7 +399,8 @@ BOOST_AUTO_TEST_CASE(only_an_admin_ships_and_delivers) {
     // The admin sees every user's orders and may filter them.
     const auto all = call(port, "GET", "/api/v1/orders?status=delivered&limit=100", boss);
     BOOST_TEST(all.status == 200u);
-    const auto& items = all.json().as_array();
+    const auto all_doc = all.json();
+    const auto& items = all_doc.as_array();
     BOOST_TEST(std::any_of(items.begin(), items.end(), [&](const json::value& o) {
         return o.at("id").as_int64() == order;
     }));
