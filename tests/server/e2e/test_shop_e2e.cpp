@@ -578,6 +578,44 @@ BOOST_AUTO_TEST_CASE(bad_input_is_400_naming_the_field_and_changes_nothing) {
     BOOST_TEST(shows_stock(port, id, 3));
 }
 
+// Each sandbox has its own carts, orders and payments, with the same ids in every fresh one (after the five
+// seeded orders), and the seed users' history.
+BOOST_AUTO_TEST_CASE(each_sandbox_shops_on_its_own_data_with_deterministic_ids) {
+    const auto port = shop_port();
+    const auto stamp = std::to_string(std::chrono::steady_clock::now().time_since_epoch().count() % 1000000);
+    std::vector<std::int64_t> order_ids;
+    for (const std::string sandbox : {"shop-a-" + stamp, "shop-b-" + stamp}) {
+        const std::string base = "/sandbox/" + sandbox;
+        const auto login =
+            post_json(port, base + "/api/v1/auth/login", R"({"email":"maria@mail.com","password":"12345"})");
+        BOOST_TEST_REQUIRE(login.status == 201u, login.body);
+        const std::string token(login.json().at("access_token").as_string());
+        const auto history = call(port, "GET", base + "/api/v1/orders", token);
+        BOOST_TEST(history.header("x-total-count") == "2");  // the seeded orders 4 and 5
+        BOOST_TEST_REQUIRE(
+            call(port, "POST", base + "/api/v1/cart/items", token, R"({"productId":1,"quantity":1})")
+                .status == 201u
+        );
+        const auto order = call(port, "POST", base + "/api/v1/orders", token, address);
+        BOOST_TEST_REQUIRE(order.status == 201u, order.body);
+        order_ids.push_back(order.json().at("id").as_int64());
+        const auto paid = call(
+            port,
+            "POST",
+            base + "/api/v1/orders/" + std::to_string(order_ids.back()) + "/payments",
+            token,
+            card("4242424242424242")
+        );
+        BOOST_TEST(paid.status == 201u, paid.body);
+        BOOST_TEST(call(port, "GET", base + "/api/v1/orders", token).header("x-total-count") == "3");
+    }
+    BOOST_TEST(order_ids.at(0) == 6);
+    BOOST_TEST(order_ids.at(1) == 6);
+    // The shared data saw none of it.
+    const auto shared = call(port, "GET", "/api/v1/orders", login(port, "maria@mail.com", "12345"));
+    BOOST_TEST(shared.header("x-total-count") == "2");
+}
+
 // A short --order-ttl: an unpaid order expires and gives its stock back; nothing of a card reaches the log.
 BOOST_AUTO_TEST_CASE(unpaid_orders_expire_and_no_card_number_is_logged) {
     child_process server(shop_args("3", true));
