@@ -8,8 +8,9 @@
 
 namespace storefront::server {
 
-// When the shop holds no order yet and the seed users 1 (john) and 2 (maria) exist: five past orders,
-// always the same (ids 1-5, January 2026; products 20-33, whose stock they take as real orders do):
+// When the shop holds no order yet and users 1 and 2 are the seed's john@mail.com and maria@mail.com: five
+// past orders, always the same (ids 1-5, January 2026; products 20-33, whose stock they take as real orders
+// do):
 //   john:  1 delivered (21, 33; paid by visa 4242), 2 shipped (2 x 20; visa), 3 cancelled (26; unpaid)
 //   maria: 4 paid (30 with SAVE10; mastercard 4444), 5 delivered (3 x 22; visa)
 // Anything else (a restarted durable store, a database another instance seeded) is left as it is.
