@@ -48,7 +48,7 @@ struct routed_request {
 
 // Request headers a preflight allows: bodies, both auth schemes, conditional GETs and sandboxes.
 constexpr std::string_view cors_allow_headers =
-    "Content-Type, Authorization, api_key, If-None-Match, X-Sandbox";
+    "Content-Type, Authorization, api_key, If-None-Match, X-Sandbox, Idempotency-Key, Last-Event-ID";
 
 response preflight(std::string_view allow) {
     response r;

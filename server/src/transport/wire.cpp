@@ -18,7 +18,8 @@ constexpr std::string_view server_header = "Server: storefront\r\n";
 constexpr std::string_view json_type = "Content-Type: application/json; charset=utf-8\r\n";
 constexpr std::string_view any_origin = "Access-Control-Allow-Origin: *\r\n";
 constexpr std::string_view fixed_headers_after_origin =
-    "Access-Control-Expose-Headers: X-Total-Count, Link, ETag, RateLimit, RateLimit-Policy, Retry-After\r\n"
+    "Access-Control-Expose-Headers: X-Total-Count, Link, ETag, RateLimit, RateLimit-Policy, Retry-After, "
+    "Idempotent-Replayed\r\n"
     "X-Content-Type-Options: nosniff\r\n";
 
 void append_cors_origin(std::string& out, const response& r) {

@@ -19,6 +19,7 @@
 #include "common/eventually.hpp"
 #include "common/pg_server.hpp"
 #include "http_client.hpp"
+#include "sse_client.hpp"
 
 namespace json = boost::json;
 using namespace storefront::test;
@@ -654,6 +655,41 @@ BOOST_AUTO_TEST_CASE(unpaid_orders_expire_and_no_card_number_is_logged) {
          {"4242424242424242", "4000000000000002", "4000000000009995", "4000000000000127", "\"123\""}) {
         BOOST_TEST(log.find(number) == std::string::npos, number);
     }
+}
+
+// Order and payment events go to the order's owner and to admins only (issue 43), after the commit.
+BOOST_AUTO_TEST_CASE(order_and_payment_events_reach_only_the_owner_and_admins) {
+    const auto port = shop_port();
+    const auto buyer = customer(port);
+    const auto stranger = customer(port);
+    const auto stream = [&](const std::string& token) {
+        auto s = std::make_unique<sse_client>(
+            port,
+            "/api/v1/events?types=order.*,payment.*",
+            std::vector<std::pair<std::string, std::string>>{{"Authorization", "Bearer " + token}}
+        );
+        s->read_head();
+        BOOST_TEST_REQUIRE(s->status == 200u, s->head);
+        return s;
+    };
+    auto own = stream(buyer);
+    auto others = stream(stranger);
+    auto staff = stream(admin(port));
+    const auto order = pending_order(port, buyer);
+    BOOST_TEST_REQUIRE(pay(port, buyer, order, "4242424242424242").status == 201u);
+    for (auto* s : {own.get(), staff.get()}) {
+        std::vector<std::string> types;
+        for (int i = 0; i < 3; ++i) {
+            const auto e = s->next_event();
+            BOOST_TEST_REQUIRE(e.has_value());
+            types.push_back(e->event);
+            const auto data = boost::json::parse(e->data).at("data");
+            BOOST_TEST(data.at(e->event.starts_with("order.") ? "id" : "orderId").as_int64() == order);
+        }
+        BOOST_TEST((types == std::vector<std::string>{"order.created", "payment.succeeded", "order.updated"})
+        );
+    }
+    BOOST_TEST(!others->next_event(std::chrono::milliseconds(300)).has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

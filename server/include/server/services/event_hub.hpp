@@ -41,6 +41,7 @@ inline constexpr std::string_view event_types[] = {
     "order.cancelled",
     "payment.succeeded",
     "payment.failed",
+    "payment.requires_action",
 };
 
 // A set of type patterns: a full type ("category.updated") or a family ("product.*"). Empty: every type.

@@ -70,7 +70,13 @@ boost::asio::awaitable<response> move_order(
             }
         }
     }
-    co_return json_response(http::status::ok, shop_json::order_json(*moved));
+    std::string json = shop_json::order_json(*moved);
+    co_await app.publish(
+        to == core::shop_order_status::cancelled ? "order.cancelled" : "order.updated",
+        json,
+        {.owner = moved->user_id}
+    );
+    co_return json_response(http::status::ok, std::move(json));
 }
 
 // The checkout itself (inside the Idempotency-Key handling).
@@ -104,7 +110,9 @@ boost::asio::awaitable<response> checkout(request_context& ctx, store_services& 
         }
         co_return shortage_answer(order.error(), shortage);
     }
-    co_return json_response(http::status::created, shop_json::order_json(*order));
+    std::string json = shop_json::order_json(*order);
+    co_await app.publish("order.created", json, {.owner = order->user_id});
+    co_return json_response(http::status::created, std::move(json));
 }
 
 // sortBy (id, createdAt, total) and order (asc, desc) of GET /orders.

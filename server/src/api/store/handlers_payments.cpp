@@ -35,6 +35,25 @@ response payment_answer(const store_services& app, const core::payment& p, http:
     return r;
 }
 
+// Tells the order's owner and admins: payment.succeeded|failed|requires_action, and order.updated when
+// the payment made the order paid.
+boost::asio::awaitable<void> publish_payment(
+    store_services& app, const core::payment& p, std::optional<std::int64_t> owner
+) {
+    const event_audience audience{.owner = p.user_id};
+    co_await app.publish(
+        "payment." + std::string(core::to_string(p.status)),
+        shop_json::payment_json(p, three_ds_base(app) + std::to_string(p.id) + "/3ds"),
+        audience
+    );
+    if (p.status == core::payment_status::succeeded) {
+        const auto order = co_await app.storage([&] { return app.shop().find_order(p.order_id, owner); });
+        if (order) {
+            co_await app.publish("order.updated", shop_json::order_json(*order), audience);
+        }
+    }
+}
+
 // The answer to a refused payment of order `id`: 404, or 409 naming the order's state.
 boost::asio::awaitable<response> refused_payment(
     store_services& app, boost::system::error_code ec, std::int64_t id, std::optional<std::int64_t> owner
@@ -90,6 +109,7 @@ boost::asio::awaitable<response> pay(request_context& ctx, store_services& app, 
     if (!recorded) {
         co_return co_await refused_payment(app, recorded.error(), order_id, owner);
     }
+    co_await publish_payment(app, *recorded, owner);
     co_return payment_answer(app, *recorded, http::status::created);
 }
 
@@ -157,6 +177,7 @@ handler_result handle_post_payment_3ds(request_context& ctx, store_services& app
         }
         co_return error_response(done.error());
     }
+    co_await publish_payment(app, *done, owner);
     co_return payment_answer(app, *done, http::status::ok);
 }
 
