@@ -71,7 +71,8 @@ const std::string category_selects =
     "select must be a comma-separated list of: id, name, slug, image, creationAt, updatedAt";
 const std::string user_selects =
     "select must be a comma-separated list of: id, email, name, role, avatar, creationAt, updatedAt";
-const std::string exposed = "X-Total-Count, Link, ETag, RateLimit, RateLimit-Policy, Retry-After";
+const std::string exposed =
+    "X-Total-Count, Link, ETag, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed";
 
 std::vector<std::string> messages_of(const http_reply& reply) {
     std::vector<std::string> out;
@@ -665,7 +666,8 @@ BOOST_AUTO_TEST_CASE(cors_exposes_the_list_headers_and_preflights_allow_conditio
             BOOST_TEST(preflight.status == 204u);
             BOOST_TEST(
                 preflight.header("access-control-allow-headers") ==
-                "Content-Type, Authorization, api_key, If-None-Match, X-Sandbox"
+                "Content-Type, Authorization, api_key, If-None-Match, X-Sandbox, Idempotency-Key, "
+                "Last-Event-ID"
             );
         }
     }

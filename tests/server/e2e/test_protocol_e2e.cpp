@@ -54,7 +54,7 @@ BOOST_AUTO_TEST_CASE(options_preflight_is_204_with_cors_headers) {
     BOOST_TEST(reply.header("access-control-allow-methods") == "POST, OPTIONS");
     BOOST_TEST(
         reply.header("access-control-allow-headers") ==
-        "Content-Type, Authorization, api_key, If-None-Match, X-Sandbox"
+        "Content-Type, Authorization, api_key, If-None-Match, X-Sandbox, Idempotency-Key, Last-Event-ID"
     );
     BOOST_TEST(reply.body.empty());
 }

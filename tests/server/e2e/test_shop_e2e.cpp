@@ -585,7 +585,7 @@ BOOST_AUTO_TEST_CASE(each_sandbox_shops_on_its_own_data_with_deterministic_ids) 
     const auto port = shop_port();
     const auto stamp = std::to_string(std::chrono::steady_clock::now().time_since_epoch().count() % 1000000);
     std::vector<std::int64_t> order_ids;
-    for (const std::string sandbox : {"shop-a-" + stamp, "shop-b-" + stamp}) {
+    for (const std::string& sandbox : {"shop-a-" + stamp, "shop-b-" + stamp}) {
         const std::string base = "/sandbox/" + sandbox;
         const auto login =
             post_json(port, base + "/api/v1/auth/login", R"({"email":"maria@mail.com","password":"12345"})");
