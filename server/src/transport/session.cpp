@@ -27,6 +27,7 @@
 #include "server/codec/error_style.hpp"
 #include "server/ops/client_address.hpp"
 #include "server/ops/metrics.hpp"
+#include "server/routing/browser_origin.hpp"
 #include "server/routing/dispatch.hpp"
 #include "server/routing/error_responses.hpp"
 #include "server/routing/sandbox_target.hpp"
@@ -287,6 +288,10 @@ class connection final : body_source {
             rate_limit_verdict verdict = services_.rate_limit->admit(entry.target, client_);
             if (verdict.refused) {
                 metrics().rate_limited();
+                // The same Origin as the replayed request's (its header bytes are the same): a browser
+                // app of an allowed origin can read the 429.
+                verdict.reply.cors_origin = entry.reply.cors_origin;
+                verdict.reply.vary_origin = entry.reply.vary_origin;
                 co_return co_await deliver(facts, verdict.reply, nullptr, true, may_keep_alive, started);
             }
             rate_headers = std::move(verdict.headers);
@@ -336,6 +341,9 @@ class connection final : body_source {
                 services_.rate_limit->admit(std::string_view(target.data(), target.size()), client_);
             if (verdict.refused) {
                 metrics().rate_limited();
+                apply_cors(
+                    services_.routing.cors, request.base(), verdict.reply
+                );  // readable by allowed apps
                 // A body still unread cannot be skipped safely: answer, then close after a lingering drain.
                 const bool body_unread = !parser.is_done();
                 const bool kept = co_await deliver(

@@ -207,6 +207,25 @@ BOOST_AUTO_TEST_CASE(each_surface_answers_429_in_its_own_error_shape) {
     }
 }
 
+// A browser app of an origin --cors-origins allows must be able to read its 429 (else it sees a CORS
+// failure instead of Retry-After).
+BOOST_AUTO_TEST_CASE(a_429_carries_the_allowed_origin_with_credentials) {
+    auto config = limited_config();
+    config.cors = server::cors_origins::parse("http://localhost:*");
+    running_server server(config);
+    const std::vector<std::pair<std::string, std::string>> origin{{"Origin", "http://localhost:5173"}};
+    for (int i = 0; i < 5; ++i) {
+        BOOST_TEST(request_from("127.0.0.5", server.port(), "/api/v1/categories", origin).status == 200U);
+    }
+    const auto refused = request_from("127.0.0.5", server.port(), "/api/v1/categories", origin);
+    check_429(refused);
+    BOOST_TEST(refused.header("access-control-allow-origin") == "http://localhost:5173");
+    BOOST_TEST(refused.header("access-control-allow-credentials") == "true");
+    const auto fresh = request_from("127.0.0.5", server.port(), "/api/v1/products/1", origin);
+    check_429(fresh);  // not a replay of an earlier answer: the refusal on the head alone
+    BOOST_TEST(fresh.header("access-control-allow-origin") == "http://localhost:5173");
+}
+
 BOOST_AUTO_TEST_CASE(a_429_to_a_request_with_a_body_closes_the_connection_after_answering) {
     running_server server(limited_config());
     const std::uint16_t port = server.port();
