@@ -7,7 +7,6 @@
 #include <boost/beast/core/string.hpp>
 
 #include "core/text.hpp"
-#include "core/text.hpp"
 #include "server/codec/cookies.hpp"
 
 namespace storefront::server {
@@ -18,16 +17,6 @@ constexpr std::string_view cross_site_refused =
     "Cross-site request refused: a state-changing request authenticated by the login cookie must come "
     "from this service's origin or one --cors-origins allows (Origin header); clients that are not "
     "browsers send Authorization: Bearer <token> instead";
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
 
 // "scheme://host[:port]" of an absolute URL, or empty.
 std::string_view origin_of_url(std::string_view url) {
@@ -70,14 +59,14 @@ void apply_cors(const cors_origins& allowed, const http::request_header<>& head,
 bool forwarded_https(const http::request_header<>& head) {
     const std::string_view proto = head["X-Forwarded-Proto"];
     if (!proto.empty()) {
-        return boost::beast::iequals(trimmed(proto.substr(0, proto.find(','))), "https");
+        return boost::beast::iequals(core::trim_spaces(proto.substr(0, proto.find(','))), "https");
     }
     // Forwarded: for=…;proto=https, … — the first element is the client's side.
     std::string_view forwarded = head[http::field::forwarded];
     forwarded = forwarded.substr(0, forwarded.find(','));
     while (!forwarded.empty()) {
         const auto semicolon = forwarded.find(';');
-        const std::string_view pair = trimmed(forwarded.substr(0, semicolon));
+        const std::string_view pair = core::trim_spaces(forwarded.substr(0, semicolon));
         if (pair.size() > 6 && boost::beast::iequals(pair.substr(0, 6), "proto=")) {
             std::string_view value = pair.substr(6);
             if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {

@@ -5,19 +5,11 @@
 
 #include <stdexcept>
 
+#include "core/text.hpp"
+
 namespace storefront::server {
 
 namespace {
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
 
 bool is_host_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '[' || c == ']' ||
@@ -80,7 +72,7 @@ cors_origins cors_origins::parse(std::string_view list) {
     cors_origins out;
     while (!list.empty()) {
         const auto comma = list.find(',');
-        const std::string_view item = trimmed(list.substr(0, comma));
+        const std::string_view item = core::trim_spaces(list.substr(0, comma));
         list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
         if (item.empty()) {
             continue;

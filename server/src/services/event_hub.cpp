@@ -7,21 +7,12 @@
 #include <chrono>
 #include <exception>
 
+#include "core/text.hpp"
 #include "server/codec/json_writer.hpp"
 
 namespace storefront::server {
 
 namespace {
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
 
 std::string_view family_of(std::string_view type) {
     return type.substr(0, type.find('.'));
@@ -50,7 +41,7 @@ core::result<event_filter> event_filter::parse(std::string_view list) {
     std::vector<std::string> patterns;
     while (!list.empty()) {
         const auto comma = list.find(',');
-        patterns.emplace_back(trimmed(list.substr(0, comma)));
+        patterns.emplace_back(core::trim_spaces(list.substr(0, comma)));
         list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
     }
     return of(patterns);
