@@ -103,6 +103,7 @@ class composition_root {
     pet_credentials pet_keys_;
     graph_engine graph_engine_;
     event_hubs events_;  // the change feed of each data set (before commons_, which points at it)
+    request_logs inspector_;  // the request inspector's records of each sandbox (likewise)
     world_commons commons_;
     // --sandboxes on|required: the sandboxes' views (none when off).
     std::unique_ptr<sandbox_worlds> sandboxes_;
