@@ -17,6 +17,9 @@ namespace {
 
 namespace json = boost::json;
 
+// JSON bodies up to this size are parsed to redact their secret fields; larger ones naming one are withheld.
+constexpr std::size_t max_parsed_body = 256 * 1024;
+
 std::string lower(std::string_view text) {
     std::string out(text);
     std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -254,16 +257,21 @@ recorded_body record_body(std::string_view bytes, std::string_view content_type)
     const bool json_typed = type.find("json") != std::string::npos;
     const bool looks_json = first != std::string_view::npos && (bytes[first] == '{' || bytes[first] == '[');
     if (json_typed || looks_json) {
-        boost::system::error_code ec;
-        json::value v = json::parse(bytes, ec);
-        if (!ec) {
+        // Parsed only when a secret field's name occurs at all, and only up to max_parsed_body bytes: a
+        // sandbox's large list answers cost a scan, not a parse, per request.
+        if (mentions_secret(bytes)) {
+            boost::system::error_code ec;
+            json::value v = bytes.size() <= max_parsed_body ? json::parse(bytes, ec) : json::value();
+            if (bytes.size() > max_parsed_body || ec) {
+                out.text =
+                    "[withheld: a JSON body too large to redact or that does not parse, and may hold a "
+                    "secret]";
+                return out;
+            }
             if (redact_json(v)) {
                 redacted = json::serialize(v);
                 kept = redacted;
             }
-        } else if (json_typed && mentions_secret(bytes)) {
-            out.text = "[withheld: a JSON body that does not parse and may hold a secret]";
-            return out;
         }
     } else if (type.starts_with("application/x-www-form-urlencoded")) {
         redacted = redact_pairs(bytes, [](const std::string& name) { return secret_field(name); });
@@ -273,8 +281,9 @@ recorded_body record_body(std::string_view bytes, std::string_view content_type)
         out.text = "[withheld: a multipart body with a password field]";
         return out;
     }
-    if (valid_utf8(kept)) {
-        const std::string_view cut = utf8_prefix(kept, recorded_body_limit);
+    // Text or binary by what is kept: a large answer is not scanned beyond its first 4 KiB.
+    const std::string_view cut = utf8_prefix(kept, recorded_body_limit);
+    if (valid_utf8(cut)) {
         out.text.assign(cut);
         out.truncated = cut.size() < kept.size();
     } else {
