@@ -4,6 +4,7 @@
 // DELETE clears; the stream delivers a new record; one sandbox never sees another's requests; bad limits;
 // the page and its files.
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -174,6 +175,16 @@ BOOST_AUTO_TEST_CASE(the_stream_delivers_a_new_record) {
     const auto record = json::parse(event->data);
     BOOST_TEST(record.at("path").as_string() == "/sandbox/" + box + "/api/v1/products/2");
     BOOST_TEST(record.at("status").as_int64() == 200);
+}
+
+BOOST_AUTO_TEST_CASE(resetting_the_sandbox_ends_its_streams) {
+    const std::string box = "insp-reset";
+    sse_client stream(port(), "/sandbox/" + box + "/requests/stream");
+    stream.read_head();
+    BOOST_TEST_REQUIRE(stream.status == 200u, stream.head);
+    BOOST_TEST_REQUIRE(stream.next_block().has_value());  // the retry hint: following from here
+    BOOST_TEST(call("DELETE", "/sandbox/" + box).status == 204u);
+    BOOST_TEST(stream.closed_within(std::chrono::milliseconds(2000)));
 }
 
 BOOST_AUTO_TEST_CASE(one_sandbox_never_sees_anothers_requests) {
