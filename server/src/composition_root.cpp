@@ -98,6 +98,8 @@ void expire_orders(store_set& stores) {
 
 // Prepared GraphQL documents kept by query text (a client sends a handful of distinct ones).
 constexpr std::size_t graph_documents_cached = 1000;
+// The request inspector keeps the records of at most this many sandboxes (1,000 records each).
+constexpr std::size_t inspector_max_logs = 200;
 
 }  // namespace
 
@@ -128,6 +130,9 @@ composition_root::composition_root(const server_config& config)
           event_hub_limits{.history = config.events.history, .queue = config.events.queue},
           storage::make_event_log(config.storage)
       ),
+      // A record holds up to 8 KiB of bodies plus its headers: the logs of at most this many sandboxes
+      // (the one written longest ago goes first) keep the inspector's memory bounded.
+      inspector_(inspector_max_logs),
       commons_{
           .locations = *locations_,
           .location_objects = location_objects_,
@@ -147,6 +152,7 @@ composition_root::composition_root(const server_config& config)
           .order_ttl_ms = std::chrono::duration_cast<std::chrono::milliseconds>(config.order_ttl).count(),
           .events = &events_,
           .max_event_streams = config.events.max_connections,
+          .inspector = &inspector_,
       },
       sandboxes_(
           config.sandboxes.mode == core::sandbox_mode::off ? nullptr
@@ -196,6 +202,8 @@ composition_root::composition_root(const server_config& config)
           .sandboxes = sandboxes_.get(),
           .shared_data = &shared_revision_,
           .cors = config.cors,
+          .inspector = sandboxes_ ? &inspector_ : nullptr,
+          .inspector_streams = config.events.max_connections,
       } {
     metrics().describe_routes(routes_);
     if (config.rate_limit) {

@@ -102,7 +102,8 @@ class composition_root {
     std::unique_ptr<write_lane> storage_writes_;  // SQLite and PostgreSQL
     pet_credentials pet_keys_;
     graph_engine graph_engine_;
-    event_hubs events_;  // the change feed of each data set (before commons_, which points at it)
+    event_hubs events_;       // the change feed of each data set (before commons_, which points at it)
+    request_logs inspector_;  // the request inspector's records of each sandbox (likewise)
     world_commons commons_;
     // --sandboxes on|required: the sandboxes' views (none when off).
     std::unique_ptr<sandbox_worlds> sandboxes_;

@@ -5,6 +5,7 @@
 #include "server/routing/dispatch.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "server/routing/error_responses.hpp"
 #include "server/routing/fault_injection.hpp"
 #include "server/routing/finish_response.hpp"
+#include "server/routing/inspector_routes.hpp"
 #include "server/routing/sandbox_target.hpp"
 #include "server/routing/write_gate.hpp"
 #include "server/telemetry/log.hpp"
@@ -44,6 +46,8 @@ struct routed_request {
     request_fields fields;        // into the head
     // The request came over TLS or a trusted proxy says so (the login cookies get Secure).
     bool secure = false;
+    // A request to the sandbox's request inspector, which is not itself recorded.
+    bool inspector = false;
 };
 
 // Request headers a preflight allows: bodies, both auth schemes, conditional GETs and sandboxes.
@@ -229,6 +233,12 @@ boost::asio::awaitable<std::optional<response>> admit_request(
         sandbox_id = named->id;
         routed.sandbox_id = named->id;
         routed.path = named->path;
+        if (!sandbox_id.empty() && services.inspector != nullptr && inspector_path(routed.path)) {
+            routed.inspector = true;
+            co_return inspector_answer(
+                head, routed.path, target->query, sandbox_id, *services.inspector, services.inspector_streams
+            );
+        }
     } else if (auto refused = refuse_sandbox(head, routed.fields, routed.path)) {
         co_return std::move(*refused);
     }
@@ -381,6 +391,7 @@ boost::asio::awaitable<request_outcome> handle_request(
     const http_request& request, body_source& body, const routing_services& services
 ) {
     request_outcome out;
+    const auto started = std::chrono::steady_clock::now();  // a sandbox request's durationMs
     // Read first: a write racing this request moves the revision on, so its answer is never kept stale.
     const std::uint64_t revision =
         services.shared_data != nullptr ? services.shared_data->current() : std::uint64_t{0};
@@ -416,6 +427,9 @@ boost::asio::awaitable<request_outcome> handle_request(
     apply_cors(services.cors, request.base(), out.reply);
     if (handled && services.shared_data != nullptr && reusable(request, routed, out.reply, services)) {
         out.reusable_at = revision;
+    }
+    if (services.inspector != nullptr && !routed.sandbox_id.empty() && !routed.inspector) {
+        record_request(*services.inspector, routed.sandbox_id, request, out.reply, started);
     }
     co_return out;
 }

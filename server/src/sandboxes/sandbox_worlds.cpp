@@ -326,6 +326,9 @@ void sandbox_worlds::remove(const std::string& id) {
     if (commons_.events != nullptr) {
         commons_.events->drop(id);  // its streams end; a new stream starts a new feed
     }
+    if (commons_.inspector != nullptr) {
+        commons_.inspector->drop(id);  // its records go with it, its inspector streams end
+    }
     if (!removed) {
         throw storage::storage_unavailable("cannot remove sandbox: " + removed.error().message());
     }

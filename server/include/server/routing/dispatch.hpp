@@ -16,6 +16,7 @@
 #include "server/routing/router.hpp"
 #include "server/routing/sandbox_gateway.hpp"
 #include "server/services/cors_origins.hpp"
+#include "server/services/request_recorder.hpp"
 
 namespace storefront::server {
 
@@ -42,6 +43,11 @@ struct routing_services {
     const data_revision* shared_data = nullptr;
     // --cors-origins: the origins whose answers carry credentials, and which pass the CSRF check.
     cors_origins cors;
+    // The request inspector's log of each sandbox (issue 43): every request a sandbox answers is recorded
+    // there and /sandbox/{id}/requests serves it; nullptr: no inspector. `inspector_streams` bounds the
+    // open streams (with the change feed's, --events-max-connections).
+    request_logs* inspector = nullptr;
+    std::size_t inspector_streams = 10'000;
 };
 
 // Reads the current request's body into the request handle_request was given, under `limit` bytes.

@@ -24,6 +24,7 @@
 #include "server/services/password_worker.hpp"
 #include "server/services/pet_credentials.hpp"
 #include "server/services/placeholder_images.hpp"
+#include "server/services/request_recorder.hpp"
 #include "server/services/response_cache.hpp"
 #include "server/services/session_gate.hpp"
 #include "server/services/write_lane.hpp"
@@ -59,6 +60,8 @@ struct world_commons {
     // The change feed's hub of each data set (nullptr: no feed) and the bound on open streams.
     event_hubs* events = nullptr;
     std::size_t max_event_streams = 10'000;
+    // The request inspector's logs (nullptr: none): a sandbox's is dropped with it.
+    request_logs* inspector = nullptr;
 };
 
 // The stores of one view, made by the storage factory from `config`, and the cached JSON of its lists.
