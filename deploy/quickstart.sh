@@ -105,7 +105,7 @@ if stage 4; then
     cmake -S "$root" -B "$build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$relwithdebinfo_g1" \
         -DCMAKE_CXX_COMPILER=clang++-14 -DSTOREFRONT_FUZZ=ON -DSTOREFRONT_BUILD_TESTS=ON
     cmake --build "$build-fuzz" -j2 --target fuzz_request fuzz_json_body fuzz_query fuzz_jwt fuzz_graphql \
-        fuzz_shop
+        fuzz_shop fuzz_feed
     # Each harness fuzzes for the whole time, two at a time (one per core); each prints its last lines when it
     # ends. A finding fails the stage and keeps its directory (the artifact's path is in those lines).
     fuzz_one() {
@@ -122,8 +122,9 @@ if stage 4; then
         return "$status"
     }
     running=()
-    # shop: the money and cart rules of core (JSON number texts, so json.dict)
-    for harness in request json_body query jwt graphql shop; do
+    # shop: the money and cart rules of core (JSON number texts, so json.dict); feed: a WebSocket text message to
+    # the change feed (JSON commands, so json.dict)
+    for harness in request json_body query jwt graphql shop feed; do
         if ((${#running[@]} == 2)); then
             wait "${running[0]}"
             running=("${running[@]:1}")
