@@ -18,6 +18,19 @@ namespace storefront::core {
     return out;
 }
 
+// Whether `a` and `b` are the same text but for ASCII case.
+[[nodiscard]] constexpr bool ascii_iequals(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (ascii_lower(a[i]) != ascii_lower(b[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
 // The value of hexadecimal digit `c` (either case), or -1 when it is not one.
 [[nodiscard]] constexpr int hex_digit_value(char c) noexcept {
     if (c >= '0' && c <= '9') {

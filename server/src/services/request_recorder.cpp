@@ -3,12 +3,12 @@
 #include "server/services/request_recorder.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include "core/text.hpp"
 #include "server/codec/json_writer.hpp"
 
 namespace storefront::server {
@@ -20,37 +20,16 @@ namespace json = boost::json;
 // JSON bodies up to this size are parsed to redact their secret fields; larger ones naming one are withheld.
 constexpr std::size_t max_parsed_body = 256 * 1024;
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && lower(a) == lower(b);
-}
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 // A form or query name as its receiver reads it ('+' is a space, %XX a byte; a bad escape stays).
 std::string form_decoded(std::string_view text) {
     std::string out;
     for (std::size_t i = 0; i < text.size(); ++i) {
         if (text[i] == '+') {
             out.push_back(' ');
-        } else if (text[i] == '%' && i + 2 < text.size() && hex_value(text[i + 1]) >= 0 && hex_value(text[i + 2]) >= 0) {
-            out.push_back(static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2])));
+        } else if (text[i] == '%' && i + 2 < text.size() && core::hex_digit_value(text[i + 1]) >= 0 && core::hex_digit_value(text[i + 2]) >= 0) {
+            out.push_back(static_cast<char>(
+                core::hex_digit_value(text[i + 1]) * 16 + core::hex_digit_value(text[i + 2])
+            ));
             i += 2;
         } else {
             out.push_back(text[i]);
@@ -89,13 +68,14 @@ bool redact_json(json::value& v, bool in_card = false) {
     if (auto* object = v.if_object()) {
         for (auto& [key, value] : *object) {
             const std::string_view name(key.data(), key.size());
-            if (secret_field(name) || (in_card && iequals(name, "number")) || iequals(name, "cardNumber")) {
+            if (secret_field(name) || (in_card && core::ascii_iequals(name, "number")) ||
+                core::ascii_iequals(name, "cardNumber")) {
                 if (!(value.is_string() && value.get_string() == redacted_value)) {
                     value = json::string(redacted_value);
                     changed = true;
                 }
             } else {
-                changed = redact_json(value, iequals(name, "card")) || changed;
+                changed = redact_json(value, core::ascii_iequals(name, "card")) || changed;
             }
         }
     } else if (auto* array = v.if_array()) {
@@ -108,7 +88,7 @@ bool redact_json(json::value& v, bool in_card = false) {
 
 // Whether `text` names a secret field anywhere (a JSON body that does not parse is withheld then).
 bool mentions_secret(std::string_view text) {
-    const std::string l = lower(text);
+    const std::string l = core::ascii_lower(text);
     for (const std::string_view word :
          {"password", "token", "secret", "api_key", "apikey", "cvc", "cvv", "card", "number"}) {
         if (l.find(word) != std::string::npos) {
@@ -202,7 +182,7 @@ void write_headers(json_writer& w, const header_list& headers) {
     // Names in order of first appearance, repeated ones joined.
     std::vector<std::pair<std::string, std::string>> joined;
     for (const auto& [name, value] : headers) {
-        const std::string key = lower(name);
+        const std::string key = core::ascii_lower(name);
         auto found =
             std::find_if(joined.begin(), joined.end(), [&](const auto& p) { return p.first == key; });
         if (found == joined.end()) {
@@ -228,13 +208,13 @@ void write_body(json_writer& w, const recorded_body& b) {
 }  // namespace
 
 bool secret_header(std::string_view name) {
-    const std::string l = lower(name);
+    const std::string l = core::ascii_lower(name);
     return l == "authorization" || l == "proxy-authorization" || l == "cookie" || l == "set-cookie" ||
            l == "api_key" || l == "api-key" || l == "x-api-key";
 }
 
 bool secret_field(std::string_view name) {
-    const std::string l = lower(name);
+    const std::string l = core::ascii_lower(name);
     return l.find("password") != std::string::npos || l.find("token") != std::string::npos ||
            l.find("secret") != std::string::npos || l == "api_key" || l == "apikey" || l == "cvc" ||
            l == "cvv";
@@ -250,7 +230,7 @@ recorded_body record_body(std::string_view bytes, std::string_view content_type)
     if (bytes.empty()) {
         return out;
     }
-    const std::string type = lower(content_type);
+    const std::string type = core::ascii_lower(content_type);
     std::string redacted;
     std::string_view kept = bytes;
     const auto first = bytes.find_first_not_of(" \t\r\n");
@@ -276,7 +256,7 @@ recorded_body record_body(std::string_view bytes, std::string_view content_type)
     } else if (type.starts_with("application/x-www-form-urlencoded")) {
         redacted = redact_pairs(bytes, [](const std::string& name) { return secret_field(name); });
         kept = redacted;
-    } else if (type.starts_with("multipart/") && lower(bytes).find("password") != std::string::npos) {
+    } else if (type.starts_with("multipart/") && core::ascii_lower(bytes).find("password") != std::string::npos) {
         // Parts are not parsed here: a multipart body naming a password field is withheld whole.
         out.text = "[withheld: a multipart body with a password field]";
         return out;

@@ -5,14 +5,12 @@
 // routed. Keep-alive and pipelining fall out of the loop: the buffer keeps any bytes read ahead.
 
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/buffer_traits.hpp>
@@ -23,6 +21,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include "event_stream_sink.hpp"
 #include "replay_cache.hpp"
 #include "server/codec/error_style.hpp"
 #include "server/ops/client_address.hpp"
@@ -282,24 +281,34 @@ class connection final : body_source {
         const auto started = std::chrono::steady_clock::now();
         const request_facts facts = facts_of(entry);
         client_ = client_of(entry);
-        client_known_ = true;
         std::string rate_headers;
-        if (services_.rate_limit != nullptr) {
-            rate_limit_verdict verdict = services_.rate_limit->admit(entry.target, client_);
-            if (verdict.refused) {
-                metrics().rate_limited();
-                // The same Origin as the replayed request's (its header bytes are the same): a browser
-                // app of an allowed origin can read the 429.
-                verdict.reply.cors_origin = entry.reply.cors_origin;
-                verdict.reply.vary_origin = entry.reply.vary_origin;
-                co_return co_await deliver(facts, verdict.reply, nullptr, true, may_keep_alive, started);
-            }
-            rate_headers = std::move(verdict.headers);
+        if (auto refused = over_rate_limit(entry.target, rate_headers)) {
+            // The same Origin as the replayed request's (its header bytes are the same): a browser app of an
+            // allowed origin can read the 429.
+            refused->cors_origin = entry.reply.cors_origin;
+            refused->vary_origin = entry.reply.vary_origin;
+            co_return co_await deliver(facts, *refused, nullptr, true, may_keep_alive, started);
         }
         metrics().replayed();
         co_return co_await deliver(
             facts, entry.reply, entry.matched, entry.logged, may_keep_alive, started, rate_headers
         );
+    }
+
+    // The rate limit, applied once per request before anything else, on the head alone: a client over its
+    // limit costs no routing, no access check, no body. The 429 to send, or nullopt with this request's
+    // RateLimit-Policy and RateLimit lines in `rate_headers`.
+    std::optional<response> over_rate_limit(std::string_view target, std::string& rate_headers) {
+        if (services_.rate_limit == nullptr) {
+            return std::nullopt;
+        }
+        rate_limit_verdict verdict = services_.rate_limit->admit(target, client_);
+        if (!verdict.refused) {
+            rate_headers = std::move(verdict.headers);
+            return std::nullopt;
+        }
+        metrics().rate_limited();
+        return std::move(verdict.reply);
     }
 
     // Keeps `handled`, the answer to the GET whose header bytes are in replay_key_, for the requests that
@@ -329,36 +338,21 @@ class connection final : body_source {
     // read_body) and answers it. True if the connection stays open.
     asio::awaitable<bool> serve(request_parser& parser, bool may_keep_alive) {
         const auto started = std::chrono::steady_clock::now();  // for the latency histogram and access log
-        client_known_ = false;
-        std::string rate_headers;  // RateLimit-Policy and RateLimit of a rate-limited request that passed
-        if (services_.rate_limit != nullptr) {
-            // First, on the head alone: a client over its limit costs no routing, no access check, no body.
-            const http_request& request = parser.get();
-            client_ = client_of(request.base());
-            client_known_ = true;
-            const auto target = request.target();
-            rate_limit_verdict verdict =
-                services_.rate_limit->admit(std::string_view(target.data(), target.size()), client_);
-            if (verdict.refused) {
-                metrics().rate_limited();
-                apply_cors(
-                    services_.routing.cors, request.base(), verdict.reply
-                );  // readable by allowed apps
-                // A body still unread cannot be skipped safely: answer, then close after a lingering drain.
-                const bool body_unread = !parser.is_done();
-                const bool kept = co_await deliver(
-                    facts_of(request), verdict.reply, nullptr, true, may_keep_alive && !body_unread, started
-                );
-                if (body_unread) {
-                    co_await linger();
-                }
-                co_return kept && !body_unread;
+        const http_request& request = parser.get();
+        client_ = client_of(request.base());  // the rate limit and the login brake count per client
+        std::string rate_headers;
+        const auto target = request.target();
+        if (auto refused = over_rate_limit(std::string_view(target.data(), target.size()), rate_headers)) {
+            apply_cors(services_.routing.cors, request.base(), *refused);  // readable by allowed apps
+            // A body still unread cannot be skipped safely: answer, then close after a lingering drain.
+            const bool body_unread = !parser.is_done();
+            const bool kept = co_await deliver(
+                facts_of(request), *refused, nullptr, true, may_keep_alive && !body_unread, started
+            );
+            if (body_unread) {
+                co_await linger();
             }
-            rate_headers = std::move(verdict.headers);
-        }
-        if (!client_known_) {  // the login brake counts per client (and the access log names it anyway)
-            client_ = client_of(parser.get().base());
-            client_known_ = true;
+            co_return kept && !body_unread;
         }
         parser_ = &parser;
         request_outcome handled = co_await handle_request(parser.get(), *this, services_.routing);
@@ -474,7 +468,7 @@ class connection final : body_source {
                 .duration = std::chrono::duration_cast<std::chrono::microseconds>(
                     std::chrono::steady_clock::now() - started
                 ),
-                .client = client_known_ || request.head == nullptr ? client_ : client_of(*request.head),
+                .client = client_,
                 .sandbox = request.head == nullptr ? std::string_view{} : sandbox_named(*request.head),
             });
         }
@@ -516,7 +510,7 @@ class connection final : body_source {
         );
         std::size_t streamed = 0;
         if (written && !head_only) {
-            streaming_sink sink(stream_, limits_.write_timeout, owner_, services_.state);
+            event_stream_sink sink(stream_, limits_.write_timeout, owner_, services_.state);
             interrupt_with(sink.waker());
             co_await reply.stream->run(sink);
             interrupt_with(nullptr);
@@ -524,90 +518,6 @@ class connection final : body_source {
         }
         record(facts, reply, handled.matched, handled.logged, started, streamed);
     }
-
-    // The stream_sink of one event stream on this connection.
-    class streaming_sink final : public stream_sink {
-      public:
-        streaming_sink(
-            beast::tcp_stream& stream,
-            std::chrono::seconds write_timeout,
-            const worker& owner,
-            const serving_state& state
-        )
-            : stream_(stream),
-              write_timeout_(write_timeout),
-              owner_(owner),
-              state_(state),
-              shared_(std::make_shared<shared>(stream.get_executor())) {
-            // Bound what the kernel holds for a client that stops reading, so the subscriber's own queue
-            // (not megabytes of socket buffer) decides when it is too slow.
-            boost::system::error_code ignored;
-            stream_.socket().set_option(asio::socket_base::send_buffer_size(stream_send_buffer), ignored);
-            // A request never has more to send on a stream's connection: a read that completes means the
-            // peer closed (or broke the protocol); either way the stream ends.
-            stream_.socket().async_read_some(
-                asio::buffer(shared_->sink),
-                [s = shared_](const boost::system::error_code&, std::size_t) {
-                    s->peer_gone = true;
-                    wake(s);
-                }
-            );
-        }
-        ~streaming_sink() {
-            boost::system::error_code ignored;
-            stream_.socket().cancel(ignored);  // the pending read ends; its handler holds only `shared_`
-        }
-        streaming_sink(const streaming_sink&) = delete;
-        streaming_sink& operator=(const streaming_sink&) = delete;
-
-        framing kind() const override { return framing::event_stream; }
-        asio::awaitable<bool> write(std::string_view bytes) override {
-            if (shared_->peer_gone) {
-                co_return false;
-            }
-            stream_.expires_after(write_timeout_);
-            auto [ec, n] =
-                co_await asio::async_write(stream_, asio::buffer(bytes.data(), bytes.size()), use_tuple);
-            written_ += n;
-            co_return !ec;
-        }
-        asio::awaitable<void> wait_until(std::chrono::steady_clock::time_point deadline) override {
-            if (shared_->pending.exchange(false) || shared_->peer_gone || closing()) {
-                co_return;
-            }
-            shared_->timer.expires_at(deadline);
-            (void)co_await shared_->timer.async_wait(use_tuple);
-            shared_->pending.store(false);
-        }
-        std::function<void()> waker() override {
-            return [s = shared_] { wake(s); };
-        }
-        bool peer_open() const override { return !shared_->peer_gone; }
-        bool closing() const override { return owner_.stopping || state_.draining(); }
-        std::size_t bytes_written() const { return written_; }
-
-      private:
-        static constexpr int stream_send_buffer = 64 * 1024;
-        // What outlives the sink: the timer a wake-up cancels and the pending read's buffer.
-        struct shared {
-            explicit shared(const asio::any_io_executor& ex) : timer(ex) {}
-            asio::steady_timer timer;
-            std::atomic<bool> pending{false};
-            bool peer_gone = false;  // touched on the connection's thread only
-            std::array<char, 64> sink{};
-        };
-        static void wake(const std::shared_ptr<shared>& s) {
-            if (!s->pending.exchange(true)) {
-                asio::post(s->timer.get_executor(), [s] { s->timer.cancel(); });
-            }
-        }
-        beast::tcp_stream& stream_;
-        std::chrono::seconds write_timeout_;
-        const worker& owner_;
-        const serving_state& state_;
-        std::shared_ptr<shared> shared_;
-        std::size_t written_ = 0;
-    };
 
     asio::awaitable<bool> send(const response& reply, const head_options& options, bool head_only) {
         write_head(head_, reply, options);
@@ -699,8 +609,7 @@ class connection final : body_source {
     beast::tcp_stream stream_;
     asio::ip::address peer_;
     std::string peer_text_;
-    std::string client_;  // the current request's client, when already worked out (rate limit)
-    bool client_known_ = false;
+    std::string client_;  // the current request's client (the peer, or whom a trusted proxy names)
     beast::flat_buffer buffer_;
     std::string head_;
     std::size_t head_bytes_ = 0;             // the current request's header section

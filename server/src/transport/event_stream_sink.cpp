@@ -1,0 +1,81 @@
+// event_stream_sink: see the header.
+
+#include "event_stream_sink.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+namespace storefront::server {
+
+namespace asio = boost::asio;
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+// Bounds what the kernel holds for a client that stops reading, so the subscriber's own queue (not
+// megabytes of socket buffer) decides when it is too slow.
+constexpr int stream_send_buffer = 64 * 1024;
+
+}  // namespace
+
+event_stream_sink::event_stream_sink(
+    boost::beast::tcp_stream& stream,
+    std::chrono::seconds write_timeout,
+    const worker& owner,
+    const serving_state& state
+)
+    : stream_(stream),
+      write_timeout_(write_timeout),
+      owner_(owner),
+      state_(state),
+      shared_(std::make_shared<shared>(stream.get_executor())) {
+    boost::system::error_code ignored;
+    stream_.socket().set_option(asio::socket_base::send_buffer_size(stream_send_buffer), ignored);
+    // A request never has more to send on a stream's connection: a read that completes means the peer closed
+    // (or broke the protocol); either way the stream ends.
+    stream_.socket().async_read_some(
+        asio::buffer(shared_->sink),
+        [s = shared_](const boost::system::error_code&, std::size_t) {
+            s->peer_gone = true;
+            wake(s);
+        }
+    );
+}
+
+event_stream_sink::~event_stream_sink() {
+    boost::system::error_code ignored;
+    stream_.socket().cancel(ignored);  // the pending read ends; its handler holds only `shared_`
+}
+
+asio::awaitable<bool> event_stream_sink::write(std::string_view bytes) {
+    if (shared_->peer_gone) {
+        co_return false;
+    }
+    stream_.expires_after(write_timeout_);
+    auto [ec, n] = co_await asio::async_write(stream_, asio::buffer(bytes.data(), bytes.size()), use_tuple);
+    written_ += n;
+    co_return !ec;
+}
+
+asio::awaitable<void> event_stream_sink::wait_until(std::chrono::steady_clock::time_point deadline) {
+    if (shared_->pending.exchange(false) || shared_->peer_gone || closing()) {
+        co_return;
+    }
+    shared_->timer.expires_at(deadline);
+    (void)co_await shared_->timer.async_wait(use_tuple);
+    shared_->pending.store(false);
+}
+
+std::function<void()> event_stream_sink::waker() {
+    return [s = shared_] { wake(s); };
+}
+
+void event_stream_sink::wake(const std::shared_ptr<shared>& s) {
+    if (!s->pending.exchange(true)) {
+        asio::post(s->timer.get_executor(), [s] { s->timer.cancel(); });
+    }
+}
+
+}  // namespace storefront::server
