@@ -119,6 +119,7 @@ for set in $thread_sets; do
     for n in $subscriber_counts; do
         log "latency: threads $set, $n subscribers, $rounds rounds of $writes writes ${interval_ms} ms apart"
         rss_idle=$(rss_kib "$server_pid" VmRSS)
+        cpu_before=$(cpu_ticks "sf|")
         BENCH_TOKEN=$token timeout 900 "$driver_bin" --port "$server_port" --subscribers "$n" --writes "$writes" \
             --interval-ms "$interval_ms" --rounds "$rounds" >"$work/driver.out" 2>"$work/driver.err" &
         driver_pid=$!
@@ -132,7 +133,10 @@ for set in $thread_sets; do
         done
         wait "$driver_pid" || { cat "$work/driver.err" >&2; exit 1; }
         extra_pids=()
-        sed "s/^RESULT /threads=$set rss_idle_kib=$rss_idle rss_kib=$rss_max /" "$work/driver.out" |
+        # The server's CPU time (user + system, all threads) per event copy delivered, over the whole run
+        # (connecting and the creates included): what the machine's other load barely moves.
+        copy_ns=$(( ($(cpu_ticks "sf|") - cpu_before) * 1000000000 / $(getconf CLK_TCK) / (n * writes * rounds) ))
+        sed "s/^RESULT /threads=$set rss_idle_kib=$rss_idle rss_kib=$rss_max copy_ns=$copy_ns /" "$work/driver.out" |
             tee -a "$work/latency" >&2
         wait_no_subscribers
     done
@@ -200,7 +204,8 @@ latency_row() {
         "**$(ms "$(sfield "$median" p99_ack_us)")** ($(range p99_ack_us)) | $(ms "$(sfield "$median" max_ack_us)") |" \
         "$(ms "$(sfield "$median" p50_sent_us)") / $(ms "$(sfield "$median" p99_sent_us)") |" \
         "$(ms "$(sfield "$median" write_p50_us)") / $(ms "$(sfield "$median" write_max_us)") |" \
-        "$(sfield "$median" connect_ms) | $missing | $(mib "$(sfield "$median" rss_idle_kib)") → $(mib "$(sfield "$median" rss_kib)") |"
+        "$(sfield "$median" connect_ms) | $missing | $(mib "$(sfield "$median" rss_idle_kib)") → $(mib "$(sfield "$median" rss_kib)") |" \
+        "$(awk -v c="$(sfield "$median" copy_ns)" 'BEGIN {printf "%.1f", c / 1000}') |"
 }
 {
 echo
@@ -212,8 +217,8 @@ echo
 echo "Delivery latency, commit to receipt: $rounds rounds of $writes creates ${interval_ms} ms apart on the same" \
     "subscribers (\`?types=product.created\`), one sample per subscriber and event; median round by p99 (min–max of the rounds)."
 echo
-echo "| server threads | subscribers | p50 ms from 201 | p99 ms from 201 (goal < 100 at 10,000) | max ms from 201 | p50 / p99 ms from POST sent | create answered p50 / max ms | connect all, ms | events missing (all rounds) | server RSS MiB before → max while connected |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| server threads | subscribers | p50 ms from 201 | p99 ms from 201 (goal < 100 at 10,000) | max ms from 201 | p50 / p99 ms from POST sent | create answered p50 / max ms | connect all, ms | events missing (all rounds) | server RSS MiB before → max while connected | server CPU µs per event copy |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for set in $thread_sets; do
     for n in $subscriber_counts; do latency_row "$set" "$n"; done
 done
