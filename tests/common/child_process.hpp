@@ -40,6 +40,8 @@ class child_process {
     std::optional<int> wait_exit(std::chrono::seconds bound);
 
     void signal(int sig);
+    // The child's process id (for /proc/<pid>/status and limits).
+    [[nodiscard]] pid_t pid() const { return pid_; }
     // SIGKILL and reap: the process gets no chance to flush or clean up.
     void kill_hard();
     const std::string& output() const { return all_; }

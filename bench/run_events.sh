@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# Change feed benchmark (issue 43), on SQLite as shipped (a fresh file in the temp dir; --storage to change),
+# loopback only; stops everything it started, also on failure. Prints a markdown report.
+#
+#   bench/run_events.sh [--threads N] [--duration SECONDS] [--connections N] [--rounds N] [--storage SPEC]
+#                       [--build-dir DIR] [--server-bin PATH] [--driver-bin PATH] [--no-build] [--no-install]
+#                       (environment SUBSCRIBERS="100 1000 10000", THREAD_SETS="1 default", WRITES=30,
+#                        INTERVAL_MS=100, HOLD_SUBSCRIBERS=1000)
+#
+# 1. Delivery latency: for each server thread setting of THREAD_SETS ("default" = storefront's own, one per
+#    core) and each N of SUBSCRIBERS, bench/load/sse_latency.cpp opens N SSE subscribers
+#    (`?types=product.created`) from one process, waits until /metrics counts all N, then runs --rounds
+#    rounds of WRITES creates (POST /api/v1/products with the seed admin's token, INTERVAL_MS apart, on one
+#    keep-alive connection). Per subscriber and event: receipt time minus the time the 201 arrived (commit
+#    acknowledged; negative when the event overtook the answer) and minus the time the POST was sent (the
+#    upper bound). The table gives the median round (by p99 from the answer) with the min–max of the rounds.
+# 2. Throughput: wrk on GET /api/v1/products?offset=0&limit=10 (--threads, default 1) while HOLD_SUBSCRIBERS
+#    idle subscribers are connected (sse_latency --hold) against the page alone, --rounds alternating rounds.
+#
+# The server runs with --max-connections above the largest N: at the shipped defaults (--max-connections and
+# --events-max-connections both 10,000) 10,000 streams take every connection slot and nothing else is
+# accepted. RLIMIT_NOFILE is raised to the hard limit for the server and the driver (both need > N).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+command_line="bench/run_events.sh $*"
+# shellcheck source=bench/lib/common.sh
+source "$repo/bench/lib/common.sh"
+log_tag=run_events
+threads=${THREADS:-1}
+duration=${DURATION:-3}
+connections=${CONNECTIONS:-64}
+rounds=${ROUNDS:-7}
+build_dir=${BUILD_DIR:-$repo/build-bench}
+storage=""
+server_bin=""
+driver_bin=""
+do_build=1
+do_install=1
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --threads) threads=$2; shift 2 ;;
+        --duration) duration=$2; shift 2 ;;
+        --connections) connections=$2; shift 2 ;;
+        --rounds) rounds=$2; shift 2 ;;
+        --storage) storage=$2; shift 2 ;;
+        --build-dir) build_dir=$2; shift 2 ;;
+        --server-bin) server_bin=$2; shift 2 ;;
+        --driver-bin) driver_bin=$2; shift 2 ;;
+        --no-build) do_build=0; shift ;;
+        --no-install) do_install=0; shift ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        *) echo "unknown argument: $1" >&2; exit 2 ;;
+    esac
+done
+subscriber_counts=${SUBSCRIBERS:-100 1000 10000}
+thread_sets=${THREAD_SETS:-1 default}
+writes=${WRITES:-30}
+interval_ms=${INTERVAL_MS:-100}
+hold_subscribers=${HOLD_SUBSCRIBERS:-1000}
+wrk_threads=$(( threads < 2 ? 1 : 2 ))
+
+# The driver lives in bench/CMakeLists.txt, built with the micro benchmarks (Google Benchmark).
+[[ $do_install == 0 ]] || install_tools "${common_tools[@]}" /usr/include/benchmark/benchmark.h:libbenchmark-dev
+if [[ $do_build == 1 && ( -z $server_bin || -z $driver_bin ) ]]; then
+    build_as_shipped "$build_dir" 1 storefront sse_latency
+fi
+server_bin=${server_bin:-$build_dir/server/storefront}
+driver_bin=${driver_bin:-$build_dir/bench/sse_latency}
+for b in "$server_bin" "$driver_bin"; do
+    [[ -x $b ]] || { echo "no $b (build first or drop --no-build)" >&2; exit 1; }
+done
+
+largest=$hold_subscribers
+for n in $subscriber_counts; do ((n > largest)) && largest=$n; done
+ulimit -n "$(ulimit -Hn)"
+(($(ulimit -n) >= largest + 1000)) ||
+    { echo "RLIMIT_NOFILE hard limit $(ulimit -Hn) is too low for $largest subscribers" >&2; exit 1; }
+max_connections=$((largest + 2000))
+
+make_work storefront-events
+STOREFRONT_ACCESS_SECRET=$(python3 -c 'import secrets; print(secrets.token_hex(24))')
+STOREFRONT_REFRESH_SECRET=$(python3 -c 'import secrets; print(secrets.token_hex(24))')
+export STOREFRONT_ACCESS_SECRET STOREFRONT_REFRESH_SECRET
+db_count=0
+# start_events_server THREADS: storefront on a fresh store, product writes for admins only (a shared
+# instance's policy), room for every subscriber plus the writer and wrk.
+start_events_server() {
+    local saved=$threads spec=$storage
+    threads=$1
+    db_count=$((db_count + 1))
+    [[ -n $spec ]] || spec="sqlite:$work/events-$db_count.db"
+    start_server --storage "$spec" --write-policy roles --max-connections "$max_connections"
+    threads=$saved
+    base="http://127.0.0.1:$server_port"
+}
+admin_token() {
+    curl -sf -X POST -H 'Content-Type: application/json' \
+        -d '{"email":"admin@mail.com","password":"admin123"}' "$base/api/v1/auth/login" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])'
+}
+subscribers_now() { curl -sf "$base/metrics" | awk '$1 == "storefront_event_subscribers" {print $2}'; }
+wait_no_subscribers() {
+    for _ in $(seq 1 200); do
+        [[ $(subscribers_now) == 0 ]] && return 0
+        sleep 0.05
+    done
+    echo "subscribers still counted: $(subscribers_now)" >&2
+    return 1
+}
+
+# --- 1. delivery latency ------------------------------------------------------------------------------
+: >"$work/latency"
+for set in $thread_sets; do
+    t=$set
+    [[ $set == default ]] && t=0
+    start_events_server "$t"
+    token=$(admin_token)
+    for n in $subscriber_counts; do
+        log "latency: threads $set, $n subscribers, $rounds rounds of $writes writes ${interval_ms} ms apart"
+        rss_idle=$(rss_kib "$server_pid" VmRSS)
+        cpu_before=$(cpu_ticks "sf|")
+        BENCH_TOKEN=$token timeout 900 "$driver_bin" --port "$server_port" --subscribers "$n" --writes "$writes" \
+            --interval-ms "$interval_ms" --rounds "$rounds" >"$work/driver.out" 2>"$work/driver.err" &
+        driver_pid=$!
+        extra_pids+=("$driver_pid")
+        # The server's RSS while the subscribers are connected: sampled every 0.2 s, the largest kept.
+        rss_max=0
+        while kill -0 "$driver_pid" 2>/dev/null; do
+            r=$(rss_kib "$server_pid" VmRSS)
+            ((r > rss_max)) && rss_max=$r
+            sleep 0.2
+        done
+        wait "$driver_pid" || { cat "$work/driver.err" >&2; exit 1; }
+        extra_pids=()
+        # The server's CPU time (user + system, all threads) per event copy delivered, over the whole run
+        # (connecting and the creates included): what the machine's other load barely moves.
+        copy_ns=$(( ($(cpu_ticks "sf|") - cpu_before) * 1000000000 / $(getconf CLK_TCK) / (n * writes * rounds) ))
+        sed "s/^RESULT /threads=$set rss_idle_kib=$rss_idle rss_kib=$rss_max copy_ns=$copy_ns /" "$work/driver.out" |
+            tee -a "$work/latency" >&2
+        wait_no_subscribers
+    done
+    stop_server
+done
+
+# --- 2. the products page with and without subscribers ------------------------------------------------
+start_events_server "$threads"
+page="$base/api/v1/products?offset=0&limit=10"
+wrk -t1 -c"$connections" -d1s "$page" >/dev/null
+with_label="products page, $hold_subscribers subscribers connected"
+alone_label='products page alone'
+for _ in $(seq 1 "$rounds"); do
+    "$driver_bin" --port "$server_port" --subscribers "$hold_subscribers" --hold >"$work/hold.out" 2>"$work/hold.err" &
+    hold_pid=$!
+    extra_pids+=("$hold_pid")
+    for _ in $(seq 1 600); do
+        grep -q '^READY' "$work/hold.out" && break
+        kill -0 "$hold_pid" 2>/dev/null || { cat "$work/hold.err" >&2; exit 1; }
+        sleep 0.05
+    done
+    grep -q '^READY' "$work/hold.out" || { echo "the subscribers never connected" >&2; exit 1; }
+    held=$(subscribers_now)
+    wrk_run "sf|$with_label" "$page" "$connections" "$wrk_threads"
+    echo "$held" >>"$work/held"
+    stop_extra
+    wait_no_subscribers
+    wrk_run "sf|$alone_label" "$page" "$connections" "$wrk_threads"
+done
+stop_server
+
+# --- report ---------------------------------------------------------------------------------------------
+rps_list() {
+    rounds_of "$1" | awk '{
+        r = 0; d = 1
+        for (i = 1; i <= NF; i++) {
+            if ($i ~ /^requests=/) { r = substr($i, 10) }
+            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
+        }
+        print r / d * 1e6
+    }'
+}
+# The median over rounds of A's req/s ÷ B's in the same round (the machine's load drifts between rounds).
+round_ratio() {
+    paste <(rps_list "$1") <(rps_list "$2") | awk '{ print $1 / $2 }' | sort -g |
+        awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'
+}
+cpu_us() { awk -v c="$(field "$1" cpu_ns)" -v r="$(field "$1" requests)" 'BEGIN {printf "%.1f", c / r / 1000}'; }
+# field ROW KEY, also for negative values (a receipt before the 201 answer).
+sfield() { sed -n "s/.* $2=\(-\{0,1\}[0-9]*\).*/\1/p" <<<" $1"; }
+ms() { awk -v u="$1" 'BEGIN {printf "%.1f", u / 1000}'; }
+# latency_row SET N: the median round by p99 from the answer, min–max over the rounds.
+latency_row() {
+    local rows median
+    rows=$(awk -v s="threads=$1" -v n="subscribers=$2" '$1 == s && index($0, " " n " ") > 0' "$work/latency")
+    median=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^p99_ack_us=/) print substr($i, 12) "\t" $0 }' <<<"$rows" |
+        sort -g | awk -F '\t' '{ r[NR] = $2 } END { print r[int((NR + 1) / 2)] }')
+    range() {
+        awk -v k="$1=" '{ for (i = 1; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }' <<<"$rows" |
+            sort -g | awk '{ v[NR] = $1 } END { printf "%.1f–%.1f", v[1] / 1000, v[NR] / 1000 }'
+    }
+    local missing
+    missing=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^missing=/) s += substr($i, 9) } END { print s + 0 }' <<<"$rows")
+    echo "| $1 | $2 | $(ms "$(sfield "$median" p50_ack_us)") ($(range p50_ack_us)) |" \
+        "**$(ms "$(sfield "$median" p99_ack_us)")** ($(range p99_ack_us)) | $(ms "$(sfield "$median" max_ack_us)") |" \
+        "$(ms "$(sfield "$median" p50_sent_us)") / $(ms "$(sfield "$median" p99_sent_us)") |" \
+        "$(ms "$(sfield "$median" write_p50_us)") / $(ms "$(sfield "$median" write_max_us)") |" \
+        "$(sfield "$median" connect_ms) | $missing | $(mib "$(sfield "$median" rss_idle_kib)") → $(mib "$(sfield "$median" rss_kib)") |" \
+        "$(awk -v c="$(sfield "$median" copy_ns)" 'BEGIN {printf "%.1f", c / 1000}') |"
+}
+{
+echo
+echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+    "$("$server_bin" --version 2>/dev/null | sed 's/^storefront //') on ${storage:-sqlite (fresh file)}," \
+    "--write-policy roles --max-connections $max_connections; $(nproc) cores; uptime: $(uptime);" \
+    "command: \`$command_line\`"
+echo
+echo "Delivery latency, commit to receipt: $rounds rounds of $writes creates ${interval_ms} ms apart on the same" \
+    "subscribers (\`?types=product.created\`), one sample per subscriber and event; median round by p99 (min–max of the rounds)."
+echo
+echo "| server threads | subscribers | p50 ms from 201 | p99 ms from 201 (goal < 100 at 10,000) | max ms from 201 | p50 / p99 ms from POST sent | create answered p50 / max ms | connect all, ms | events missing (all rounds) | server RSS MiB before → max while connected | server CPU µs per event copy |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for set in $thread_sets; do
+    for n in $subscriber_counts; do latency_row "$set" "$n"; done
+done
+echo
+w=$(row_of "sf|$with_label")
+a=$(row_of "sf|$alone_label")
+w_rps=$(rps_row "$w")
+a_rps=$(rps_row "$a")
+echo "Products page \`GET /api/v1/products?offset=0&limit=10\`, $threads server thread(s), wrk -t$wrk_threads" \
+    "-c$connections -d${duration}s, $rounds alternating rounds (subscribers counted by /metrics during the" \
+    "rounds: $(sort -u "$work/held" | tr '\n' ' ')):"
+echo
+echo "| | req/s median (min–max) | p50 / p99 ms | CPU µs/req | non-2xx |"
+echo "|---|---:|---:|---:|---:|"
+echo "| $with_label | $w_rps ($(rps_range "sf|$with_label")) | $(fmt_ms "$(field "$w" p50_us)") / $(fmt_ms "$(field "$w" p99_us)") | $(cpu_us "$w") | $(field "$w" non2xx) |"
+echo "| $alone_label | $a_rps ($(rps_range "sf|$alone_label")) | $(fmt_ms "$(field "$a" p50_us)") / $(fmt_ms "$(field "$a" p99_us)") | $(cpu_us "$a") | $(field "$a" non2xx) |"
+echo
+echo "Ratio with ÷ alone: **$(awk -v x="$w_rps" -v y="$a_rps" 'BEGIN {printf "%.2f", x / y}')×** (medians)," \
+    "$(round_ratio "sf|$with_label" "sf|$alone_label")× (per round, median); goal ≥ 0.95×."
+}
