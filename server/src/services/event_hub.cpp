@@ -194,11 +194,20 @@ event_hub::event_hub(event_hub_limits limits, storage::event_log* log, std::stri
 
 namespace {
 
+std::string sse_block(const change_event& e) {
+    std::string out;
+    out.reserve(e.json.size() + e.type.size() + 40);
+    out.append("id: ").append(std::to_string(e.id)).append("\nevent: ").append(e.type);
+    out.append("\ndata: ").append(e.json).append("\n\n");
+    return out;
+}
+
 event_ptr event_of(storage::stored_event&& stored) {
     auto e = std::make_shared<change_event>();
     e->id = stored.id;
     e->type = std::move(stored.type);
     e->json = event_json(e->type, e->id, stored.data, stored.at_ms);
+    e->sse = sse_block(*e);
     e->audience.owner = stored.owner;
     return e;
 }
@@ -219,6 +228,7 @@ void event_hub::publish(std::string_view type, std::string_view data, event_audi
     e->id = last_id_ + 1;
     e->type = type;
     e->json = event_json(type, e->id, data, now_ms());
+    e->sse = sse_block(*e);
     e->audience = audience;
     add_locked(std::move(e));
 }

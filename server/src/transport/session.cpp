@@ -134,7 +134,13 @@ struct slot_guard {
     std::list<connection_slot>::iterator slot;
     ~slot_guard() {
         metrics().connection_closed();
+        const bool counted = slot->counted;
         owner.connections.erase(slot);
+        if (counted) {
+            uncount(owner);
+        }
+    }
+    static void uncount(worker& owner) {
         --owner.open_connections;
         owner.capacity_freed.cancel();  // an accept loop waiting for room may go on
     }
@@ -487,6 +493,10 @@ class connection final : body_source {
         connection_slot* slot
     ) {
         const response& reply = handled.reply;
+        if (slot != nullptr && slot->counted) {  // from now on --events-max-connections bounds it
+            slot->counted = false;
+            slot_guard::uncount(owner_);
+        }
         // Named, not temporaries in the co_await expressions: GCC 12 destroys those twice (bug 99576).
         const std::function<void(std::function<void()>)> interrupt_with = [slot](std::function<void()> fn) {
             if (slot != nullptr) {

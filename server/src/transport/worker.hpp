@@ -22,6 +22,9 @@ struct connection_slot {
     bool busy = false;  // a request is being answered; shutdown lets it finish
     // Set while the connection streams (an event stream): shutdown calls it so the stream ends now.
     std::function<void()> interrupt;
+    // Counted in open_connections (--max-connections) until it becomes an event stream, which
+    // --events-max-connections bounds instead: open streams never keep ordinary requests out.
+    bool counted = true;
 };
 
 struct worker {

@@ -79,7 +79,8 @@ struct event_viewer {
 struct change_event {
     std::uint64_t id = 0;
     std::string type;
-    std::string json;
+    std::string json;  // {"type","id","data","at"}: a WebSocket message as it is
+    std::string sse;  // "id: …\nevent: …\ndata: <json>\n\n": rendered once, written to every SSE subscriber
     event_audience audience;
 };
 using event_ptr = std::shared_ptr<const change_event>;

@@ -34,11 +34,6 @@ constexpr std::string_view overflow_event =
     "event: overflow\ndata: {\"type\":\"overflow\",\"message\":\"too slow: events were dropped, reload and "
     "resume\"}\n\n";
 
-void append_event(std::string& out, const change_event& e) {
-    out.append("id: ").append(std::to_string(e.id)).append("\nevent: ").append(e.type);
-    out.append("\ndata: ").append(e.json).append("\n\n");
-}
-
 // The `reset` event: the client missed events the history no longer holds, so it must reload; its id is
 // the newest one, so a reconnect after it resumes from here.
 void append_reset(std::string& out, std::uint64_t newest) {
@@ -52,6 +47,27 @@ std::string reset_json(std::uint64_t newest) {
     return R"({"type":"reset","id":")" + std::to_string(newest) +
            R"(","message":"events since your last id are no longer kept: reload, then follow"})";
 }
+
+// One piece of text waiting to be written: a published event's framing shared with every other
+// subscriber (no copy per subscriber), or text of this stream's own (retry hints, notices, errors).
+class pending_text {
+  public:
+    pending_text(std::string own) : own_(std::move(own)) {}  // NOLINT(google-explicit-constructor)
+    pending_text(std::string_view own) : own_(own) {}        // NOLINT(google-explicit-constructor)
+    pending_text(const char* own) : own_(own) {}             // NOLINT(google-explicit-constructor)
+    pending_text(event_ptr event, bool websocket) : event_(std::move(event)), websocket_(websocket) {}
+    [[nodiscard]] std::string_view text() const {
+        if (!event_) {
+            return own_;
+        }
+        return websocket_ ? event_->json : event_->sse;
+    }
+
+  private:
+    std::string own_;
+    event_ptr event_;
+    bool websocket_ = false;
+};
 
 // RFC 6455 close codes the feed uses.
 constexpr std::uint16_t close_going_away = 1001;
@@ -103,7 +119,7 @@ class feed_stream final : public stream_answer {
             }
             auto batch = subscription_->take();
             for (const auto& e : batch.events) {
-                queue_event(*e);
+                queue_event(e);
             }
             const std::size_t events = batch.events.size();
             if (batch.ending == event_subscription::end::overflow) {
@@ -152,20 +168,12 @@ class feed_stream final : public stream_answer {
             }
         }
         for (const auto& e : opened.replay) {
-            queue_event(*e);
+            queue_event(e);
         }
         replayed_ += opened.replay.size();
     }
 
-    void queue_event(const change_event& e) {
-        if (websocket_) {
-            pending_.push_back(e.json);
-        } else {
-            std::string block;
-            append_event(block, e);
-            pending_.push_back(std::move(block));
-        }
-    }
+    void queue_event(const event_ptr& e) { pending_.emplace_back(e, websocket_); }
 
     // A client's message (WebSocket): a new filter, a resume, or an error answer.
     void obey(const std::string& text) {
@@ -190,13 +198,15 @@ class feed_stream final : public stream_answer {
         if (websocket_) {
             for (const auto& message : pending_) {
                 if (open) {
-                    open = co_await out.write(message);
+                    open = co_await out.write(message.text());
                 }
             }
+        } else if (pending_.size() == 1) {
+            open = co_await out.write(pending_.front().text());  // the usual case: one event, no copy
         } else if (!pending_.empty()) {
             std::string bytes;
             for (const auto& block : pending_) {
-                bytes += block;
+                bytes += block.text();
             }
             open = co_await out.write(bytes);
         }
@@ -214,7 +224,7 @@ class feed_stream final : public stream_answer {
     bool websocket_ = false;
     std::function<void()> waker_;
     std::shared_ptr<event_subscription> subscription_;
-    std::vector<std::string> pending_;  // blocks (SSE) or messages (WebSocket) to write next
+    std::vector<pending_text> pending_;  // blocks (SSE) or messages (WebSocket) to write next
     std::size_t replayed_ = 0;
 };
 
