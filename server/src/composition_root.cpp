@@ -232,6 +232,9 @@ composition_root::composition_root(const server_config& config)
 
 composition_root::~composition_root() {
     stop_writes();  // the lane's queued writes use the stores, which go before it
+    // Calls still on the storage pool (an inspector record being stored after its answer) use members
+    // declared after the pool, which go before it.
+    storage_calls_.stop();
 }
 
 listener_services composition_root::listener() {
