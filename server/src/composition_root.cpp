@@ -213,6 +213,13 @@ composition_root::composition_root(const server_config& config)
     if (config.write_policy == core::write_policy::roles) {
         (void)demote_self_made_admins(*shared_stores_->users, *shared_stores_->sessions, config.kept_admins);
     }
+    // Several instances on one PostgreSQL: the inspector's records live in the database, so behind the
+    // balancer a client sees what every instance handled for its sandbox.
+    if (sandboxes_) {
+        if (auto shared_log = storage::make_event_log(config.storage)) {
+            inspector_.share_through(std::move(shared_log));
+        }
+    }
     // Warm the caches so the first requests do not pay for serialisation.
     shared_stores_->warm();
     expire_orders(*shared_stores_);  // at once: the gauges are right from the first scrape
@@ -225,6 +232,9 @@ composition_root::composition_root(const server_config& config)
 
 composition_root::~composition_root() {
     stop_writes();  // the lane's queued writes use the stores, which go before it
+    // Calls still on the storage pool (an inspector record being stored after its answer) use members
+    // declared after the pool, which go before it.
+    storage_calls_.stop();
 }
 
 listener_services composition_root::listener() {

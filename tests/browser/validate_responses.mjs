@@ -34,9 +34,11 @@ async function loadSurface(prefix) {
   for (const f of ['int32', 'int64']) ajv.addFormat(f, { type: 'number', validate: Number.isInteger });
   ajv.addFormat('binary', true);
   ajv.addSchema({ ...doc, $id: 'doc' });
-  const templates = Object.keys(doc.paths).map((p) => ({
+  // A path with servers of its own (the inspector's, under /sandbox/{sandbox}) is matched under that server.
+  const templates = Object.entries(doc.paths).map(([p, item]) => ({
     path: p,
-    re: new RegExp('^' + prefix + p.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+') + '$'),
+    re: new RegExp('^' + ((item.servers ? item.servers[0].url : prefix) + p).replace(/[.]/g, '\\.')
+      .replace(/\{[^}]+\}/g, '[^/]+') + '$'),
     literal: p.split('/').filter((s) => !s.startsWith('{')).length,
   }));
   // The most literal template wins, as the router's literal-first rule does.
@@ -47,20 +49,24 @@ const surfaces = [await loadSurface('/api/v1'), await loadSurface('/api/v3')];
 
 function pointer(s) { return s.replace(/~/g, '~0').replace(/\//g, '~1'); }
 
-async function call(method, target, { body, type, headers = {} } = {}, expectStatus) {
-  const init = { method, headers: { ...headers } };
+// With `stream`, the answer is an endless stream: its head is checked, its body not read.
+async function call(method, target, { body, type, headers = {}, stream = false } = {}, expectStatus) {
+  const stop = new AbortController();
+  const init = { method, headers: { ...headers }, signal: stop.signal };
   if (body !== undefined) {
     init.body = body;
     if (type) init.headers['Content-Type'] = type;
   }
   const r = await fetch(server.url + target, init);
-  const bytes = Buffer.from(await r.arrayBuffer());
+  if (stream) stop.abort();
+  const bytes = stream ? Buffer.alloc(0) : Buffer.from(await r.arrayBuffer());
   const what = `${method} ${target} -> ${r.status}`;
   const fail = (m) => { failures.push(`${what}: ${m}`); console.error(`FAIL: ${what}: ${m}`); };
   checked++;
   if (expectStatus !== undefined && r.status !== expectStatus) fail(`expected ${expectStatus}`);
   const path = target.split('?')[0];
-  const s = surfaces.find((x) => path.startsWith(x.prefix + '/'));
+  const s = surfaces.find((x) => path.startsWith(x.prefix + '/'))
+    ?? surfaces.find((x) => x.templates.some((t) => t.re.test(path)));
   const t = s && s.templates.find((x) => x.re.test(path));
   const op = t && s.doc.paths[t.path][method.toLowerCase()];
   if (!op) { fail('no documented operation'); return { status: r.status, bytes }; }
@@ -150,6 +156,18 @@ try {
   await call('POST', '/api/v1/auth/refresh-token', json({ refreshToken: 'x.y.z' }), 401);
   await call('GET', '/api/v1/auth/profile', { headers: bearer(login.json.access_token) }, 200);
   await call('GET', '/api/v1/auth/profile', {}, 401);
+  // The change feed (its stream's head) and a sandbox's inspector (documented under /sandbox/{sandbox}).
+  await call('GET', '/api/v1/events?types=product.*', { stream: true }, 200);
+  await call('GET', '/api/v1/events?types=product.exploded', {}, 400);
+  await call('GET', '/api/v1/events', { headers: { Accept: 'application/json' } }, 406);
+  const inspected = await fetch(server.url + '/sandbox/validation-box/api/v1/products/1');
+  if (inspected.status !== 200) { failures.push(`a sandbox's product: ${inspected.status}`); console.error('FAIL: ' + failures.at(-1)); }
+  await call('GET', '/sandbox/validation-box/requests?limit=5', {}, 200);
+  await call('GET', '/sandbox/validation-box/requests?limit=0', {}, 400);
+  await call('GET', '/sandbox/bad!/requests', {}, 400);
+  await call('GET', '/sandbox/validation-box/requests/stream', { stream: true }, 200);
+  await call('GET', '/sandbox/validation-box/inspector', {}, 200);
+  await call('DELETE', '/sandbox/validation-box/requests', {}, 204);
 
   // /api/v3: a token first, then every operation.
   const basic = { Authorization: 'Basic ' + Buffer.from('petstore-client:petstore-secret').toString('base64') };

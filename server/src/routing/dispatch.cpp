@@ -11,6 +11,10 @@
 #include <optional>
 #include <string>
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/this_coro.hpp>
+
 #include "server/codec/error_style.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/codec/request_fields.hpp"
@@ -235,9 +239,20 @@ boost::asio::awaitable<std::optional<response>> admit_request(
         routed.path = named->path;
         if (!sandbox_id.empty() && services.inspector != nullptr && inspector_path(routed.path)) {
             routed.inspector = true;
-            co_return inspector_answer(
-                head, routed.path, target->query, sandbox_id, *services.inspector, services.inspector_streams
-            );
+            const auto answer = [&] {
+                return inspector_answer(
+                    head,
+                    routed.path,
+                    target->query,
+                    sandbox_id,
+                    *services.inspector,
+                    services.inspector_streams
+                );
+            };
+            if (services.inspector->shared() && routed.path.starts_with("/requests")) {
+                co_return co_await services.access.storage.run(answer);  // reads the database
+            }
+            co_return answer();
         }
     } else if (auto refused = refuse_sandbox(head, routed.fields, routed.path)) {
         co_return std::move(*refused);
@@ -385,6 +400,24 @@ bool reusable(
            (status == http::status::ok || status == http::status::not_modified);
 }
 
+// A sandbox request's record into the database the instances share (request_logs::share_through). A record
+// that finds the storage pool full or the database down is dropped: the answer has gone out already.
+boost::asio::awaitable<void> store_shared_record(
+    request_logs& logs,
+    blocking_offload& storage,
+    std::string sandbox,
+    std::shared_ptr<const request_record> record
+) {
+    try {
+        (void)co_await storage.try_run([&] {
+            logs.add(sandbox, *record);
+            return true;
+        });
+    } catch (const std::exception& e) {
+        log_event("warning", "inspector_record_lost", {field("what", e.what())});
+    }
+}
+
 }  // namespace
 
 boost::asio::awaitable<request_outcome> handle_request(
@@ -429,7 +462,18 @@ boost::asio::awaitable<request_outcome> handle_request(
         out.reusable_at = revision;
     }
     if (services.inspector != nullptr && !routed.sandbox_id.empty() && !routed.inspector) {
-        record_request(*services.inspector, routed.sandbox_id, request, out.reply, started);
+        auto record = std::make_shared<const request_record>(inspector_record(request, out.reply, started));
+        if (services.inspector->shared()) {
+            // Stored on the storage pool while the answer goes out.
+            std::string sandbox(routed.sandbox_id);
+            boost::asio::co_spawn(
+                co_await boost::asio::this_coro::executor,
+                store_shared_record(*services.inspector, services.access.storage, sandbox, record),
+                boost::asio::detached
+            );
+        } else {
+            services.inspector->add(routed.sandbox_id, *record);
+        }
     }
     co_return out;
 }

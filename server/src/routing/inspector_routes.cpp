@@ -169,7 +169,7 @@ response inspector_answer(
         r.content_type = "text/event-stream; charset=utf-8";
         r.deterministic = false;
         r.with_header("Cache-Control", "no-cache, no-store").with_header("X-Accel-Buffering", "no");
-        r.stream = std::make_shared<inspector_stream>(logs.of(sandbox), std::move(*ticket));
+        r.stream = std::make_shared<inspector_stream>(logs.followed_log(sandbox), std::move(*ticket));
         return r;
     }
     switch (method) {
@@ -182,13 +182,10 @@ response inspector_answer(
                     "limit must be given once, a whole number from 1 to " + std::to_string(max_limit)
                 );
             }
-            const auto log = logs.find(sandbox);
-            return json_array(log ? log->newest_json(*limit) : "[]");
+            return json_array(logs.newest_json(sandbox, *limit));
         }
         case http::verb::delete_: {
-            if (const auto log = logs.find(sandbox)) {
-                log->clear();
-            }
+            logs.clear(sandbox);
             response r;
             r.status = http::status::no_content;
             return r;
@@ -198,12 +195,8 @@ response inspector_answer(
     }
 }
 
-void record_request(
-    request_logs& logs,
-    std::string_view sandbox,
-    const http_request& request,
-    const response& reply,
-    clock::time_point started
+request_record inspector_record(
+    const http_request& request, const response& reply, clock::time_point started
 ) {
     const auto took = clock::now() - started;
     request_record r;
@@ -266,7 +259,7 @@ void record_request(
             reply.prepared ? reply.prepared->encoded(content_coding::identity) : reply.payload();
         r.response_body = record_body(bytes, type);
     }
-    logs.add(sandbox, r);
+    return r;
 }
 
 }  // namespace storefront::server

@@ -394,6 +394,18 @@ void request_log::close_followers() {
     followers_.clear();
 }
 
+void request_log::relay(const std::shared_ptr<const std::string>& json) {
+    std::lock_guard lock(mutex_);
+    for (const auto& f : followers_) {
+        f->offer(json, follower_queue_);
+    }
+}
+
+bool request_log::followed() const {
+    std::lock_guard lock(mutex_);
+    return !followers_.empty();
+}
+
 std::shared_ptr<request_log> request_logs::of(std::string_view sandbox) {
     std::shared_ptr<request_log> evicted;
     std::shared_ptr<request_log> log;
@@ -427,10 +439,46 @@ std::shared_ptr<request_log> request_logs::find(std::string_view sandbox) const 
 }
 
 void request_logs::add(std::string_view sandbox, const request_record& r) {
+    if (shared_) {
+        add_shared(sandbox, r);
+        return;
+    }
     of(sandbox)->add(r);
 }
 
+std::string request_logs::newest_json(std::string_view sandbox, std::size_t limit) const {
+    if (shared_) {
+        return newest_shared_json(sandbox, limit);
+    }
+    const auto log = find(sandbox);
+    return log ? log->newest_json(limit) : "[]";
+}
+
+void request_logs::clear(std::string_view sandbox) {
+    if (shared_) {
+        shared_->trim(shared_data_set(sandbox), 0);
+    }
+    if (const auto log = find(sandbox)) {
+        log->clear();
+    }
+}
+
+std::shared_ptr<request_log> request_logs::followed_log(std::string_view sandbox) {
+    auto log = of(sandbox);
+    if (shared_) {
+        prime(sandbox, *log);
+    }
+    return log;
+}
+
 void request_logs::drop(std::string_view sandbox) {
+    if (shared_) {
+        try {
+            shared_->trim(shared_data_set(sandbox), 0);  // its records go with the sandbox
+        } catch (const std::exception&) {  // the database is down: they stay bounded, and go with the next
+                                           // reset
+        }
+    }
     std::shared_ptr<request_log> dropped;
     {
         std::lock_guard lock(mutex_);

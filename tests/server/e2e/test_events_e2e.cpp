@@ -1,11 +1,13 @@
-// End to end over HTTP: the change feed as server-sent events (issue 43) on one server shared by the cases
-// (small history, queue and stream limit so the bounds show quickly): delivery of product, category and
-// user changes as GET shows them, type filters, resuming with and without history, sandbox isolation both
-// ways, a slow consumer closed with `overflow` while another keeps receiving, the stream limit's 503, the
-// metrics, and (on the real binary) the drain closing streams with a retry hint.
+// End to end over HTTP: the change feed as server-sent events (issue 43) on one server per backend shared
+// by the cases (small history, queue and stream limit so the bounds show quickly): on every backend
+// (memory and SQLite here, PostgreSQL under server_tests_pg), delivery of product, category and user
+// changes as GET shows them, type filters, resuming with and without history, sandbox isolation both ways;
+// on the first one, a slow consumer closed with `overflow` while another keeps receiving, the stream
+// limit's 503, the metrics; and (on the real binary) the drain closing streams with a retry hint.
 
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +20,7 @@
 #include "common/child_process.hpp"
 #include "common/eventually.hpp"
 #include "common/pg_server.hpp"
+#include "common/temp_dir.hpp"
 #include "http_client.hpp"
 #include "sse_client.hpp"
 #include "test_server.hpp"
@@ -33,16 +36,39 @@ constexpr std::size_t history = 20;
 constexpr std::size_t queue = 8;
 constexpr std::size_t max_streams = 6;
 
+// One server per backend of this run (memory and SQLite; PostgreSQL under server_tests_pg), each started on
+// first use and shared by the cases; `current_backend` is the one the helpers talk to. Cases about the
+// feed's own bounds (overflow, the stream limit, metrics, handshakes) run on the first backend only.
+struct feed_backend {
+    backend where;
+    std::unique_ptr<running_server> server;
+};
+
+std::vector<feed_backend>& feed_backends() {
+    static temp_dir dir;
+    static std::vector<feed_backend> all = [] {
+        std::vector<feed_backend> out;
+        for (auto& b : backends(dir, "feed.db")) {
+            out.push_back({std::move(b), nullptr});
+        }
+        return out;
+    }();
+    return all;
+}
+
+std::size_t current_backend = 0;
+
 running_server& events_server() {
-    static running_server server([] {
-        auto c = config_on("memory");
+    auto& b = feed_backends().at(current_backend);
+    if (!b.server) {
+        auto c = config_on(b.where.storage);
         c.events.history = history;
         c.events.queue = queue;
         c.events.max_connections = max_streams;
         c.cors = server::cors_origins::parse("http://localhost:*");  // the WebSocket handshake's Origin check
-        return c;
-    }());
-    return server;
+        b.server = std::make_unique<running_server>(std::move(c));
+    }
+    return *b.server;
 }
 
 std::uint16_t port() {
@@ -105,140 +131,160 @@ namespace storefront::test {
 std::uint16_t events_server_port() {
     return port();
 }
+
+void on_every_feed_backend(const std::function<void()>& body) {
+    struct back_to_the_first {
+        ~back_to_the_first() { current_backend = 0; }
+    } reset;
+    for (current_backend = 0; current_backend < feed_backends().size(); ++current_backend) {
+        BOOST_TEST_CONTEXT("on " << feed_backends()[current_backend].where.name) {
+            body();
+        }
+    }
+}
 }  // namespace storefront::test
 
 BOOST_AUTO_TEST_SUITE(change_feed_sse)
 
 BOOST_AUTO_TEST_CASE(writes_arrive_after_commit_as_get_shows_them) {
-    auto stream = open_stream("/api/v1/events");
-    const auto id = create_product("Feed Lamp");
-    std::string type;
-    std::string first_id;
-    auto created = next_data(*stream, &type, &first_id);
-    BOOST_TEST(type == "product.created");
-    const auto shown = get(port(), "/api/v1/products/" + std::to_string(id)).json();
-    BOOST_TEST(created.at("data") == shown);
-    BOOST_TEST(created.at("at").as_string().ends_with("Z"));
+    on_every_feed_backend([] {
+        auto stream = open_stream("/api/v1/events");
+        const auto id = create_product("Feed Lamp");
+        std::string type;
+        std::string first_id;
+        auto created = next_data(*stream, &type, &first_id);
+        BOOST_TEST(type == "product.created");
+        const auto shown = get(port(), "/api/v1/products/" + std::to_string(id)).json();
+        BOOST_TEST(created.at("data") == shown);
+        BOOST_TEST(created.at("at").as_string().ends_with("Z"));
 
-    BOOST_TEST(
-        send_request(
+        BOOST_TEST(
+            send_request(
+                port(),
+                {.method = "PUT",
+                 .target = "/api/v1/products/" + std::to_string(id),
+                 .body = R"({"price":13})",
+                 .content_type = "application/json"}
+            )
+                .status == 200u
+        );
+        std::string second_id;
+        auto updated = next_data(*stream, &type, &second_id);
+        BOOST_TEST(type == "product.updated");
+        BOOST_TEST(updated.at("data").at("price").to_number<double>() == 13.0);
+        BOOST_TEST(std::stoull(second_id) == std::stoull(first_id) + 1);
+
+        BOOST_TEST(
+            send_request(port(), {.method = "DELETE", .target = "/api/v1/products/" + std::to_string(id)})
+                .status == 200u
+        );
+        auto deleted = next_data(*stream, &type);
+        BOOST_TEST(type == "product.deleted");
+        BOOST_TEST(json::serialize(deleted.at("data")) == R"({"id":)" + std::to_string(id) + "}");
+
+        const auto category =
+            post_json(port(), "/api/v1/categories", R"({"name":"Feed Lamps","image":"https://x.com/a.png"})");
+        BOOST_TEST_REQUIRE(category.status == 201u, category.body);
+        BOOST_TEST(next_data(*stream, &type).at("data") == category.json());
+        BOOST_TEST(type == "category.created");
+
+        const auto user = post_json(
             port(),
-            {.method = "PUT",
-             .target = "/api/v1/products/" + std::to_string(id),
-             .body = R"({"price":13})",
-             .content_type = "application/json"}
-        )
-            .status == 200u
-    );
-    std::string second_id;
-    auto updated = next_data(*stream, &type, &second_id);
-    BOOST_TEST(type == "product.updated");
-    BOOST_TEST(updated.at("data").at("price").to_number<double>() == 13.0);
-    BOOST_TEST(std::stoull(second_id) == std::stoull(first_id) + 1);
-
-    BOOST_TEST(
-        send_request(port(), {.method = "DELETE", .target = "/api/v1/products/" + std::to_string(id)})
-            .status == 200u
-    );
-    auto deleted = next_data(*stream, &type);
-    BOOST_TEST(type == "product.deleted");
-    BOOST_TEST(json::serialize(deleted.at("data")) == R"({"id":)" + std::to_string(id) + "}");
-
-    const auto category =
-        post_json(port(), "/api/v1/categories", R"({"name":"Feed Lamps","image":"https://x.com/a.png"})");
-    BOOST_TEST_REQUIRE(category.status == 201u, category.body);
-    BOOST_TEST(next_data(*stream, &type).at("data") == category.json());
-    BOOST_TEST(type == "category.created");
-
-    const auto user = post_json(
-        port(),
-        "/api/v1/users",
-        R"({"name":"Feed","email":"feed@example.com","password":"secret123","avatar":"https://x.com/a.png"})"
-    );
-    BOOST_TEST_REQUIRE(user.status == 201u, user.body);
-    auto user_event = next_data(*stream, &type);
-    BOOST_TEST(type == "user.created");
-    BOOST_TEST(user_event.at("data") == user.json());
-    BOOST_TEST(user_event.at("data").as_object().if_contains("passwordHash") == nullptr);
+            "/api/v1/users",
+            R"({"name":"Feed","email":"feed@example.com","password":"secret123","avatar":"https://x.com/a.png"})"
+        );
+        BOOST_TEST_REQUIRE(user.status == 201u, user.body);
+        auto user_event = next_data(*stream, &type);
+        BOOST_TEST(type == "user.created");
+        BOOST_TEST(user_event.at("data") == user.json());
+        BOOST_TEST(user_event.at("data").as_object().if_contains("passwordHash") == nullptr);
+    });
 }
 
 BOOST_AUTO_TEST_CASE(types_filter_what_a_stream_carries_and_unknown_ones_are_refused) {
-    auto categories = open_stream("/api/v1/events?types=category.*,user.deleted");
-    (void)create_product("Filtered Out");
-    const auto category =
-        post_json(port(), "/api/v1/categories", R"({"name":"Filter Kept","image":"https://x.com/a.png"})");
-    BOOST_TEST_REQUIRE(category.status == 201u);
-    std::string type;
-    BOOST_TEST(next_data(*categories, &type).at("data").at("name").as_string() == "Filter Kept");
-    BOOST_TEST(type == "category.created");
+    on_every_feed_backend([] {
+        auto categories = open_stream("/api/v1/events?types=category.*,user.deleted");
+        (void)create_product("Filtered Out");
+        const auto category = post_json(
+            port(), "/api/v1/categories", R"({"name":"Filter Kept","image":"https://x.com/a.png"})"
+        );
+        BOOST_TEST_REQUIRE(category.status == 201u);
+        std::string type;
+        BOOST_TEST(next_data(*categories, &type).at("data").at("name").as_string() == "Filter Kept");
+        BOOST_TEST(type == "category.created");
 
-    const auto refused = get(port(), "/api/v1/events?types=product.*,product.exploded");
-    BOOST_TEST(refused.status == 400u);
-    BOOST_TEST(refused.header("content-type").find("application/json") != std::string::npos);
-    const std::string message = json::serialize(refused.json().at("message"));
-    BOOST_TEST(message.find("product.*") != std::string::npos);
-    BOOST_TEST(message.find("category.updated") != std::string::npos);
+        const auto refused = get(port(), "/api/v1/events?types=product.*,product.exploded");
+        BOOST_TEST(refused.status == 400u);
+        BOOST_TEST(refused.header("content-type").find("application/json") != std::string::npos);
+        const std::string message = json::serialize(refused.json().at("message"));
+        BOOST_TEST(message.find("product.*") != std::string::npos);
+        BOOST_TEST(message.find("category.updated") != std::string::npos);
 
-    http_request_spec wants_json{.target = "/api/v1/events", .headers = {{"Accept", "application/json"}}};
-    BOOST_TEST(send_request(port(), wants_json).status == 406u);
-    BOOST_TEST(get(port(), "/api/v1/events?lastEventId=12x").status == 400u);
-    http_request_spec bad_header{.target = "/api/v1/events", .headers = {{"Last-Event-ID", "-1"}}};
-    BOOST_TEST(send_request(port(), bad_header).status == 400u);
+        http_request_spec wants_json{.target = "/api/v1/events", .headers = {{"Accept", "application/json"}}};
+        BOOST_TEST(send_request(port(), wants_json).status == 406u);
+        BOOST_TEST(get(port(), "/api/v1/events?lastEventId=12x").status == 400u);
+        http_request_spec bad_header{.target = "/api/v1/events", .headers = {{"Last-Event-ID", "-1"}}};
+        BOOST_TEST(send_request(port(), bad_header).status == 400u);
+    });
 }
 
 BOOST_AUTO_TEST_CASE(a_resumed_stream_gets_what_it_missed_or_a_reset_beyond_the_history) {
-    std::string last;
-    {
-        auto stream = open_stream("/api/v1/events");
-        (void)create_product("Resume Zero");
-        (void)next_data(*stream, nullptr, &last);
-    }
-    (void)create_product("Resume One");
-    (void)create_product("Resume Two");
-    auto resumed = open_stream("/api/v1/events", {{"Last-Event-ID", last}});
-    std::string id;
-    BOOST_TEST(next_data(*resumed, nullptr, &id).at("data").at("title").as_string() == "Resume One");
-    BOOST_TEST(std::stoull(id) == std::stoull(last) + 1);
-    BOOST_TEST(next_data(*resumed).at("data").at("title").as_string() == "Resume Two");
-    (void)create_product("Resume Live");
-    BOOST_TEST(next_data(*resumed).at("data").at("title").as_string() == "Resume Live");
+    on_every_feed_backend([] {
+        std::string last;
+        {
+            auto stream = open_stream("/api/v1/events");
+            (void)create_product("Resume Zero");
+            (void)next_data(*stream, nullptr, &last);
+        }
+        (void)create_product("Resume One");
+        (void)create_product("Resume Two");
+        auto resumed = open_stream("/api/v1/events", {{"Last-Event-ID", last}});
+        std::string id;
+        BOOST_TEST(next_data(*resumed, nullptr, &id).at("data").at("title").as_string() == "Resume One");
+        BOOST_TEST(std::stoull(id) == std::stoull(last) + 1);
+        BOOST_TEST(next_data(*resumed).at("data").at("title").as_string() == "Resume Two");
+        (void)create_product("Resume Live");
+        BOOST_TEST(next_data(*resumed).at("data").at("title").as_string() == "Resume Live");
 
-    auto by_query = open_stream("/api/v1/events?types=product.created&lastEventId=" + last);
-    BOOST_TEST(next_data(*by_query).at("data").at("title").as_string() == "Resume One");
+        auto by_query = open_stream("/api/v1/events?types=product.created&lastEventId=" + last);
+        BOOST_TEST(next_data(*by_query).at("data").at("title").as_string() == "Resume One");
 
-    for (std::size_t i = 0; i < history + 2; ++i) {  // `last` falls out of the history
-        (void)create_product("Flood " + std::to_string(i));
-    }
-    auto too_old = open_stream("/api/v1/events", {{"Last-Event-ID", last}});
-    const auto reset = too_old->next_event();
-    BOOST_TEST_REQUIRE(reset.has_value());
-    BOOST_TEST(reset->event == "reset");
-    BOOST_TEST(std::stoull(reset->id) > std::stoull(last));
-    (void)create_product("After Reset");
-    BOOST_TEST(next_data(*too_old).at("data").at("title").as_string() == "After Reset");
+        for (std::size_t i = 0; i < history + 2; ++i) {  // `last` falls out of the history
+            (void)create_product("Flood " + std::to_string(i));
+        }
+        auto too_old = open_stream("/api/v1/events", {{"Last-Event-ID", last}});
+        const auto reset = too_old->next_event();
+        BOOST_TEST_REQUIRE(reset.has_value());
+        BOOST_TEST(reset->event == "reset");
+        BOOST_TEST(std::stoull(reset->id) > std::stoull(last));
+        (void)create_product("After Reset");
+        BOOST_TEST(next_data(*too_old).at("data").at("title").as_string() == "After Reset");
+    });
 }
 
 BOOST_AUTO_TEST_CASE(a_sandbox_stream_and_the_shared_stream_never_see_each_others_changes) {
-    auto shared = open_stream("/api/v1/events");
-    auto boxed = open_stream("/sandbox/feed-box-1/api/v1/events");
-    auto by_header = open_stream("/api/v1/events", {{"X-Sandbox", "feed-box-1"}});
-    auto other_box = open_stream("/sandbox/feed-box-2/api/v1/events");
+    on_every_feed_backend([] {
+        auto shared = open_stream("/api/v1/events");
+        auto boxed = open_stream("/sandbox/feed-box-1/api/v1/events");
+        auto by_header = open_stream("/api/v1/events", {{"X-Sandbox", "feed-box-1"}});
+        auto other_box = open_stream("/sandbox/feed-box-2/api/v1/events");
 
-    (void)create_product("In The Box", "/sandbox/feed-box-1");
-    std::string id;
-    BOOST_TEST(next_data(*boxed, nullptr, &id).at("data").at("title").as_string() == "In The Box");
-    BOOST_TEST(id == "1");  // ids are per data set
-    BOOST_TEST(next_data(*by_header).at("data").at("title").as_string() == "In The Box");
+        (void)create_product("In The Box", "/sandbox/feed-box-1");
+        std::string id;
+        BOOST_TEST(next_data(*boxed, nullptr, &id).at("data").at("title").as_string() == "In The Box");
+        BOOST_TEST(id == "1");  // ids are per data set
+        BOOST_TEST(next_data(*by_header).at("data").at("title").as_string() == "In The Box");
 
-    (void)create_product("In The Shared View");
-    // The shared stream's next event is its own write, not the sandbox's.
-    BOOST_TEST(next_data(*shared).at("data").at("title").as_string() == "In The Shared View");
-    (void)create_product("Box Again", "/sandbox/feed-box-1");
-    BOOST_TEST(next_data(*boxed, nullptr, &id).at("data").at("title").as_string() == "Box Again");
-    BOOST_TEST(id == "2");
-    (void)create_product("Other Box", "/sandbox/feed-box-2");
-    BOOST_TEST(next_data(*other_box).at("data").at("title").as_string() == "Other Box");
-    BOOST_TEST(!boxed->next_event(300ms).has_value());
+        (void)create_product("In The Shared View");
+        // The shared stream's next event is its own write, not the sandbox's.
+        BOOST_TEST(next_data(*shared).at("data").at("title").as_string() == "In The Shared View");
+        (void)create_product("Box Again", "/sandbox/feed-box-1");
+        BOOST_TEST(next_data(*boxed, nullptr, &id).at("data").at("title").as_string() == "Box Again");
+        BOOST_TEST(id == "2");
+        (void)create_product("Other Box", "/sandbox/feed-box-2");
+        BOOST_TEST(next_data(*other_box).at("data").at("title").as_string() == "Other Box");
+        BOOST_TEST(!boxed->next_event(300ms).has_value());
+    });
 }
 
 BOOST_AUTO_TEST_CASE(a_client_that_stops_reading_is_closed_with_overflow_while_others_keep_up) {

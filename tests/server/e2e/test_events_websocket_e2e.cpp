@@ -1,11 +1,13 @@
 // End to end over a raw socket: the change feed as WebSocket on /api/v1/events (issue 43), on the server
-// the SSE suite shares: events as JSON text messages, {"subscribe": […]} and {"resume": "<id>"}, refused
-// commands answered without closing, sandbox isolation, a client too slow closed with 1008, and hostile
-// clients: a bad handshake key or version, binary frames (1003), invalid UTF-8 (1007), an oversized message
-// (1009), a frame length of 2^63 (closed, server unharmed).
+// the SSE suite shares: on every backend, events as JSON text messages, {"subscribe": […]} and
+// {"resume": "<id>"}, refused commands answered without closing, sandbox isolation; on the first one, a
+// client too slow closed with 1008, and hostile clients: a bad handshake key or version, binary frames
+// (1003), invalid UTF-8 (1007), an oversized message (1009), a frame length of 2^63 (closed, server
+// unharmed).
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <poll.h>
@@ -29,7 +31,9 @@ using namespace std::chrono_literals;
 
 namespace storefront::test {
 std::uint16_t events_server_port();  // test_events_e2e.cpp: the shared change feed server
-}
+// test_events_e2e.cpp: runs `body` against the change feed server of each backend of this run in turn.
+void on_every_feed_backend(const std::function<void()>& body);
+}  // namespace storefront::test
 
 namespace {
 
@@ -261,53 +265,57 @@ void sync(raw_ws& ws) {
 BOOST_AUTO_TEST_SUITE(change_feed_websocket)
 
 BOOST_AUTO_TEST_CASE(events_arrive_as_json_text_messages_and_commands_change_the_stream) {
-    auto ws = feed();
-    BOOST_TEST(ws->head.find("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=") != std::string::npos);
-    const auto product = create("", "products", product_json("Socket Lamp"));
-    auto event = ws->next_json();
-    BOOST_TEST(event.at("type").as_string() == "product.created");
-    BOOST_TEST(event.at("data") == product);
-    const std::string first_id(event.at("id").as_string());
+    on_every_feed_backend([] {
+        auto ws = feed();
+        BOOST_TEST(ws->head.find("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=") != std::string::npos);
+        const auto product = create("", "products", product_json("Socket Lamp"));
+        auto event = ws->next_json();
+        BOOST_TEST(event.at("type").as_string() == "product.created");
+        BOOST_TEST(event.at("data") == product);
+        const std::string first_id(event.at("id").as_string());
 
-    ws->send_text(R"({"subscribe":["category.*"]})");
-    sync(*ws);
-    (void)create("", "products", product_json("Not For This Socket"));
-    const auto category =
-        create("", "categories", R"({"name":"Socket Things","image":"https://x.com/a.png"})");
-    event = ws->next_json();
-    BOOST_TEST(event.at("type").as_string() == "category.created");
-    BOOST_TEST(event.at("data") == category);
+        ws->send_text(R"({"subscribe":["category.*"]})");
+        sync(*ws);
+        (void)create("", "products", product_json("Not For This Socket"));
+        const auto category =
+            create("", "categories", R"({"name":"Socket Things","image":"https://x.com/a.png"})");
+        event = ws->next_json();
+        BOOST_TEST(event.at("type").as_string() == "category.created");
+        BOOST_TEST(event.at("data") == category);
 
-    ws->send_text(R"({"resume":")" + first_id + R"("})");  // with the category filter still on
-    event = ws->next_json();
-    BOOST_TEST(event.at("type").as_string() == "category.created");
-    BOOST_TEST(std::stoull(std::string(event.at("id").as_string())) > std::stoull(first_id));
+        ws->send_text(R"({"resume":")" + first_id + R"("})");  // with the category filter still on
+        event = ws->next_json();
+        BOOST_TEST(event.at("type").as_string() == "category.created");
+        BOOST_TEST(std::stoull(std::string(event.at("id").as_string())) > std::stoull(first_id));
 
-    ws->send_text(R"({"subscribe":["product.exploded"]})");
-    event = ws->next_json();
-    BOOST_TEST(event.at("type").as_string() == "error");
-    BOOST_TEST(std::string(event.at("message").as_string()).find("product.*") != std::string::npos);
-    ws->send_text("not json");
-    BOOST_TEST(ws->next_json().at("type").as_string() == "error");
-    ws->send_frame(9, "are you there");  // a ping gets its pong
-    const auto pong = ws->next();
-    BOOST_TEST_REQUIRE(pong.has_value());
-    BOOST_TEST(pong->opcode == 10u);
-    BOOST_TEST(pong->payload == "are you there");
-    ws->send_frame(8, std::string("\x03\xe8", 2));  // a normal close is answered with one
-    BOOST_TEST(ws->close_code() == 1000u);
+        ws->send_text(R"({"subscribe":["product.exploded"]})");
+        event = ws->next_json();
+        BOOST_TEST(event.at("type").as_string() == "error");
+        BOOST_TEST(std::string(event.at("message").as_string()).find("product.*") != std::string::npos);
+        ws->send_text("not json");
+        BOOST_TEST(ws->next_json().at("type").as_string() == "error");
+        ws->send_frame(9, "are you there");  // a ping gets its pong
+        const auto pong = ws->next();
+        BOOST_TEST_REQUIRE(pong.has_value());
+        BOOST_TEST(pong->opcode == 10u);
+        BOOST_TEST(pong->payload == "are you there");
+        ws->send_frame(8, std::string("\x03\xe8", 2));  // a normal close is answered with one
+        BOOST_TEST(ws->close_code() == 1000u);
+    });
 }
 
 BOOST_AUTO_TEST_CASE(a_sandbox_socket_hears_only_its_sandbox) {
-    auto shared = feed();
-    auto boxed = feed("/sandbox/ws-box/api/v1/events");
-    (void)create("/sandbox/ws-box", "products", product_json("Boxed Socket"));
-    auto event = boxed->next_json();
-    BOOST_TEST(event.at("data").at("title").as_string() == "Boxed Socket");
-    BOOST_TEST(event.at("id").as_string() == "1");
-    (void)create("", "products", product_json("Shared Socket"));
-    BOOST_TEST(shared->next_json().at("data").at("title").as_string() == "Shared Socket");
-    BOOST_TEST(!boxed->next(300ms).has_value());
+    on_every_feed_backend([] {
+        auto shared = feed();
+        auto boxed = feed("/sandbox/ws-box/api/v1/events");
+        (void)create("/sandbox/ws-box", "products", product_json("Boxed Socket"));
+        auto event = boxed->next_json();
+        BOOST_TEST(event.at("data").at("title").as_string() == "Boxed Socket");
+        BOOST_TEST(event.at("id").as_string() == "1");
+        (void)create("", "products", product_json("Shared Socket"));
+        BOOST_TEST(shared->next_json().at("data").at("title").as_string() == "Shared Socket");
+        BOOST_TEST(!boxed->next(300ms).has_value());
+    });
 }
 
 BOOST_AUTO_TEST_CASE(a_socket_that_stops_reading_is_closed_with_1008_while_another_keeps_up) {

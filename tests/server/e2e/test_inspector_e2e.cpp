@@ -2,9 +2,12 @@
 // the cases: records newest first with status and duration; Authorization, Cookie, passwords and card
 // numbers never appear in them; a body over 4 KiB is cut with the flag; the shared view has no inspector;
 // DELETE clears; the stream delivers a new record; one sandbox never sees another's requests; bad limits;
-// the page and its files.
+// the page and its files. On PostgreSQL (server_tests_pg), two instances on one database list and stream
+// each other's records.
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -12,6 +15,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include "backend_matrix.hpp"
+#include "common/child_process.hpp"
+#include "common/eventually.hpp"
+#include "common/pg_server.hpp"
 #include "http_client.hpp"
 #include "sse_client.hpp"
 #include "test_server.hpp"
@@ -19,6 +25,7 @@
 namespace json = boost::json;
 using namespace storefront;
 using namespace storefront::test;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -215,6 +222,93 @@ BOOST_AUTO_TEST_CASE(the_page_and_its_files_are_served_without_being_recorded) {
     BOOST_TEST(call("GET", "/sandbox/" + box + "/inspector/nothing.js").status == 404u);
     BOOST_TEST(records(box).empty());
     BOOST_TEST(call("GET", "/inspector").status == 404u);  // the shared view has none
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(inspector_pg)
+
+// Two processes on one PostgreSQL (server_tests_pg runs this in a throw-away cluster): behind a balancer a
+// client sees every instance's requests for its sandbox. A stream on B hears a request A handled (its
+// secret header redacted: the database only ever gets the record), both instances list both requests
+// newest first, a DELETE through A clears them for B while B's stream goes on, another sandbox's requests
+// stay out, and each sandbox keeps its last 1,000.
+BOOST_AUTO_TEST_CASE(every_instance_lists_and_streams_the_requests_any_instance_handled) {
+    if (!std::getenv("TEST_PG_DSN")) {
+        BOOST_TEST_MESSAGE("skipped: TEST_PG_DSN unset (ctest runs this as server_tests_pg)");
+        return;
+    }
+    const std::string dsn = create_test_database();
+    child_process a(instance_args(dsn, {"--storage-pool", "2"}));
+    const auto port_a = a.wait_listening(60s);
+    child_process b(instance_args(dsn, {"--storage-pool", "2"}));
+    const auto port_b = b.wait_listening(60s);
+    const std::string box = "/sandbox/pg-inspected";
+    const auto listed = [&](std::uint16_t port) {
+        const auto reply = get(port, box + "/requests?limit=1000");
+        BOOST_TEST_REQUIRE(reply.status == 200u, reply.body);
+        return reply.json().as_array();
+    };
+
+    sse_client on_b(port_b, box + "/requests/stream");
+    on_b.read_head();
+    BOOST_TEST_REQUIRE(on_b.status == 200u, on_b.head);
+    BOOST_TEST_REQUIRE(on_b.next_block().has_value());  // the retry hint: following from here
+
+    const auto through_a = send_request(
+        port_a, {.target = box + "/api/v1/products/1?trace=a", .headers = {{"X-Api-Key", "pg-secret-value"}}}
+    );
+    BOOST_TEST_REQUIRE(through_a.status == 200u);
+    const auto heard = on_b.next_event(3s);
+    BOOST_TEST_REQUIRE(heard.has_value(), "instance B's stream heard nothing of A's request");
+    BOOST_TEST(heard->event == "request");
+    BOOST_TEST(heard->data.find("pg-secret-value") == std::string::npos);
+    const auto record = json::parse(heard->data);
+    BOOST_TEST(record.at("path").as_string() == box + "/api/v1/products/1");
+    BOOST_TEST(record.at("query").as_string() == "trace=a");
+    BOOST_TEST(record.at("headers").at("x-api-key").as_string() == "[redacted]");
+    BOOST_TEST(record.at("status").as_int64() == 200);
+
+    BOOST_TEST_REQUIRE(get(port_b, box + "/api/v1/categories/1").status == 200u);
+    const auto own = on_b.next_event(3s);  // B's own request reaches its stream the same way
+    BOOST_TEST_REQUIRE(own.has_value());
+    BOOST_TEST(json::parse(own->data).at("path").as_string() == box + "/api/v1/categories/1");
+    BOOST_TEST(eventually([&] { return listed(port_a).size() == 2u; }, 3s));
+    const auto on_a = listed(port_a);
+    BOOST_TEST_REQUIRE(on_a.size() == 2u);
+    BOOST_TEST(on_a[0].at("path").as_string() == box + "/api/v1/categories/1");  // newest first
+    BOOST_TEST(on_a[1].at("path").as_string() == box + "/api/v1/products/1");
+    BOOST_TEST(listed(port_b) == on_a);
+
+    BOOST_TEST(send_request(port_a, {.method = "DELETE", .target = box + "/requests"}).status == 204u);
+    BOOST_TEST(listed(port_b).empty());
+    BOOST_TEST_REQUIRE(get(port_a, box + "/api/v1/products/2").status == 200u);
+    const auto after_clear = on_b.next_event(3s);
+    BOOST_TEST_REQUIRE(after_clear.has_value(), "B's stream heard nothing after the DELETE");
+    BOOST_TEST(json::parse(after_clear->data).at("path").as_string() == box + "/api/v1/products/2");
+
+    BOOST_TEST_REQUIRE(get(port_a, "/sandbox/pg-other/api/v1/products/1").status == 200u);
+    BOOST_TEST(!on_b.next_event(500ms).has_value());
+    BOOST_TEST(eventually([&] { return listed(port_b).size() == 1u; }, 3s));
+
+    // Bounded: after 1,020 more requests each instance lists the newest 1,000.
+    on_b.close();
+    for (int i = 0; i < 1020; ++i) {
+        BOOST_TEST_REQUIRE(
+            get(i % 2 ? port_a : port_b, box + "/api/v1/products/1?n=" + std::to_string(i)).status == 200u
+        );
+    }
+    // (Records of two instances are stored as each finishes, so the newest few may swap places.)
+    const auto holds = [](const json::array& all, const std::string& query) {
+        return std::any_of(all.begin(), all.end(), [&](const json::value& r) {
+            return r.at("query").as_string() == query;
+        });
+    };
+    BOOST_TEST(eventually([&] { return holds(listed(port_b), "n=1019"); }, 5s));
+    const auto kept = listed(port_a);
+    BOOST_TEST(kept.size() == 1000u);
+    BOOST_TEST(!holds(kept, ""));  // products/2, the oldest, is gone
+    BOOST_TEST(holds(kept, "n=100"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -12,6 +12,7 @@
 #include "core/sandbox.hpp"
 #include "http_client.hpp"
 #include "server/routing/router.hpp"
+#include "sse_client.hpp"
 #include "test_server.hpp"
 
 namespace json = boost::json;
@@ -58,11 +59,18 @@ json::value fetch_document(const surface& s) {
 const std::set<std::string> http_methods = {
     "get", "put", "post", "delete", "options", "head", "patch", "trace"};
 
-// (method, servers[0].url + path, operationId) of every operation in a document.
-std::set<operation_row> operations_of(const json::value& doc) {
-    const std::string base(doc.at("servers").at(0).at("url").as_string());
+// (method, servers[0].url + path, operationId) of every operation in a document, or with `own_servers`
+// those of the paths that name servers of their own (the inspector's, under /sandbox/{sandbox}), with
+// that server's URL.
+std::set<operation_row> operations_of(const json::value& doc, bool own_servers = false) {
     std::set<operation_row> out;
     for (const auto& [path, item] : doc.at("paths").as_object()) {
+        const auto* servers = item.as_object().if_contains("servers");
+        if ((servers != nullptr) != own_servers) {
+            continue;
+        }
+        const std::string base((servers != nullptr ? *servers : doc.at("servers")).at(0).at("url").as_string()
+        );
         for (const auto& [method, op] : item.as_object()) {
             if (http_methods.contains(std::string(method))) {
                 out.emplace(
@@ -165,6 +173,64 @@ BOOST_AUTO_TEST_CASE(each_document_lists_exactly_the_routes_of_its_surface) {
             BOOST_TEST(extra.empty(), "operations no route serves: " << describe(extra));
         }
     }
+}
+
+// The inspector's routes are answered before the router (routing/inspector_routes.cpp), under a sandbox's
+// prefix: the document lists them under a server of their own, and each answers a status and media type
+// the document gives for it.
+BOOST_AUTO_TEST_CASE(the_inspector_routes_are_documented_under_the_sandbox_prefix) {
+    const auto doc = fetch_document(surfaces[0]);
+    const std::set<operation_row> expected = {
+        {"get", "/sandbox/{sandbox}/requests", "listSandboxRequests"},
+        {"delete", "/sandbox/{sandbox}/requests", "clearSandboxRequests"},
+        {"get", "/sandbox/{sandbox}/requests/stream", "followSandboxRequests"},
+        {"get", "/sandbox/{sandbox}/inspector", "getInspectorPage"}};
+    const auto documented = operations_of(doc, true);
+    BOOST_TEST(documented == expected, "documented: " << describe(documented));
+
+    const std::string box = "/sandbox/openapi-inspector";
+    BOOST_TEST_REQUIRE(get(shared_server().port(), box + "/api/v1/products/1").status == 200u);
+    // The media type the document gives `method path`'s answer of `status` ("" when it has no body).
+    const auto documented_type = [&](const std::string& method, const std::string& path, unsigned status) {
+        const auto& responses = doc.at("paths").at(path).at(method).at("responses");
+        const auto* answer = responses.as_object().if_contains(std::to_string(status));
+        BOOST_TEST_REQUIRE(answer != nullptr, method << " " << path << " does not document " << status);
+        const auto* content = answer->as_object().if_contains("content");
+        if (const auto* named = answer->as_object().if_contains("$ref");
+            content == nullptr && named != nullptr) {
+            const auto& ref = named->as_string();  // #/components/responses/NAME
+            content = doc.at("components")
+                          .at("responses")
+                          .at(ref.subview(ref.rfind('/') + 1))
+                          .as_object()
+                          .if_contains("content");
+        }
+        return content == nullptr ? std::string() : std::string(content->as_object().begin()->key());
+    };
+    const auto list = get(shared_server().port(), box + "/requests");
+    BOOST_TEST(list.status == 200u);
+    BOOST_TEST(list.json().as_array().size() == 1u);
+    BOOST_TEST(list.header("content-type").starts_with(documented_type("get", "/requests", 200)));
+    const auto bad = get(shared_server().port(), box + "/requests?limit=0");
+    BOOST_TEST(bad.status == 400u);
+    BOOST_TEST(bad.header("content-type").starts_with(documented_type("get", "/requests", 400)));
+    const auto page = get(shared_server().port(), box + "/inspector");
+    BOOST_TEST(page.status == 200u);
+    BOOST_TEST(page.header("content-type").starts_with(documented_type("get", "/inspector", 200)));
+    {
+        sse_client stream(shared_server().port(), box + "/requests/stream");
+        stream.read_head();
+        BOOST_TEST(stream.status == 200u);
+        BOOST_TEST(
+            stream.head.find("content-type: " + documented_type("get", "/requests/stream", 200)) !=
+            std::string::npos
+        );
+    }
+    const auto cleared =
+        send_request(shared_server().port(), {.method = "DELETE", .target = box + "/requests"});
+    BOOST_TEST(cleared.status == 204u);
+    BOOST_TEST(documented_type("delete", "/requests", 204).empty());
+    BOOST_TEST(get(shared_server().port(), box + "/requests").json().as_array().empty());
 }
 
 BOOST_AUTO_TEST_CASE(security_matches_each_routes_access_rule) {

@@ -1,9 +1,16 @@
 // The request inspector's records without sockets: every kind of secret redacted (headers, query, JSON
 // and form bodies, card numbers, tokens in answers), bodies cut at 4 KiB (text whole characters, binary
 // as base64) with the flag, the ring's bound and order, clearing, followers and their overflow, and the
-// bounded table of logs.
+// bounded table of logs; logs shared through a database (two instances on one event log): each lists and
+// follows what the other recorded, a clear and a drop reach both, and each sandbox keeps its last 1,000.
 
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -21,6 +28,89 @@ request_record record_of(std::string path, unsigned status = 200) {
     r.path = std::move(path);
     r.status = status;
     return r;
+}
+
+// The change feed's log as one PostgreSQL database holds it for every instance, in memory: each instance's
+// view is one fake_shared_log on the same state, and an append tells every view's subscriber at once.
+struct shared_state {
+    std::mutex mutex;
+    std::map<std::string, std::vector<storefront::storage::stored_event>, std::less<>> sets;
+    std::map<std::string, std::uint64_t, std::less<>> counters;
+    std::vector<std::function<void(std::optional<std::string_view>)>> subscribers;
+};
+
+class fake_shared_log final : public storefront::storage::event_log {
+  public:
+    explicit fake_shared_log(std::shared_ptr<shared_state> state) : state_(std::move(state)) {}
+
+    storefront::storage::stored_event append(
+        std::string_view data_set,
+        std::string_view type,
+        std::string_view data,
+        std::optional<std::int64_t> owner,
+        std::int64_t at_ms
+    ) override {
+        storefront::storage::stored_event e{0, std::string(type), std::string(data), owner, at_ms};
+        std::vector<std::function<void(std::optional<std::string_view>)>> tell;
+        {
+            std::lock_guard lock(state_->mutex);
+            e.id = ++state_->counters[std::string(data_set)];
+            state_->sets[std::string(data_set)].push_back(e);
+            tell = state_->subscribers;
+        }
+        for (const auto& heard : tell) {  // after the commit, outside the lock
+            heard(data_set);
+        }
+        return e;
+    }
+
+    std::vector<storefront::storage::stored_event> after(
+        std::string_view data_set, std::uint64_t after, std::size_t limit
+    ) const override {
+        std::lock_guard lock(state_->mutex);
+        std::vector<storefront::storage::stored_event> out;
+        if (const auto found = state_->sets.find(data_set); found != state_->sets.end()) {
+            for (const auto& e : found->second) {
+                if (e.id > after) {
+                    out.push_back(e);
+                }
+            }
+        }
+        if (out.size() > limit) {
+            out.erase(out.begin(), out.end() - static_cast<std::ptrdiff_t>(limit));
+        }
+        return out;
+    }
+
+    void on_append(std::function<void(std::optional<std::string_view>)> heard) override {
+        std::lock_guard lock(state_->mutex);
+        state_->subscribers.push_back(std::move(heard));
+    }
+
+    void trim(std::string_view data_set, std::size_t keep) override {
+        std::lock_guard lock(state_->mutex);
+        if (keep == 0) {
+            state_->sets.erase(std::string(data_set));
+            state_->counters.erase(std::string(data_set));
+            return;
+        }
+        auto& events = state_->sets[std::string(data_set)];
+        if (events.size() > keep) {
+            events.erase(events.begin(), events.end() - static_cast<std::ptrdiff_t>(keep));
+        }
+    }
+
+  private:
+    std::shared_ptr<shared_state> state_;
+};
+
+std::vector<std::string> paths_in(const std::string& json_array) {
+    std::vector<std::string> out;
+    const auto parsed = json::parse(json_array);
+    for (const auto& r : parsed.as_array()) {
+        out.emplace_back(r.at("path").as_string());
+    }
+    return out;
 }
 
 }  // namespace
@@ -195,6 +285,57 @@ BOOST_AUTO_TEST_CASE(logs_per_sandbox_are_separate_bounded_and_dropped) {
     logs.add("three", record_of("/3"));  // the log used longest ago ("one") goes
     BOOST_TEST(logs.log_count() == 2u);
     BOOST_TEST(logs.of("one")->size() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(shared_logs_list_and_follow_what_any_instance_recorded) {
+    const auto database = std::make_shared<shared_state>();
+    request_logs a;
+    request_logs b;
+    BOOST_TEST(!a.shared());
+    a.share_through(std::make_unique<fake_shared_log>(database));
+    b.share_through(std::make_unique<fake_shared_log>(database));
+    BOOST_TEST(a.shared());
+    a.add("box", record_of("/before-the-stream"));
+    const auto followed = b.followed_log("box");
+    const auto follower = followed->follow([] {});
+    a.add("box", record_of("/from-a"));
+    b.add("box", record_of("/from-b"));
+    a.add("other", record_of("/elsewhere"));
+    const auto heard = follower->take();
+    std::vector<std::string> heard_paths;
+    for (const auto& r : heard.records) {
+        heard_paths.emplace_back(json::parse(*r).at("path").as_string());
+    }
+    BOOST_TEST(heard_paths == (std::vector<std::string>{"/from-a", "/from-b"}));
+    const std::vector<std::string> newest_first = {"/from-b", "/from-a", "/before-the-stream"};
+    BOOST_TEST(paths_in(a.newest_json("box", 10)) == newest_first);
+    BOOST_TEST(paths_in(b.newest_json("box", 10)) == newest_first);
+    BOOST_TEST(paths_in(b.newest_json("box", 1)) == std::vector<std::string>{"/from-b"});
+    BOOST_TEST(b.newest_json("nothing-here", 10) == "[]");
+
+    // A clear through A empties both lists; B's stream goes on with what comes next (ids start again).
+    a.clear("box");
+    BOOST_TEST(b.newest_json("box", 10) == "[]");
+    a.add("box", record_of("/after-the-clear"));
+    const auto next = follower->take();
+    BOOST_TEST_REQUIRE(next.records.size() == 1u);
+    BOOST_TEST(json::parse(*next.records[0]).at("path").as_string() == "/after-the-clear");
+
+    // Bounded: the newest 1,000 listed, a few more kept at most until the next trim.
+    followed->unfollow(follower);
+    for (int i = 0; i < 1100; ++i) {
+        (i % 2 ? a : b).add("box", record_of("/n" + std::to_string(i)));
+    }
+    const auto listed = paths_in(b.newest_json("box", 1000));
+    BOOST_TEST(listed.size() == 1000u);
+    BOOST_TEST(listed.front() == "/n1099");
+    BOOST_TEST(listed.back() == "/n100");
+    BOOST_TEST(database->sets.at(shared_data_set("box")).size() < 1016u);
+
+    // The sandbox removed: its records go for every instance.
+    a.drop("box");
+    BOOST_TEST(b.newest_json("box", 10) == "[]");
+    BOOST_TEST(paths_in(b.newest_json("other", 10)) == std::vector<std::string>{"/elsewhere"});
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -30,13 +30,9 @@ namespace storefront::server {
     std::size_t max_streams
 );
 
-// Records `request` and its final `reply` in `sandbox`'s log; it arrived at `started`.
-void record_request(
-    request_logs& logs,
-    std::string_view sandbox,
-    const http_request& request,
-    const response& reply,
-    std::chrono::steady_clock::time_point started
+// The record of `request` and its final `reply` (secrets redacted, bodies cut); it arrived at `started`.
+[[nodiscard]] request_record inspector_record(
+    const http_request& request, const response& reply, std::chrono::steady_clock::time_point started
 );
 
 }  // namespace storefront::server

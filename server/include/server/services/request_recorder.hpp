@@ -2,8 +2,11 @@
 // The request inspector's records (issue 43): what a sandbox's requests and answers were, with their
 // secrets redacted and their bodies cut, kept per sandbox in a bounded ring (the last 1,000) that live
 // inspector streams follow. No Asio: a follower is woken through the callback it subscribed with, so
-// redaction, cutting and the ring are tested without sockets. Thread-safe.
+// redaction, cutting and the ring are tested without sockets. Thread-safe. Instances sharing one PostgreSQL
+// keep the records in the database instead (request_logs::share_through), so that behind the balancer a
+// client sees what every instance handled for its sandbox.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -11,10 +14,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "storage/event_log.hpp"
 
 namespace storefront::server {
 
@@ -93,6 +99,10 @@ class record_follower {
     bool closed_ = false;
 };
 
+// The shared log's data set of `sandbox`'s records ("requests:" and the id: never a data set of the change
+// feed, whose names are sandbox ids or "").
+[[nodiscard]] std::string shared_data_set(std::string_view sandbox);
+
 // One sandbox's records: the newest `capacity`, as JSON.
 class request_log {
   public:
@@ -108,12 +118,20 @@ class request_log {
     // Ends every follower's stream (the log is dropped, or the instance drains).
     void close_followers();
 
+    // Shared records (request_logs::share_through): hands one to the followers only (the database keeps
+    // it), and the id of the newest one handed or known when the first stream started.
+    void relay(const std::shared_ptr<const std::string>& json);
+    [[nodiscard]] bool followed() const;
+    [[nodiscard]] std::uint64_t shared_seen() const { return shared_seen_.load(std::memory_order_acquire); }
+    void see(std::uint64_t id) { shared_seen_.store(id, std::memory_order_release); }
+
   private:
     std::size_t capacity_;
     std::size_t follower_queue_;
     mutable std::mutex mutex_;
     std::deque<std::shared_ptr<const std::string>> records_;  // oldest first
     std::vector<std::shared_ptr<record_follower>> followers_;
+    std::atomic<std::uint64_t> shared_seen_{0};
 };
 
 // The log of each sandbox. Any valid id may be named, so at most `max_logs` logs are kept: the one written
@@ -128,21 +146,42 @@ class request_logs {
     [[nodiscard]] std::shared_ptr<request_log> find(std::string_view sandbox) const;
     // Records `r` in `sandbox`'s log.
     void add(std::string_view sandbox, const request_record& r);
+    // Up to `limit` of `sandbox`'s records, newest first, as a JSON array ("[]" when it has none).
+    [[nodiscard]] std::string newest_json(std::string_view sandbox, std::size_t limit) const;
+    // Forgets `sandbox`'s records; its streams go on.
+    void clear(std::string_view sandbox);
+    // The log a new stream of `sandbox` follows (made if it has none).
+    [[nodiscard]] std::shared_ptr<request_log> followed_log(std::string_view sandbox);
     // Forgets `sandbox`'s log (the sandbox was removed); its followers' streams end.
     void drop(std::string_view sandbox);
     void close_all();
     [[nodiscard]] std::size_t log_count() const;
+
+    // From now on the records live in `log` (PostgreSQL: every instance on the database writes and reads
+    // the same ones), the last `capacity` of each sandbox, and a stream on any instance hears each record
+    // any instance stores. Then add, newest_json, clear, followed_log and drop call the database: callers
+    // run them off the I/O threads. Call once, before use.
+    void share_through(std::unique_ptr<storage::event_log> log);
+    [[nodiscard]] bool shared() const { return shared_ != nullptr; }
 
   private:
     struct entry {
         std::shared_ptr<request_log> log;
         std::uint64_t used = 0;
     };
+    // The shared records (request_sharing.cpp).
+    void add_shared(std::string_view sandbox, const request_record& r);
+    [[nodiscard]] std::string newest_shared_json(std::string_view sandbox, std::size_t limit) const;
+    void prime(std::string_view sandbox, request_log& log);
+    void heard(std::optional<std::string_view> data_set);
+    void relay_new(std::string_view sandbox, request_log& log);
+
     std::size_t max_logs_;
     std::size_t capacity_;
     mutable std::mutex mutex_;
     std::uint64_t clock_ = 0;
     std::map<std::string, entry, std::less<>> logs_;
+    std::unique_ptr<storage::event_log> shared_;  // last: unsubscribed before the logs go
 };
 
 }  // namespace storefront::server
