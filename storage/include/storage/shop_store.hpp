@@ -98,8 +98,11 @@ class shop_order_store {
     ) = 0;
 
     // Every pending_payment order whose expiresAt is at or before `now` becomes expired and gives its stock
-    // back (one transaction per order); answers how many expired.
-    [[nodiscard]] virtual core::result<std::size_t> expire_orders(core::timestamp_ms now) = 0;
+    // back (one transaction per order); answers the orders this call expired, as they are now (an order
+    // another instance expired, paid or cancelled meanwhile is not among them), so the caller can tell the
+    // change feed exactly once.
+    [[nodiscard]] virtual core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now
+    ) = 0;
 
     // Stored orders (the sandbox row quota counts them).
     [[nodiscard]] virtual std::size_t count_orders() const = 0;

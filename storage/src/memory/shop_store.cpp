@@ -137,13 +137,14 @@ class memory_shop_store final : public shop_store {
         return moved;
     }
 
-    core::result<std::size_t> expire_orders(core::timestamp_ms now) override {
+    core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {
         std::lock_guard lock(mutex_);
-        std::size_t expired = 0;
+        std::vector<core::shop_order> expired;
         for (auto& [id, o] : orders_) {
             if (core::is_due_to_expire(o, now)) {
-                (void)move_order(o, shop_order_status::expired, now);
-                ++expired;
+                if (auto moved = move_order(o, shop_order_status::expired, now)) {
+                    expired.push_back(std::move(*moved));
+                }
             }
         }
         return expired;

@@ -447,21 +447,24 @@ class pg_shop_store final : public shop_store {
         return moved;
     }
 
-    core::result<std::size_t> expire_orders(core::timestamp_ms now) override {
+    core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {
         auto db = aggregate_.connection();
         const auto due = db->exec(
             "SELECT id FROM shop_orders WHERE status = 'pending_payment' AND expires_at <= $1 ORDER BY id",
             pg_params().add(now)
         );
-        std::size_t expired = 0;
+        std::vector<core::shop_order> expired;
         for (int i = 0; i < due.size(); ++i) {
             detail::pg_transaction tx(*db);
             auto o = order_by_id(*db, due.int64(i, 0), true);
-            // Paid or cancelled meanwhile (by another instance too): nothing to do.
-            if (o && core::is_due_to_expire(*o, now) &&
-                move_order(*db, std::move(*o), shop_order_status::expired, now, catalogue_channel_)) {
+            // Paid, cancelled or expired meanwhile (by another instance too): nothing to do.
+            if (!o || !core::is_due_to_expire(*o, now)) {
+                continue;
+            }
+            if (auto moved =
+                    move_order(*db, std::move(*o), shop_order_status::expired, now, catalogue_channel_)) {
                 tx.commit();
-                ++expired;
+                expired.push_back(std::move(*moved));
             }
         }
         return expired;

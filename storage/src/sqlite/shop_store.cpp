@@ -366,7 +366,7 @@ class sqlite_shop_store final : public shop_store {
         return moved;
     }
 
-    core::result<std::size_t> expire_orders(core::timestamp_ms now) override {
+    core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {
         std::vector<std::int64_t> due;
         {
             auto r = db_->reader();
@@ -378,19 +378,21 @@ class sqlite_shop_store final : public shop_store {
                 due.push_back(s.int64(0));
             }
         }
-        std::size_t expired = 0;
+        std::vector<core::shop_order> expired;
         for (const auto id : due) {
             std::vector<std::int64_t> restocked;
-            const bool done = db_->write([&](sqlite_connection& w) {
+            auto moved = db_->write([&](sqlite_connection& w) -> core::result<core::shop_order> {
                 restocked.clear();
                 auto o = order_by_id(w, id);
                 // Paid or cancelled meanwhile: nothing to do.
                 if (!o || !core::is_due_to_expire(*o, now)) {
-                    return false;
+                    return core::errc::transition_not_allowed;
                 }
-                return move_order(w, std::move(*o), shop_order_status::expired, now, restocked).has_value();
+                return move_order(w, std::move(*o), shop_order_status::expired, now, restocked);
             });
-            expired += done ? 1 : 0;
+            if (moved) {
+                expired.push_back(std::move(*moved));
+            }
             record_stock(restocked);
         }
         return expired;
