@@ -106,6 +106,12 @@ class shop_order_store {
 
     // Stored orders (the sandbox row quota counts them).
     [[nodiscard]] virtual std::size_t count_orders() const = 0;
+
+    // Runs `seed` (which makes the seed users' past orders through this store's own calls) when the store
+    // holds no order, once per data set even when several instances start at once on one PostgreSQL
+    // database: there an advisory lock, held on a connection of its own (the pool stays free for `seed`'s
+    // calls), makes the others wait and then find the orders. Memory and SQLite serve one process.
+    virtual void seed_history_once(const std::function<void()>& seed) = 0;
 };
 
 class payment_store {

@@ -155,6 +155,12 @@ class memory_shop_store final : public shop_store {
         return orders_.size();
     }
 
+    void seed_history_once(const std::function<void()>& seed) override {
+        if (count_orders() == 0) {
+            seed();
+        }
+    }
+
     // payments
 
     core::result<core::payment> record_payment(

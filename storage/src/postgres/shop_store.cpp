@@ -234,7 +234,9 @@ class pg_shop_store final : public shop_store {
   public:
     pg_shop_store(const pg_target& target, std::size_t pool_size)
         : aggregate_(target, pool_size, "shop", {}, false),
-          catalogue_channel_(detail::pg_channel(target.schema, "catalogue")) {}
+          catalogue_channel_(detail::pg_channel(target.schema, "catalogue")),
+          target_(target),
+          seed_lock_(detail::pg_channel(target.schema, "shop_seed")) {}
 
     core::result<core::cart> cart_of(std::int64_t user_id) const override {
         auto db = aggregate_.connection();
@@ -472,6 +474,18 @@ class pg_shop_store final : public shop_store {
 
     std::size_t count_orders() const override { return count("shop_orders"); }
 
+    void seed_history_once(const std::function<void()>& seed) override {
+        if (count_orders() != 0) {
+            return;  // every start but the first: no lock needed
+        }
+        // A session lock on a connection of its own, released when it closes (also when `seed` throws).
+        pg_connection lock(target_.dsn, {});
+        (void)lock.exec("SELECT pg_advisory_lock(hashtext($1))", pg_params().add(seed_lock_));
+        if (count_orders() == 0) {  // not seeded by an instance that held the lock first
+            seed();
+        }
+    }
+
     core::result<core::payment> record_payment(
         std::int64_t order_id,
         std::optional<std::int64_t> owner,
@@ -666,6 +680,8 @@ class pg_shop_store final : public shop_store {
 
     mutable detail::pg_aggregate aggregate_;
     std::string catalogue_channel_;  // where stock changes are told (stock_changed)
+    pg_target target_;
+    std::string seed_lock_;  // the advisory lock's name (hashed): per schema, so per sandbox
 };
 
 }  // namespace

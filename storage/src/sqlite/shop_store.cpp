@@ -400,6 +400,13 @@ class sqlite_shop_store final : public shop_store {
 
     std::size_t count_orders() const override { return detail::count_rows(*db_, "shop_orders"); }
 
+    // One instance per file: nobody else can seed meanwhile.
+    void seed_history_once(const std::function<void()>& seed) override {
+        if (count_orders() == 0) {
+            seed();
+        }
+    }
+
     core::result<core::payment> record_payment(
         std::int64_t order_id,
         std::optional<std::int64_t> owner,
