@@ -18,6 +18,7 @@
 #include "core/card_payments.hpp"
 #include "core/errc.hpp"
 #include "core/idempotency.hpp"
+#include "core/pagination.hpp"
 #include "core/shop_model.hpp"
 
 namespace storefront::storage {
@@ -64,6 +65,19 @@ struct order_filter {
     std::optional<core::shop_order_status> status;
 };
 
+// GET /orders' order: by id, createdAt or total, ascending or descending; ties always by id ascending.
+struct order_sort {
+    enum class key { id, created_at, total };
+    key by = key::id;
+    bool descending = false;
+};
+
+// One page of a filtered, sorted order list, and how many orders the filter selects in all.
+struct order_page {
+    std::vector<core::shop_order> orders;
+    std::size_t total = 0;
+};
+
 class shop_order_store {
   public:
     virtual ~shop_order_store() = default;
@@ -86,6 +100,12 @@ class shop_order_store {
 
     // The orders matching `filter`, in id order (the handler pages and sorts them with the list helpers).
     [[nodiscard]] virtual core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter
+    ) const = 0;
+
+    // GET /orders: the `page` (offset, limit) of the orders `filter` selects in `sort`'s order, and their
+    // total, read from one snapshot; only the page's orders (and their items) are loaded.
+    [[nodiscard]] virtual core::result<order_page> list_orders_page(
+        const order_filter& filter, const order_sort& sort, core::page_request page
     ) const = 0;
 
     // Moves order `id` (of `owner`, when given: errc::not_found otherwise) to `to` at `now`, when

@@ -2,6 +2,8 @@
 // mutex; stock lives in the memory catalogue (detail::memory_stock), taken under this store's lock, so a
 // checkout, cancel or payment is atomic as the durable backends' transactions are.
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -116,6 +118,28 @@ class memory_shop_store final : public shop_store {
                 out.push_back(o);
             }
         }
+        return out;
+    }
+
+    core::result<order_page> list_orders_page(
+        const order_filter& filter, const order_sort& sort, core::page_request page
+    ) const override {
+        auto orders = list_orders(filter).value();  // by id
+        const auto key = [&](const core::shop_order& o) {
+            return sort.by == order_sort::key::created_at ? o.created_at
+                   : sort.by == order_sort::key::total    ? o.total
+                                                          : o.id;
+        };
+        std::stable_sort(orders.begin(), orders.end(), [&](const auto& a, const auto& b) {
+            return sort.descending ? key(a) > key(b) : key(a) < key(b);
+        });
+        const auto slice = core::page_slice(page, orders.size());
+        order_page out;
+        out.total = orders.size();
+        out.orders.assign(
+            std::make_move_iterator(orders.begin() + static_cast<std::ptrdiff_t>(slice.first)),
+            std::make_move_iterator(orders.begin() + static_cast<std::ptrdiff_t>(slice.last))
+        );
         return out;
     }
 

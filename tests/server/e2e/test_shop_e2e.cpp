@@ -413,6 +413,20 @@ BOOST_AUTO_TEST_CASE(only_an_admin_ships_and_delivers) {
         return o.at("id").as_int64() == order;
     }));
     BOOST_TEST(call(port, "GET", "/api/v1/orders?status=lost", boss).status == 400u);
+    // Sorted, sliced and counted by the store: the two largest totals first, the count of every order.
+    const auto top = call(port, "GET", "/api/v1/orders?sortBy=total&order=desc&limit=2", boss);
+    BOOST_TEST_REQUIRE(top.status == 200u);
+    const auto top_doc = top.json();
+    BOOST_TEST_REQUIRE(top_doc.as_array().size() == 2u);
+    BOOST_TEST(
+        top_doc.as_array()[0].at("total").to_number<double>() >=
+        top_doc.as_array()[1].at("total").to_number<double>()
+    );
+    BOOST_TEST(std::stoi(top.header("x-total-count")) >= 6);  // the seed's five and this case's
+    BOOST_TEST(
+        top.header("x-total-count") ==
+        call(port, "GET", "/api/v1/orders?limit=1", boss).header("x-total-count")
+    );
 }
 
 BOOST_AUTO_TEST_CASE(idempotency_key_replays_refuses_another_body_and_never_orders_twice) {
