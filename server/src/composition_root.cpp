@@ -10,6 +10,7 @@
 
 #include <openssl/rand.h>
 
+#include "api/store/order_expiry.hpp"
 #include "server/api/docs/routes.hpp"
 #include "server/api/graphql/routes.hpp"
 #include "server/api/petstore/routes.hpp"
@@ -79,13 +80,14 @@ std::chrono::milliseconds expiry_interval(std::chrono::seconds order_ttl) {
 }
 
 // One pass of the shop's housekeeping on the shared view: unpaid orders past --order-ttl expire (their
-// stock released), Idempotency-Keys older than 24 h go, and the orders-by-status gauges are set.
-void expire_orders(store_set& stores) {
+// stock released, `events` told), Idempotency-Keys older than 24 h go, and the orders-by-status gauges are
+// set.
+void expire_orders(store_set& stores, event_hub* events) {
     const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                          std::chrono::system_clock::now().time_since_epoch()
     )
                          .count();
-    (void)stores.shop->expire_orders(now);
+    (void)expire_due_orders(*stores.shop, events, now);
     (void)stores.shop->purge_keys(now);
     if (const auto orders = stores.shop->list_orders({})) {
         std::array<std::size_t, service_metrics::order_states> by_status{};
@@ -222,11 +224,12 @@ composition_root::composition_root(const server_config& config)
     }
     // Warm the caches so the first requests do not pay for serialisation.
     shared_stores_->warm();
-    expire_orders(*shared_stores_);  // at once: the gauges are right from the first scrape
+    expire_orders(*shared_stores_, shared_.events());  // at once: the gauges are right from the first scrape
+    // The hub outlives the task (events_ is declared long before order_expiry_).
     order_expiry_ = std::make_unique<periodic_task>(
         "order_expiry",
         expiry_interval(config.order_ttl),
-        [stores = shared_stores_] { expire_orders(*stores); }
+        [stores = shared_stores_, events = shared_.events()] { expire_orders(*stores, events); }
     );
 }
 

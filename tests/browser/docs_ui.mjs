@@ -1,6 +1,7 @@
 // Headless Debian Chromium (driven by playwright-core) opens storefront's /docs: both documents' operations
 // are listed, a login through "Try it out" gives a token that "Authorize" takes, a GET /auth/profile through
-// "Try it out" then answers 200 with john@mail.com; on /sandbox/{id}/docs "Try it out" calls that sandbox; no request leaves 127.0.0.1, no CSP violation is
+// "Try it out" then answers 200 with john@mail.com, and the shop's add to cart → checkout → pay answer 201,
+// 201, 201 in "Try it out" (the order then paid); on /sandbox/{id}/docs "Try it out" calls that sandbox; no request leaves 127.0.0.1, no CSP violation is
 // reported, and the screenshot is not blank. Fails (never skips) when chromium or node modules are missing.
 //
 //   node tests/browser/docs_ui.mjs PATH/TO/storefront SCREENSHOT.png
@@ -109,6 +110,46 @@ try {
   const curl = await profile.locator('.curl-command').innerText();
   check(curl.includes(server.url + '/api/v1/auth/profile'), 'Try it out called this instance (relative server URL)');
 
+  // The shop through Try it out (issue 42), still authorized as john: add to cart → checkout → pay, typing
+  // what a reader would (a product of this run, so the stock never runs out whatever the storage keeps; the
+  // new order's id in the payment's path). Every other field as /docs fills it in.
+  const lampTitle = `Docs Lamp ${Date.now()}`;
+  const lamp = await (await fetch(`${server.url}/api/v1/products`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ title: lampTitle, price: 30, description: 'A lamp', categoryId: 2, images: ['https://placehold.co/600x400'], stock: 5 }),
+  })).json();
+  check(Number.isInteger(lamp.id), 'a product to buy was made');
+  const tryItOut = async (operationId, { body, path = {} } = {}) => {
+    const op = page.locator(`#operations-shop-${operationId}`);
+    await op.locator('.opblock-summary').click();
+    await op.locator('button.try-out__btn').click();
+    for (const [name, value] of Object.entries(path)) {
+      await op.locator(`tr[data-param-name="${name}"][data-param-in="path"] input`).fill(String(value));
+    }
+    if (body !== undefined) await op.locator('textarea.body-param__text').fill(body);
+    await op.locator('button.execute').click();
+    const status = op.locator('.live-responses-table tbody .response-col_status').first();
+    await status.waitFor({ timeout: 20000 });
+    const code = (await status.innerText()).trim();
+    const text = await op.locator('.live-responses-table .response-col_description pre').first().innerText();
+    let answer = {};
+    try { answer = JSON.parse(text); } catch { /* reported by the checks below */ }
+    return { code, answer };
+  };
+  const added = await tryItOut('addCartItem', { body: JSON.stringify({ productId: lamp.id, quantity: 1 }) });
+  check(added.code === '201', `add to cart answered ${added.code} in Try it out, expected 201`);
+  check(added.answer.items?.some((l) => l.productId === lamp.id), 'the cart holds the product');
+  const ordered = await tryItOut('createOrder');  // the example shipping address
+  check(ordered.code === '201', `checkout answered ${ordered.code} in Try it out, expected 201`);
+  check(ordered.answer.status === 'pending_payment' && ordered.answer.items?.length === 1
+    && ordered.answer.items[0].productId === lamp.id, 'the order is of this cart, pending payment');
+  const paid = await tryItOut('createPayment', { path: { id: ordered.answer.id } });  // the example card: 4242…
+  check(paid.code === '201', `payment answered ${paid.code} in Try it out, expected 201`);
+  check(paid.answer.status === 'succeeded' && paid.answer.orderId === ordered.answer.id, 'the payment succeeded for that order');
+  const order = await (await fetch(`${server.url}/api/v1/orders/${ordered.answer.id}`, { headers: { Authorization: 'Bearer ' + token } })).json();
+  check(order.status === 'paid', `the order is ${order.status} after paying in Try it out, expected paid`);
+
   // The picture shows the live answer of the protected call.
   await profileStatus.scrollIntoViewIfNeeded();
   const png = await page.screenshot({ fullPage: false });
@@ -169,4 +210,4 @@ try {
 if (failures.length) {
   process.exit(1);
 }
-console.log('ok: /docs lists both documents, login + profile through Try it out, a sandbox\'s /docs calls the sandbox, no other host, no CSP violation');
+console.log('ok: /docs lists both documents, login + profile and add to cart + checkout + pay through Try it out, a sandbox\'s /docs calls the sandbox, no other host, no CSP violation');

@@ -168,6 +168,50 @@ try {
   await call('GET', '/sandbox/validation-box/requests/stream', { stream: true }, 200);
   await call('GET', '/sandbox/validation-box/inspector', {}, 200);
   await call('DELETE', '/sandbox/validation-box/requests', {}, 204);
+  // The shop (issue 42): the whole flow as john, with its usual errors; products of its own, so the seed's
+  // stock is never what runs out.
+  const shopper = bearer(login.json.access_token);
+  const as = (headers, v) => ({ ...json(v), headers });
+  const stocked = await call('POST', '/api/v1/products', json({ title: 'Validation Lamp', price: 30, description: 'A lamp', categoryId: 2, images: ['https://placehold.co/600x400'], stock: 10 }), 201);
+  const scarce = await call('POST', '/api/v1/products', json({ title: 'Validation Vase', price: 8, description: 'A vase', categoryId: 2, images: ['https://placehold.co/600x400'], stock: 1 }), 201);
+  await call('GET', '/api/v1/cart', { headers: shopper }, 200);
+  await call('GET', '/api/v1/cart', {}, 401);
+  await call('POST', '/api/v1/cart/items', as(shopper, { productId: stocked.json.id, quantity: 2 }), 201);
+  await call('POST', '/api/v1/cart/items', as(shopper, { productId: stocked.json.id, quantity: 0 }), 400);
+  await call('POST', '/api/v1/cart/items', as(shopper, { productId: 99999, quantity: 1 }), 404);
+  await call('POST', '/api/v1/cart/items', as(shopper, { productId: scarce.json.id, quantity: 5 }), 409);
+  await call('PATCH', `/api/v1/cart/items/${stocked.json.id}`, as(shopper, { quantity: 3 }), 200);
+  await call('DELETE', '/api/v1/cart/items/99999', { headers: shopper }, 404);
+  await call('POST', '/api/v1/cart/coupon', as(shopper, { code: 'NOPE' }), 422);
+  await call('POST', '/api/v1/cart/coupon', as(shopper, { code: 'SAVE10' }), 200);
+  await call('DELETE', '/api/v1/cart/coupon', { headers: shopper }, 200);
+  const address = { name: 'Ada', line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
+  await call('POST', '/api/v1/orders', as(shopper, { shippingAddress: { ...address, country: 'USA' } }), 400);
+  const keyed = { ...shopper, 'Idempotency-Key': 'validation-order-1' };
+  const placed = await call('POST', '/api/v1/orders', as(keyed, { shippingAddress: address }), 201);
+  await call('POST', '/api/v1/orders', as(keyed, { shippingAddress: address }), 201);  // the replay
+  await call('POST', '/api/v1/orders', as(keyed, { shippingAddress: { ...address, name: 'Bob' } }), 422);
+  await call('POST', '/api/v1/orders', as(shopper, { shippingAddress: address }), 409);  // the cart is empty
+  const orderPath = `/api/v1/orders/${placed.json.id}`;
+  await call('GET', '/api/v1/orders?limit=2&sortBy=createdAt&order=desc', { headers: shopper }, 200);
+  await call('GET', orderPath, { headers: shopper }, 200);
+  await call('GET', '/api/v1/orders/999999', { headers: shopper }, 404);
+  const card = (number) => ({ card: { number, expMonth: 12, expYear: 2099, cvc: '123' } });
+  await call('POST', `${orderPath}/payments`, as(shopper, card('4242424242424241')), 400);
+  await call('POST', `${orderPath}/payments`, as(shopper, card('4000000000000002')), 402);
+  const pending3ds = await call('POST', `${orderPath}/payments`, as(shopper, card('4000002500003155')), 201);
+  await call('POST', `/api/v1/payments/${pending3ds.json.id}/3ds`, as(shopper, { result: 'fail' }), 402);
+  await call('POST', `${orderPath}/payments`, as(shopper, card('4242424242424242')), 201);
+  await call('POST', `${orderPath}/payments`, as(shopper, card('4242424242424242')), 409);
+  await call('GET', `${orderPath}/payments`, { headers: shopper }, 200);
+  await call('PATCH', orderPath, as(shopper, { status: 'shipped' }), 403);
+  const admin = await call('POST', '/api/v1/auth/login', json({ email: 'admin@mail.com', password: 'admin123' }), 201);
+  await call('PATCH', orderPath, as(bearer(admin.json.access_token), { status: 'shipped' }), 200);
+  await call('POST', `${orderPath}/cancel`, { headers: shopper }, 409);  // shipped: too late
+  await call('POST', '/api/v1/cart/items', as(shopper, { productId: stocked.json.id, quantity: 1 }), 201);
+  const second = await call('POST', '/api/v1/orders', as(shopper, { shippingAddress: address }), 201);
+  await call('POST', `/api/v1/orders/${second.json.id}/cancel`, { headers: shopper }, 200);
+  await call('DELETE', '/api/v1/cart', { headers: shopper }, 200);
 
   // /api/v3: a token first, then every operation.
   const basic = { Authorization: 'Basic ' + Buffer.from('petstore-client:petstore-secret').toString('base64') };

@@ -315,6 +315,61 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(orders_move_only_as_the_state_machine_allows, Back
     BOOST_TEST(w.shop->list_orders(mine).value().empty());
 }
 
+// GET /orders' page comes from the store: filtered, sorted (ties by id), sliced, with the filter's total.
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    order_pages_are_sorted_sliced_and_counted_by_the_store, Backend, shop_backends
+) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    shop_world w(Backend::config());
+    const auto lamp = w.product(20);  // 12.50; 5.00 shipping below 50.00
+    const auto order = [&](std::int64_t user, std::int32_t units, core::timestamp_ms at) {
+        BOOST_TEST_REQUIRE(w.add(user, lamp, units).has_value());
+        return w.checkout(user, at).value().id;
+    };
+    const auto o1 = order(alice, 2, now + 30);  // total 30.00
+    const auto o2 = order(alice, 1, now + 10);  // 17.50
+    const auto o3 = order(alice, 3, now + 20);  // 42.50
+    const auto o4 = order(alice, 1, now + 20);  // 17.50
+    (void)order(bob, 1, now + 40);
+    const auto ids = [](const storage::order_page& p) {
+        std::vector<std::int64_t> out;
+        for (const auto& o : p.orders) {
+            out.push_back(o.id);
+        }
+        return out;
+    };
+    using key = storage::order_sort::key;
+    storage::order_filter mine;
+    mine.user_id = alice;
+    const core::page_request all{0, 100};
+    const auto by_total = w.shop->list_orders_page(mine, {key::total, false}, all).value();
+    BOOST_TEST(by_total.total == 4u);
+    BOOST_TEST((ids(by_total) == std::vector<std::int64_t>{o2, o4, o1, o3}));
+    BOOST_TEST(by_total.orders.front().items.size() == 1u);
+    BOOST_TEST(
+        (ids(w.shop->list_orders_page(mine, {key::total, true}, all).value()) ==
+         std::vector<std::int64_t>{o3, o1, o2, o4})
+    );
+    BOOST_TEST(
+        (ids(w.shop->list_orders_page(mine, {key::created_at, true}, all).value()) ==
+         std::vector<std::int64_t>{o1, o3, o4, o2})
+    );
+    const auto second_page = w.shop->list_orders_page(mine, {key::total, true}, {1, 2}).value();
+    BOOST_TEST((ids(second_page) == std::vector<std::int64_t>{o1, o2}));
+    BOOST_TEST(second_page.total == 4u);
+    const auto past_the_end = w.shop->list_orders_page(mine, {}, {10, 5}).value();
+    BOOST_TEST(past_the_end.orders.empty());
+    BOOST_TEST(past_the_end.total == 4u);
+    BOOST_TEST(w.shop->list_orders_page({}, {}, {0, 2}).value().total == 5u);  // an admin's: everyone's
+    BOOST_TEST(w.shop->record_payment(o3, alice, decision(core::payment_status::succeeded), now).has_value());
+    mine.status = shop_order_status::paid;
+    const auto paid = w.shop->list_orders_page(mine, {}, all).value();
+    BOOST_TEST((ids(paid) == std::vector<std::int64_t>{o3}));
+    BOOST_TEST(paid.total == 1u);
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_a_paid_order_refunds_it, Backend, shop_backends) {
     if (skipped<Backend>()) {
         return;
@@ -345,8 +400,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(unpaid_orders_expire_and_give_stock_back, Backend,
     const auto late = w.checkout(alice, now + 1000).value();
     BOOST_TEST(w.stock_of(lamp) == 1);
 
-    BOOST_TEST(w.shop->expire_orders(now + ttl - 1).value() == 0u);
-    BOOST_TEST(w.shop->expire_orders(now + ttl).value() == 1u);
+    BOOST_TEST(w.shop->expire_orders(now + ttl - 1).value().empty());
+    // The orders this pass expired, as they are now: what the change feed is told.
+    const auto swept = w.shop->expire_orders(now + ttl).value();
+    BOOST_TEST_REQUIRE(swept.size() == 1u);
+    BOOST_TEST(swept[0].id == early.id);
+    BOOST_TEST(swept[0].user_id == alice);
+    BOOST_TEST((swept[0].status == shop_order_status::expired));
     BOOST_TEST((w.shop->find_order(early.id, alice).value().status == shop_order_status::expired));
     BOOST_TEST((w.shop->find_order(late.id, alice).value().status == shop_order_status::pending_payment));
     BOOST_TEST(w.stock_of(lamp) == 3);
@@ -359,9 +419,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(unpaid_orders_expire_and_give_stock_back, Backend,
         w.shop->record_payment(late.id, alice, decision(core::payment_status::succeeded), now + ttl + 1000),
         core::errc::transition_not_allowed
     ));
-    BOOST_TEST(w.shop->expire_orders(now + ttl + 1000).value() == 1u);
+    BOOST_TEST(w.shop->expire_orders(now + ttl + 1000).value().size() == 1u);
     BOOST_TEST(w.stock_of(lamp) == 6);
-    BOOST_TEST(w.shop->expire_orders(now + ttl + 1000).value() == 0u);
+    BOOST_TEST(w.shop->expire_orders(now + ttl + 1000).value().empty());
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(payments_follow_the_processor, Backend, shop_backends) {

@@ -8,6 +8,7 @@
 #include <limits>
 #include <utility>
 
+#include "api/store/order_expiry.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/ops/metrics.hpp"
 #include "server/routing/error_responses.hpp"
@@ -132,6 +133,7 @@ class sandbox_worlds::view final : public sandbox_view {
     }
     const access_services& access() const override { return world_->access(); }
     store_set& stores() const { return world_->stores(); }
+    event_hub* events() const { return world_->events(); }
 
   private:
     std::shared_ptr<store_world> world_;
@@ -431,9 +433,10 @@ void sandbox_worlds::purge_now() {
         std::chrono::duration_cast<std::chrono::milliseconds>(system_clock::now().time_since_epoch()).count();
     for (const auto& world : open_with_data) {
         rows.push_back(rows_added(world->stores(), seed_rows_));
-        // The shop's housekeeping in each open sandbox: unpaid orders past --order-ttl expire (a request
-        // paying or cancelling one past its time expires it too), old Idempotency-Keys go.
-        (void)world->stores().shop->expire_orders(now_ms);
+        // The shop's housekeeping in each open sandbox: unpaid orders past --order-ttl expire, told to the
+        // sandbox's feed (a request paying or cancelling one past its time expires it too), old
+        // Idempotency-Keys go.
+        (void)expire_due_orders(*world->stores().shop, world->events(), now_ms);
         (void)world->stores().shop->purge_keys(now_ms);
     }
     metrics().sandbox_rows(rows);

@@ -37,12 +37,8 @@ core::shipping_address address_of(std::int64_t user_id) {
     return {"Maria", "7 Rue des Fleurs", std::string("Apt 3"), "Lyon", "69001", "FR"};
 }
 
-}  // namespace
-
-void seed_past_orders(storage::shop_store& shop, const storage::user_store& users) {
-    if (shop.count_orders() != 0) {
-        return;
-    }
+// The five orders, on a store that holds none.
+void make_past_orders(storage::shop_store& shop, const storage::user_store& users) {
     // The seed's users by their e-mails (a sandbox's copy of the seed is writable, so not marked seed).
     const std::pair<std::int64_t, const char*> seed_users[] = {{1, "john@mail.com"}, {2, "maria@mail.com"}};
     for (const auto& [id, email] : seed_users) {
@@ -91,6 +87,12 @@ void seed_past_orders(storage::shop_store& shop, const storage::user_store& user
         }
         at += 3 * day_ms;
     }
+}
+
+}  // namespace
+
+void seed_past_orders(storage::shop_store& shop, const storage::user_store& users) {
+    shop.seed_history_once([&] { make_past_orders(shop, users); });
 }
 
 }  // namespace storefront::server

@@ -13,7 +13,8 @@ namespace storefront::server {
 // do):
 //   john:  1 delivered (21, 33; paid by visa 4242), 2 shipped (2 x 20; visa), 3 cancelled (26; unpaid)
 //   maria: 4 paid (30 with SAVE10; mastercard 4444), 5 delivered (3 x 22; visa)
-// Anything else (a restarted durable store, a database another instance seeded) is left as it is.
+// Anything else (a restarted durable store, a database another instance seeded) is left as it is; two
+// instances starting at once on one fresh PostgreSQL database seed it once (shop_store::seed_history_once).
 void seed_past_orders(storage::shop_store& shop, const storage::user_store& users);
 
 }  // namespace storefront::server

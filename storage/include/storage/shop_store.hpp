@@ -18,6 +18,7 @@
 #include "core/card_payments.hpp"
 #include "core/errc.hpp"
 #include "core/idempotency.hpp"
+#include "core/pagination.hpp"
 #include "core/shop_model.hpp"
 
 namespace storefront::storage {
@@ -64,6 +65,19 @@ struct order_filter {
     std::optional<core::shop_order_status> status;
 };
 
+// GET /orders' order: by id, createdAt or total, ascending or descending; ties always by id ascending.
+struct order_sort {
+    enum class key { id, created_at, total };
+    key by = key::id;
+    bool descending = false;
+};
+
+// One page of a filtered, sorted order list, and how many orders the filter selects in all.
+struct order_page {
+    std::vector<core::shop_order> orders;
+    std::size_t total = 0;
+};
+
 class shop_order_store {
   public:
     virtual ~shop_order_store() = default;
@@ -88,6 +102,12 @@ class shop_order_store {
     [[nodiscard]] virtual core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter
     ) const = 0;
 
+    // GET /orders: the `page` (offset, limit) of the orders `filter` selects in `sort`'s order, and their
+    // total, read from one snapshot; only the page's orders (and their items) are loaded.
+    [[nodiscard]] virtual core::result<order_page> list_orders_page(
+        const order_filter& filter, const order_sort& sort, core::page_request page
+    ) const = 0;
+
     // Moves order `id` (of `owner`, when given: errc::not_found otherwise) to `to` at `now`, when
     // core::check_transition allows it: errc::transition_not_allowed otherwise (and for `paid`, which only a
     // payment sets; the handler names the allowed moves with core::transition_message). One transaction:
@@ -98,11 +118,20 @@ class shop_order_store {
     ) = 0;
 
     // Every pending_payment order whose expiresAt is at or before `now` becomes expired and gives its stock
-    // back (one transaction per order); answers how many expired.
-    [[nodiscard]] virtual core::result<std::size_t> expire_orders(core::timestamp_ms now) = 0;
+    // back (one transaction per order); answers the orders this call expired, as they are now (an order
+    // another instance expired, paid or cancelled meanwhile is not among them), so the caller can tell the
+    // change feed exactly once.
+    [[nodiscard]] virtual core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now
+    ) = 0;
 
     // Stored orders (the sandbox row quota counts them).
     [[nodiscard]] virtual std::size_t count_orders() const = 0;
+
+    // Runs `seed` (which makes the seed users' past orders through this store's own calls) when the store
+    // holds no order, once per data set even when several instances start at once on one PostgreSQL
+    // database: there an advisory lock, held on a connection of its own (the pool stays free for `seed`'s
+    // calls), makes the others wait and then find the orders. Memory and SQLite serve one process.
+    virtual void seed_history_once(const std::function<void()>& seed) = 0;
 };
 
 class payment_store {

@@ -2,6 +2,8 @@
 // mutex; stock lives in the memory catalogue (detail::memory_stock), taken under this store's lock, so a
 // checkout, cancel or payment is atomic as the durable backends' transactions are.
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -119,6 +121,28 @@ class memory_shop_store final : public shop_store {
         return out;
     }
 
+    core::result<order_page> list_orders_page(
+        const order_filter& filter, const order_sort& sort, core::page_request page
+    ) const override {
+        auto orders = list_orders(filter).value();  // by id
+        const auto key = [&](const core::shop_order& o) {
+            return sort.by == order_sort::key::created_at ? o.created_at
+                   : sort.by == order_sort::key::total    ? o.total
+                                                          : o.id;
+        };
+        std::stable_sort(orders.begin(), orders.end(), [&](const auto& a, const auto& b) {
+            return sort.descending ? key(a) > key(b) : key(a) < key(b);
+        });
+        const auto slice = core::page_slice(page, orders.size());
+        order_page out;
+        out.total = orders.size();
+        out.orders.assign(
+            std::make_move_iterator(orders.begin() + static_cast<std::ptrdiff_t>(slice.first)),
+            std::make_move_iterator(orders.begin() + static_cast<std::ptrdiff_t>(slice.last))
+        );
+        return out;
+    }
+
     core::result<core::shop_order> change_order_status(
         std::int64_t id, shop_order_status to, core::timestamp_ms now, std::optional<std::int64_t> owner
     ) override {
@@ -137,13 +161,14 @@ class memory_shop_store final : public shop_store {
         return moved;
     }
 
-    core::result<std::size_t> expire_orders(core::timestamp_ms now) override {
+    core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {
         std::lock_guard lock(mutex_);
-        std::size_t expired = 0;
+        std::vector<core::shop_order> expired;
         for (auto& [id, o] : orders_) {
             if (core::is_due_to_expire(o, now)) {
-                (void)move_order(o, shop_order_status::expired, now);
-                ++expired;
+                if (auto moved = move_order(o, shop_order_status::expired, now)) {
+                    expired.push_back(std::move(*moved));
+                }
             }
         }
         return expired;
@@ -152,6 +177,12 @@ class memory_shop_store final : public shop_store {
     std::size_t count_orders() const override {
         std::lock_guard lock(mutex_);
         return orders_.size();
+    }
+
+    void seed_history_once(const std::function<void()>& seed) override {
+        if (count_orders() == 0) {
+            seed();
+        }
     }
 
     // payments

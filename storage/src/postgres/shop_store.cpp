@@ -4,6 +4,7 @@
 // serialised by a row lock on the cart, so one cart never becomes two orders, across instances too.
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <utility>
@@ -67,10 +68,11 @@ core::cart read_cart(pg_connection& db, std::int64_t user_id) {
     return cart;
 }
 
+// `tail`: the ORDER BY (and LIMIT) after `where`.
 std::vector<core::shop_order> orders_where(
-    pg_connection& db, std::string_view where, const pg_params& params
+    pg_connection& db, std::string_view where, const pg_params& params, std::string_view tail = "ORDER BY id"
 ) {
-    const auto r = db.exec(std::string(order_columns) + std::string(where) + " ORDER BY id", params);
+    const auto r = db.exec(std::string(order_columns) + std::string(where) + " " + std::string(tail), params);
     std::vector<core::shop_order> out;
     for (int i = 0; i < r.size(); ++i) {
         core::shop_order o;
@@ -106,16 +108,17 @@ std::vector<core::shop_order> orders_where(
         "WHERE order_id = ANY($1::bigint[]) ORDER BY order_id, position",
         pg_params().add(detail::format_array(ids))
     );
-    std::size_t at = 0;
+    // `out` is in the caller's order (a page sorted by total, say): find each item's order by id.
+    std::map<std::int64_t, std::size_t> position;
+    for (std::size_t at = 0; at < out.size(); ++at) {
+        position.emplace(out[at].id, at);
+    }
     for (int i = 0; i < items.size(); ++i) {
-        const std::int64_t order_id = items.int64(i, 0);
-        while (at < out.size() && out[at].id != order_id) {
-            ++at;
+        const auto found = position.find(items.int64(i, 0));
+        if (found == position.end()) {
+            continue;
         }
-        if (at == out.size()) {
-            break;
-        }
-        out[at].items.push_back(
+        out[found->second].items.push_back(
             {items.int64(i, 1),
              std::string(items.text(i, 2)),
              items.int64(i, 3),
@@ -230,11 +233,30 @@ std::int64_t insert_payment(pg_connection& db, const core::payment& p) {
     return r.int64(0, 0);
 }
 
+// GET /orders' filter ($1 user, $2 status) and order.
+constexpr std::string_view filtered_orders =
+    "WHERE ($1::bigint IS NULL OR user_id = $1) AND ($2::text IS NULL OR status = $2)";
+
+pg_params filter_params(const order_filter& filter) {
+    return pg_params()
+        .add(filter.user_id)
+        .add(filter.status ? std::optional<std::string>(core::to_string(*filter.status)) : std::nullopt);
+}
+
+std::string order_by(const order_sort& sort) {
+    const char* column = sort.by == order_sort::key::created_at ? "created_at"
+                         : sort.by == order_sort::key::total    ? "total"
+                                                                : "id";
+    return std::string("ORDER BY ") + column + (sort.descending ? " DESC" : " ASC") + ", id ASC";
+}
+
 class pg_shop_store final : public shop_store {
   public:
     pg_shop_store(const pg_target& target, std::size_t pool_size)
         : aggregate_(target, pool_size, "shop", {}, false),
-          catalogue_channel_(detail::pg_channel(target.schema, "catalogue")) {}
+          catalogue_channel_(detail::pg_channel(target.schema, "catalogue")),
+          target_(target),
+          seed_lock_(detail::pg_channel(target.schema, "shop_seed")) {}
 
     core::result<core::cart> cart_of(std::int64_t user_id) const override {
         auto db = aggregate_.connection();
@@ -411,14 +433,32 @@ class pg_shop_store final : public shop_store {
     core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter) const override {
         auto db = aggregate_.connection();
         detail::pg_transaction tx(*db);
-        auto out = orders_where(
+        auto out = orders_where(*db, filtered_orders, filter_params(filter));
+        tx.commit();
+        return out;
+    }
+
+    core::result<order_page> list_orders_page(
+        const order_filter& filter, const order_sort& sort, core::page_request page
+    ) const override {
+        auto db = aggregate_.connection();
+        detail::pg_transaction tx(*db);
+        (void)db->exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+        );  // the page and total: one snapshot
+        order_page out;
+        out.total =
+            static_cast<std::size_t>(db->exec(
+                                           "SELECT count(*) FROM shop_orders " + std::string(filtered_orders),
+                                           filter_params(filter)
+            )
+                                         .int64(0, 0));
+        out.orders = orders_where(
             *db,
-            "WHERE ($1::bigint IS NULL OR user_id = $1) AND ($2::text IS NULL OR status = $2)",
-            pg_params()
-                .add(filter.user_id)
-                .add(
-                    filter.status ? std::optional<std::string>(core::to_string(*filter.status)) : std::nullopt
-                )
+            filtered_orders,
+            filter_params(filter)
+                .add(static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)))
+                .add(static_cast<std::int64_t>(std::min<std::size_t>(page.offset, INT64_MAX))),
+            order_by(sort) + " LIMIT $3 OFFSET $4"
         );
         tx.commit();
         return out;
@@ -447,27 +487,42 @@ class pg_shop_store final : public shop_store {
         return moved;
     }
 
-    core::result<std::size_t> expire_orders(core::timestamp_ms now) override {
+    core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {
         auto db = aggregate_.connection();
         const auto due = db->exec(
             "SELECT id FROM shop_orders WHERE status = 'pending_payment' AND expires_at <= $1 ORDER BY id",
             pg_params().add(now)
         );
-        std::size_t expired = 0;
+        std::vector<core::shop_order> expired;
         for (int i = 0; i < due.size(); ++i) {
             detail::pg_transaction tx(*db);
             auto o = order_by_id(*db, due.int64(i, 0), true);
-            // Paid or cancelled meanwhile (by another instance too): nothing to do.
-            if (o && core::is_due_to_expire(*o, now) &&
-                move_order(*db, std::move(*o), shop_order_status::expired, now, catalogue_channel_)) {
+            // Paid, cancelled or expired meanwhile (by another instance too): nothing to do.
+            if (!o || !core::is_due_to_expire(*o, now)) {
+                continue;
+            }
+            if (auto moved =
+                    move_order(*db, std::move(*o), shop_order_status::expired, now, catalogue_channel_)) {
                 tx.commit();
-                ++expired;
+                expired.push_back(std::move(*moved));
             }
         }
         return expired;
     }
 
     std::size_t count_orders() const override { return count("shop_orders"); }
+
+    void seed_history_once(const std::function<void()>& seed) override {
+        if (count_orders() != 0) {
+            return;  // every start but the first: no lock needed
+        }
+        // A session lock on a connection of its own, released when it closes (also when `seed` throws).
+        pg_connection lock(target_.dsn, {});
+        (void)lock.exec("SELECT pg_advisory_lock(hashtext($1))", pg_params().add(seed_lock_));
+        if (count_orders() == 0) {  // not seeded by an instance that held the lock first
+            seed();
+        }
+    }
 
     core::result<core::payment> record_payment(
         std::int64_t order_id,
@@ -663,6 +718,8 @@ class pg_shop_store final : public shop_store {
 
     mutable detail::pg_aggregate aggregate_;
     std::string catalogue_channel_;  // where stock changes are told (stock_changed)
+    pg_target target_;
+    std::string seed_lock_;  // the advisory lock's name (hashed): per schema, so per sandbox
 };
 
 }  // namespace

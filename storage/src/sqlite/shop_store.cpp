@@ -3,6 +3,8 @@
 // decrements, order, emptied cart), a cancel or a payment is all or nothing; stock changes also move the
 // catalogue's revision.
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -72,10 +74,14 @@ std::optional<product_row> product_of(sqlite_connection& db, std::int64_t id) {
     return product_row{s.text(0), s.real(1), s.int64(2)};
 }
 
+// `tail`: the ORDER BY (and LIMIT) after `where`.
 std::vector<core::shop_order> orders_where(
-    sqlite_connection& db, std::string_view where, const std::function<void(sqlite_statement&)>& bind
+    sqlite_connection& db,
+    std::string_view where,
+    const std::function<void(sqlite_statement&)>& bind,
+    std::string_view tail = "ORDER BY id"
 ) {
-    auto s = db.prepare(std::string(order_columns) + std::string(where) + " ORDER BY id");
+    auto s = db.prepare(std::string(order_columns) + std::string(where) + " " + std::string(tail));
     bind(s);
     std::vector<core::shop_order> out;
     while (s.step() == step::row) {
@@ -195,6 +201,26 @@ core::result<core::shop_order> move_order(
     o.status = to;
     o.updated_at = now;
     return o;
+}
+
+// GET /orders' filter (?1 user, ?2 status) and order.
+constexpr std::string_view filtered_orders =
+    "WHERE (?1 IS NULL OR user_id = ?1) AND (?2 IS NULL OR status = ?2)";
+
+void bind_filter(sqlite_statement& s, const order_filter& filter) {
+    s.bind_optional(1, filter.user_id);
+    if (filter.status) {
+        s.bind(2, core::to_string(*filter.status));
+    } else {
+        s.bind_null(2);
+    }
+}
+
+std::string order_by(const order_sort& sort) {
+    const char* column = sort.by == order_sort::key::created_at ? "created_at"
+                         : sort.by == order_sort::key::total    ? "total"
+                                                                : "id";
+    return std::string("ORDER BY ") + column + (sort.descending ? " DESC" : " ASC") + ", id ASC";
 }
 
 class sqlite_shop_store final : public shop_store {
@@ -330,18 +356,31 @@ class sqlite_shop_store final : public shop_store {
     core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter) const override {
         auto r = db_->reader();
         sqlite_connection::read_transaction snapshot(*r);
-        return orders_where(
+        return orders_where(*r, filtered_orders, [&](auto& s) { bind_filter(s, filter); });
+    }
+
+    core::result<order_page> list_orders_page(
+        const order_filter& filter, const order_sort& sort, core::page_request page
+    ) const override {
+        auto r = db_->reader();
+        sqlite_connection::read_transaction snapshot(*r);  // the page and the total of one state
+        order_page out;
+        auto counted = r->prepare("SELECT count(*) FROM shop_orders " + std::string(filtered_orders));
+        bind_filter(counted, filter);
+        if (counted.step() == step::row) {
+            out.total = static_cast<std::size_t>(counted.int64(0));
+        }
+        out.orders = orders_where(
             *r,
-            "WHERE (?1 IS NULL OR user_id = ?1) AND (?2 IS NULL OR status = ?2)",
+            filtered_orders,
             [&](auto& s) {
-                s.bind_optional(1, filter.user_id);
-                if (filter.status) {
-                    s.bind(2, core::to_string(*filter.status));
-                } else {
-                    s.bind_null(2);
-                }
-            }
+                bind_filter(s, filter);
+                s.bind(3, static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)));
+                s.bind(4, static_cast<std::int64_t>(std::min<std::size_t>(page.offset, INT64_MAX)));
+            },
+            order_by(sort) + " LIMIT ?3 OFFSET ?4"
         );
+        return out;
     }
 
     core::result<core::shop_order> change_order_status(
@@ -366,7 +405,7 @@ class sqlite_shop_store final : public shop_store {
         return moved;
     }
 
-    core::result<std::size_t> expire_orders(core::timestamp_ms now) override {
+    core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {
         std::vector<std::int64_t> due;
         {
             auto r = db_->reader();
@@ -378,25 +417,34 @@ class sqlite_shop_store final : public shop_store {
                 due.push_back(s.int64(0));
             }
         }
-        std::size_t expired = 0;
+        std::vector<core::shop_order> expired;
         for (const auto id : due) {
             std::vector<std::int64_t> restocked;
-            const bool done = db_->write([&](sqlite_connection& w) {
+            auto moved = db_->write([&](sqlite_connection& w) -> core::result<core::shop_order> {
                 restocked.clear();
                 auto o = order_by_id(w, id);
                 // Paid or cancelled meanwhile: nothing to do.
                 if (!o || !core::is_due_to_expire(*o, now)) {
-                    return false;
+                    return core::errc::transition_not_allowed;
                 }
-                return move_order(w, std::move(*o), shop_order_status::expired, now, restocked).has_value();
+                return move_order(w, std::move(*o), shop_order_status::expired, now, restocked);
             });
-            expired += done ? 1 : 0;
+            if (moved) {
+                expired.push_back(std::move(*moved));
+            }
             record_stock(restocked);
         }
         return expired;
     }
 
     std::size_t count_orders() const override { return detail::count_rows(*db_, "shop_orders"); }
+
+    // One instance per file: nobody else can seed meanwhile.
+    void seed_history_once(const std::function<void()>& seed) override {
+        if (count_orders() == 0) {
+            seed();
+        }
+    }
 
     core::result<core::payment> record_payment(
         std::int64_t order_id,

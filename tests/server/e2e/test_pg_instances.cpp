@@ -36,9 +36,10 @@ bool cluster_available() {
     return false;
 }
 
-// One storefront process on `dsn`, with the secrets every instance of a deployment shares.
+// One storefront process on `dsn`, with the secrets every instance of a deployment shares. Listening when
+// made, unless `wait` is false (then call listening(): instances that start at once).
 struct instance {
-    explicit instance(const std::string& dsn, const std::string& pool = "2")
+    explicit instance(const std::string& dsn, const std::string& pool = "2", bool wait = true)
         : process(instance_args(
               dsn,
               {"--storage-pool",
@@ -50,7 +51,8 @@ struct instance {
                "--public-url",
                "http://storefront.test"}
           )),
-          port(process.wait_listening(std::chrono::seconds(60))) {}
+          port(wait ? process.wait_listening(std::chrono::seconds(60)) : 0) {}
+    void listening() { port = process.wait_listening(std::chrono::seconds(60)); }
     child_process process;
     std::uint16_t port = 0;
 };
@@ -77,8 +79,22 @@ BOOST_AUTO_TEST_CASE(two_instances_share_writes_pages_tokens_and_refresh_rotatio
         return;
     }
     const std::string dsn = create_test_database();
-    instance a(dsn);
-    instance b(dsn);
+    // Started at once on the fresh database: the seed users' five past orders are made once (issue 42).
+    instance a(dsn, "2", false);
+    instance b(dsn, "2", false);
+    a.listening();
+    b.listening();
+    const auto admin =
+        post_json(b.port, "/api/v1/auth/login", R"({"email":"admin@mail.com","password":"admin123"})");
+    BOOST_TEST_REQUIRE(admin.status == 201u, admin.body);
+    const auto orders = send_request(
+        a.port,
+        {.target = "/api/v1/orders?limit=100",
+         .headers = {{"Authorization", "Bearer " + field(admin, "access_token")}}}
+    );
+    BOOST_TEST_REQUIRE(orders.status == 200u, orders.body);
+    BOOST_TEST(orders.header("x-total-count") == "5");
+    BOOST_TEST(orders.json().as_array().size() == 5u);
     (void)get(b.port, "/api/v1/products?offset=0&limit=100");  // b has its page cached before the write
 
     const auto created = post_json(a.port, "/api/v1/products", product_body("Shared Across Instances"));

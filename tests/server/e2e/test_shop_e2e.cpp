@@ -413,6 +413,20 @@ BOOST_AUTO_TEST_CASE(only_an_admin_ships_and_delivers) {
         return o.at("id").as_int64() == order;
     }));
     BOOST_TEST(call(port, "GET", "/api/v1/orders?status=lost", boss).status == 400u);
+    // Sorted, sliced and counted by the store: the two largest totals first, the count of every order.
+    const auto top = call(port, "GET", "/api/v1/orders?sortBy=total&order=desc&limit=2", boss);
+    BOOST_TEST_REQUIRE(top.status == 200u);
+    const auto top_doc = top.json();
+    BOOST_TEST_REQUIRE(top_doc.as_array().size() == 2u);
+    BOOST_TEST(
+        top_doc.as_array()[0].at("total").to_number<double>() >=
+        top_doc.as_array()[1].at("total").to_number<double>()
+    );
+    BOOST_TEST(std::stoi(top.header("x-total-count")) >= 6);  // the seed's five and this case's
+    BOOST_TEST(
+        top.header("x-total-count") ==
+        call(port, "GET", "/api/v1/orders?limit=1", boss).header("x-total-count")
+    );
 }
 
 BOOST_AUTO_TEST_CASE(idempotency_key_replays_refuses_another_body_and_never_orders_twice) {
@@ -617,11 +631,24 @@ BOOST_AUTO_TEST_CASE(each_sandbox_shops_on_its_own_data_with_deterministic_ids) 
     BOOST_TEST(shared.header("x-total-count") == "2");
 }
 
-// A short --order-ttl: an unpaid order expires and gives its stock back; nothing of a card reaches the log.
+// A short --order-ttl: an unpaid order expires, gives its stock back and is told to its owner's change feed
+// (and to no one else's); nothing of a card reaches the log.
 BOOST_AUTO_TEST_CASE(unpaid_orders_expire_and_no_card_number_is_logged) {
     child_process server(shop_args("3", true));
     const auto port = server.wait_listening(20s);
     const auto token = customer(port);
+    const auto feed_of = [&](const std::string& viewer) {
+        auto s = std::make_unique<sse_client>(
+            port,
+            "/api/v1/events?types=order.expired",
+            std::vector<std::pair<std::string, std::string>>{{"Authorization", "Bearer " + viewer}}
+        );
+        s->read_head();
+        BOOST_TEST_REQUIRE(s->status == 200u, s->head);
+        return s;
+    };
+    auto own_feed = feed_of(token);
+    auto strangers_feed = feed_of(customer(port));
     const auto id = product(port, "15", 2);
     BOOST_TEST(add(port, token, id, "2").status == 201u);
     const auto order = checkout(port, token).json().at("id").as_int64();
@@ -646,6 +673,15 @@ BOOST_AUTO_TEST_CASE(unpaid_orders_expire_and_no_card_number_is_logged) {
     BOOST_TEST(status_of(port, token, order) == "expired");
     BOOST_TEST(shows_stock(port, id, 2));
     BOOST_TEST(pay(port, token, order, "4242424242424242").status == 409u);
+    // One event, for the expired order only (the paid one never expires).
+    const auto told = own_feed->next_event();
+    BOOST_TEST_REQUIRE(told.has_value());
+    BOOST_TEST(told->event == "order.expired");
+    const auto expired = json::parse(told->data).at("data");
+    BOOST_TEST(expired.at("id").as_int64() == order);
+    BOOST_TEST(expired.at("status").as_string() == "expired");
+    BOOST_TEST(!own_feed->next_event(300ms).has_value());
+    BOOST_TEST(!strangers_feed->next_event(10ms).has_value());
 
     server.signal(SIGTERM);
     (void)server.wait_for_line("\"stopped\"", 10s);

@@ -112,6 +112,8 @@ class store_world {
     store_world& operator=(const store_world&) = delete;
 
     [[nodiscard]] store_set& stores() const { return *stores_; }
+    // This data set's change feed (nullptr: none), for what background passes change.
+    [[nodiscard]] event_hub* events() const { return events_.get(); }
     [[nodiscard]] store_services& store() { return store_; }
     [[nodiscard]] pet_services& pets() { return pets_; }
     [[nodiscard]] graphql_services& graphql() { return graphql_; }

@@ -39,6 +39,7 @@ inline constexpr std::string_view event_types[] = {
     "order.created",
     "order.updated",
     "order.cancelled",
+    "order.expired",
     "payment.succeeded",
     "payment.failed",
     "payment.requires_action",

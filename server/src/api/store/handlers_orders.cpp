@@ -115,12 +115,6 @@ boost::asio::awaitable<response> checkout(request_context& ctx, store_services& 
     co_return json_response(http::status::created, std::move(json));
 }
 
-// sortBy (id, createdAt, total) and order (asc, desc) of GET /orders.
-struct order_sort {
-    std::string by = "id";
-    bool descending = false;
-};
-
 }  // namespace
 
 // POST /orders {shippingAddress} : 201 the order made of the caller's cart (Idempotency-Key honoured)
@@ -156,12 +150,15 @@ handler_result handle_get_orders(request_context& ctx, store_services& app) {
             }
         }
     }
-    order_sort sort;
+    storage::order_sort sort;
     if (const auto by = core::one_value(ctx.query, "sortBy", problems.messages)) {
-        if (*by != "id" && *by != "createdAt" && *by != "total") {
+        if (*by == "createdAt") {
+            sort.by = storage::order_sort::key::created_at;
+        } else if (*by == "total") {
+            sort.by = storage::order_sort::key::total;
+        } else if (*by != "id") {
             problems.messages.push_back("sortBy must be one of: id, createdAt, total");
         }
-        sort.by = std::string(*by);
     }
     if (const auto order = core::one_value(ctx.query, "order", problems.messages)) {
         if (*order != "asc" && *order != "desc") {
@@ -172,21 +169,15 @@ handler_result handle_get_orders(request_context& ctx, store_services& app) {
     if (!problems.messages.empty()) {
         co_return validation_failed(problems);
     }
-    auto orders = co_await app.storage([&] { return app.shop().list_orders(filter); });
-    if (!orders) {
-        co_return error_response(orders.error());
+    // The store sorts, slices and counts: only the page's orders are read.
+    const auto page =
+        co_await app.storage([&] { return app.shop().list_orders_page(filter, sort, request.page); });
+    if (!page) {
+        co_return error_response(page.error());
     }
-    const auto key = [&](const core::shop_order& o) {
-        return sort.by == "createdAt" ? o.created_at : sort.by == "total" ? o.total : o.id;
-    };
-    std::stable_sort(orders->begin(), orders->end(), [&](const auto& a, const auto& b) {
-        return sort.descending ? key(a) > key(b) : key(a) < key(b);
-    });
-    const auto slice = core::page_slice(request.page, orders->size());
-    const std::vector<core::shop_order> page(orders->begin() + slice.first, orders->begin() + slice.last);
-    auto body = json_response(http::status::ok, shop_json::orders_json(page));
+    auto body = json_response(http::status::ok, shop_json::orders_json(page->orders));
     body.with_header("Cache-Control", "private, no-store");
-    co_return store_lists::list_response(ctx, request, {std::move(body), orders->size()});
+    co_return store_lists::list_response(ctx, request, {std::move(body), page->total});
 }
 
 // GET /orders/{id} : one order of the caller's (another user's: 404, as if there were none)
