@@ -70,10 +70,11 @@ std::string public_url_of(const server_config& config, std::uint16_t port) {
     return url;
 }
 
-// Often enough that an unpaid order expires within about a tenth of --order-ttl, at least once a minute.
-std::chrono::milliseconds expiry_interval(std::chrono::seconds order_ttl) {
+// Often enough that what lives `ttl` (an unpaid order, an idle sandbox's records) goes within about a tenth
+// of it after, and at least once a minute.
+std::chrono::milliseconds expiry_interval(std::chrono::seconds ttl) {
     return std::clamp<std::chrono::milliseconds>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(order_ttl) / 10,
+        std::chrono::duration_cast<std::chrono::milliseconds>(ttl) / 10,
         std::chrono::milliseconds(200),
         std::chrono::minutes(1)
     );
@@ -231,6 +232,20 @@ composition_root::composition_root(const server_config& config)
         expiry_interval(config.order_ttl),
         [stores = shared_stores_, events = shared_.events()] { expire_orders(*stores, events); }
     );
+    // Shared inspector records of a sandbox idle for --sandbox-ttl go: a sandbox that only reads is never
+    // removed, so nothing else would delete them (any id may be named, so they would grow without bound).
+    if (inspector_.shared()) {
+        inspector_purge_ = std::make_unique<periodic_task>(
+            "inspector_purge",
+            expiry_interval(config.sandboxes.ttl),
+            [this, ttl = config.sandboxes.ttl] {
+                const auto cutoff = std::chrono::system_clock::now() - ttl;
+                inspector_.forget_idle_shared(
+                    std::chrono::duration_cast<std::chrono::milliseconds>(cutoff.time_since_epoch()).count()
+                );
+            }
+        );
+    }
 }
 
 composition_root::~composition_root() {

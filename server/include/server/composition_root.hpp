@@ -121,6 +121,8 @@ class composition_root {
     std::unique_ptr<rate_limit_gate> rate_limit_;
     // Order expiry and the purge of old Idempotency-Keys (last: stopped before the stores go).
     std::unique_ptr<periodic_task> order_expiry_;
+    // PostgreSQL: the purge of shared inspector records of idle sandboxes (stopped before inspector_ goes).
+    std::unique_ptr<periodic_task> inspector_purge_;
 };
 
 }  // namespace storefront::server

@@ -29,6 +29,12 @@ void request_logs::share_through(std::unique_ptr<storage::event_log> log) {
     shared_->on_append([this](std::optional<std::string_view> data_set) { heard(data_set); });
 }
 
+void request_logs::forget_idle_shared(std::int64_t idle_before_ms) {
+    if (shared_) {
+        shared_->forget_idle(data_set_prefix, idle_before_ms);
+    }
+}
+
 void request_logs::add_shared(std::string_view sandbox, const request_record& r) {
     const std::string data_set = shared_data_set(sandbox);
     const auto stored = shared_->append(data_set, record_type, record_json(r), std::nullopt, r.at_ms);

@@ -50,6 +50,10 @@ class event_log {
     // Forgets the events of `data_set` older than the newest `keep` (or all of them for keep == 0: a
     // sandbox removed). Throws storage_unavailable.
     virtual void trim(std::string_view data_set, std::size_t keep) = 0;
+    // Forgets every data set whose name starts with `prefix` and whose newest event was published before
+    // `idle_before_ms` (ms since the epoch), counter and all: data sets nothing else ever removes (the
+    // inspector's records of a sandbox that never wrote) stay bounded by age. Throws storage_unavailable.
+    virtual void forget_idle(std::string_view prefix, std::int64_t idle_before_ms) = 0;
 };
 
 // The log of `config`'s database when it is shared between instances (PostgreSQL), else nullptr. Throws

@@ -44,6 +44,15 @@ SELECT id, type, data, owner, at_ms FROM (
     SELECT id, type, data, owner, at_ms FROM storefront_events WHERE data_set = $1 AND id > $2
     ORDER BY id DESC LIMIT $3) newest ORDER BY id)sql";
 
+// Every data set with `prefix` whose newest event is older than the cutoff, its events and its counter, in
+// one statement (so one transaction).
+constexpr std::string_view forget_idle_sql = R"sql(
+WITH idle AS (
+    SELECT data_set FROM storefront_events WHERE starts_with(data_set, $1)
+    GROUP BY data_set HAVING max(at_ms) < $2),
+gone AS (DELETE FROM storefront_events e USING idle WHERE e.data_set = idle.data_set)
+DELETE FROM storefront_event_counters c USING idle WHERE c.data_set = idle.data_set)sql";
+
 class pg_event_log final : public event_log {
   public:
     explicit pg_event_log(const storage_config& config)
@@ -129,6 +138,11 @@ class pg_event_log final : public event_log {
             "(SELECT last_id FROM storefront_event_counters WHERE data_set = $1) - $2",
             pg_params().add(data_set).add(static_cast<std::int64_t>(keep))
         );
+    }
+
+    void forget_idle(std::string_view prefix, std::int64_t idle_before_ms) override {
+        auto db = connection();
+        (void)db->exec(forget_idle_sql, pg_params().add(prefix).add(idle_before_ms));
     }
 
   private:

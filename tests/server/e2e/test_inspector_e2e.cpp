@@ -311,4 +311,27 @@ BOOST_AUTO_TEST_CASE(every_instance_lists_and_streams_the_requests_any_instance_
     BOOST_TEST(holds(kept, "n=100"));
 }
 
+// A sandbox that only reads is never removed, so its records in the database go once they are older than
+// --sandbox-ttl (any id may be named: they would otherwise grow without bound); the sandbox records again.
+BOOST_AUTO_TEST_CASE(an_idle_sandboxs_records_leave_the_database_after_the_sandbox_ttl) {
+    if (!std::getenv("TEST_PG_DSN")) {
+        BOOST_TEST_MESSAGE("skipped: TEST_PG_DSN unset (ctest runs this as server_tests_pg)");
+        return;
+    }
+    child_process server(instance_args(create_test_database(), {"--storage-pool", "2", "--sandbox-ttl", "2s"})
+    );
+    const auto port = server.wait_listening(60s);
+    const std::string box = "/sandbox/pg-idle-reader";
+    const auto listed = [&] {
+        const auto reply = get(port, box + "/requests");
+        BOOST_TEST_REQUIRE(reply.status == 200u, reply.body);
+        return reply.json().as_array().size();
+    };
+    BOOST_TEST_REQUIRE(get(port, box + "/api/v1/products/1").status == 200u);
+    BOOST_TEST_REQUIRE(eventually([&] { return listed() == 1u; }, 3s));
+    BOOST_TEST(eventually([&] { return listed() == 0u; }, 8s), "the idle sandbox's records stayed");
+    BOOST_TEST_REQUIRE(get(port, box + "/api/v1/products/2").status == 200u);
+    BOOST_TEST(eventually([&] { return listed() == 1u; }, 3s));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -100,6 +100,19 @@ class fake_shared_log final : public storefront::storage::event_log {
         }
     }
 
+    void forget_idle(std::string_view prefix, std::int64_t idle_before_ms) override {
+        std::lock_guard lock(state_->mutex);
+        for (auto it = state_->sets.begin(); it != state_->sets.end();) {
+            if (it->first.starts_with(prefix) && !it->second.empty() &&
+                it->second.back().at_ms < idle_before_ms) {
+                state_->counters.erase(it->first);
+                it = state_->sets.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+
   private:
     std::shared_ptr<shared_state> state_;
 };
@@ -336,6 +349,27 @@ BOOST_AUTO_TEST_CASE(shared_logs_list_and_follow_what_any_instance_recorded) {
     a.drop("box");
     BOOST_TEST(b.newest_json("box", 10) == "[]");
     BOOST_TEST(paths_in(b.newest_json("other", 10)) == std::vector<std::string>{"/elsewhere"});
+}
+
+BOOST_AUTO_TEST_CASE(shared_records_of_an_idle_sandbox_are_forgotten_and_a_recent_one_stays) {
+    const auto database = std::make_shared<shared_state>();
+    request_logs logs;
+    logs.forget_idle_shared(1'000);  // not shared: nothing to do
+    logs.share_through(std::make_unique<fake_shared_log>(database));
+    const auto at = [](std::string path, std::int64_t at_ms) {
+        request_record r = record_of(std::move(path));
+        r.at_ms = at_ms;
+        return r;
+    };
+    logs.add("read-only-box", at("/old", 1'000));
+    logs.add("busy-box", at("/old", 1'000));
+    logs.add("busy-box", at("/recent", 5'000));
+    database->sets["not-requests"].push_back({1, "product.created", "{}", std::nullopt, 1'000});
+    logs.forget_idle_shared(4'000);
+    BOOST_TEST(logs.newest_json("read-only-box", 10) == "[]");
+    BOOST_TEST(!database->counters.contains(shared_data_set("read-only-box")));
+    BOOST_TEST(paths_in(logs.newest_json("busy-box", 10)) == (std::vector<std::string>{"/recent", "/old"}));
+    BOOST_TEST(database->sets.contains("not-requests"));  // another prefix: the change feed's own
 }
 
 BOOST_AUTO_TEST_SUITE_END()

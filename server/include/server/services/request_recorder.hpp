@@ -163,6 +163,9 @@ class request_logs {
     // run them off the I/O threads. Call once, before use.
     void share_through(std::unique_ptr<storage::event_log> log);
     [[nodiscard]] bool shared() const { return shared_ != nullptr; }
+    // Shared records: forgets those of every sandbox with no record since `idle_before_ms` (ms since the
+    // epoch). A sandbox that only reads is never removed, so this is what bounds its records' rows.
+    void forget_idle_shared(std::int64_t idle_before_ms);
 
   private:
     struct entry {
