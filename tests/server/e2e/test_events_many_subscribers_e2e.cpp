@@ -34,6 +34,14 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// The bound on the server's memory per idle stream (measured: about 13 KiB). ThreadSanitizer's shadow memory
+// multiplies every allocation's footprint (73 KiB per stream measured under it), so its build gets a looser
+// bound.
+#if defined(__SANITIZE_THREAD__)
+constexpr double max_kib_per_stream = 256.0;
+#else
+constexpr double max_kib_per_stream = 64.0;
+#endif
 constexpr int idle_streams = 9'999;            // plus the fresh one: the default --events-max-connections
 constexpr rlim_t descriptors_needed = 10'500;  // the streams, the server's own and this process's others
 
@@ -238,7 +246,7 @@ BOOST_AUTO_TEST_CASE(ten_thousand_idle_streams_cost_little_and_slow_nothing_else
                      << " ms; server VmRSS " << rss_before << " -> " << rss_after
                      << " KiB: " << kib_per_stream << " KiB per stream"
     );
-    BOOST_TEST(kib_per_stream < 64.0);
+    BOOST_TEST(kib_per_stream < max_kib_per_stream);
 
     // Nothing else slowed: the products page, a fresh stream (the 10,000th) and a write answer at once.
     auto started = std::chrono::steady_clock::now();
