@@ -9,30 +9,12 @@
 // chromium or node modules.
 //
 //   node tests/browser/cookie_session_ui.mjs PATH/TO/storefront
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { launch } from './lib/launch.mjs';
 import { startServer } from './lib/server.mjs';
 
-const [binary] = process.argv.slice(2);
-if (!binary) {
-  console.error('usage: cookie_session_ui.mjs PATH/TO/storefront');
-  process.exit(2);
-}
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) {
-  console.error(`FAIL: ${chromiumPath} missing (Debian package chromium; ./deploy/quickstart.sh test installs it)`);
-  process.exit(1);
-}
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  console.error('FAIL: playwright-core missing: run npm ci in tests/browser (./deploy/quickstart.sh test does)');
-  process.exit(1);
-}
-
-const failures = [];
-const check = (ok, what) => { if (!ok) { failures.push(what); console.error('FAIL: ' + what); } };
+const { args: [binary], check, openBrowser, startWatchdog, finish } =
+  await launch('cookie_session_ui.mjs PATH/TO/storefront');
 
 // A page server on 127.0.0.1 and a port of its own: every path answers the same small HTML page.
 function servePages(title) {
@@ -56,11 +38,7 @@ const cleanup = async () => {
   app.server.close();
   other.server.close();
 };
-const watchdog = setTimeout(async () => {
-  console.error('FAIL: timed out');
-  await cleanup();
-  process.exit(1);
-}, 100000);
+const watchdog = startWatchdog(100000, cleanup);
 
 try {
   storefront = await startServer(binary, ['--storage', 'memory', '--cors-origins', app.url]);
@@ -74,11 +52,7 @@ try {
   check(made.status === 201, `register answered ${made.status}`);
   const userId = (await made.json()).id;
 
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    timeout: 30000,
-  });
+  browser = await openBrowser();
   const context = await browser.newContext();
   // Nothing but the three local origins.
   const foreign = [];
@@ -165,7 +139,4 @@ try {
   clearTimeout(watchdog);
   await cleanup();
 }
-if (failures.length) {
-  process.exit(1);
-}
-console.log('ok: cookie login from an allowed origin, profile, rename, logout; another origin cannot read; cross-site form POST refused');
+finish('ok: cookie login from an allowed origin, profile, rename, logout; another origin cannot read; cross-site form POST refused');

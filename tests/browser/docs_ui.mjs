@@ -5,42 +5,19 @@
 // reported, and the screenshot is not blank. Fails (never skips) when chromium or node modules are missing.
 //
 //   node tests/browser/docs_ui.mjs PATH/TO/storefront SCREENSHOT.png
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { launch } from './lib/launch.mjs';
 import { startServer } from './lib/server.mjs';
 
-const [binary, screenshotPath] = process.argv.slice(2);
-if (!binary || !screenshotPath) {
-  console.error('usage: docs_ui.mjs PATH/TO/storefront SCREENSHOT.png');
-  process.exit(2);
-}
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) {
-  console.error(`FAIL: ${chromiumPath} missing (Debian package chromium; ./deploy/quickstart.sh test installs it)`);
-  process.exit(1);
-}
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  console.error('FAIL: playwright-core missing: run npm ci in tests/browser (./deploy/quickstart.sh test does)');
-  process.exit(1);
-}
-
-const failures = [];
-const check = (ok, what) => { if (!ok) { failures.push(what); console.error('FAIL: ' + what); } };
+const { args: [binary, screenshotPath], check, openBrowser, startWatchdog, finish } =
+  await launch('docs_ui.mjs PATH/TO/storefront SCREENSHOT.png', { required: 2 });
 
 const server = await startServer(binary);
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  timeout: 30000,
-});
-const watchdog = setTimeout(async () => {
-  console.error('FAIL: timed out');
+const browser = await openBrowser();
+const watchdog = startWatchdog(100000, async () => {
   await browser.close().catch(() => {});
   await server.stop();
-  process.exit(1);
-}, 100000);
+});
 
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -209,7 +186,4 @@ try {
   await browser.close().catch(() => {});
   await server.stop();
 }
-if (failures.length) {
-  process.exit(1);
-}
-console.log('ok: /docs lists both documents, login + profile and add to cart + checkout + pay through Try it out, a sandbox\'s /docs calls the sandbox, no other host, no CSP violation');
+finish('ok: /docs lists both documents, login + profile and add to cart + checkout + pay through Try it out, a sandbox\'s /docs calls the sandbox, no other host, no CSP violation');

@@ -5,46 +5,21 @@
 // modules are missing.
 //
 //   node tests/browser/graphiql_ui.mjs PATH/TO/storefront [SCREENSHOT.png]
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { launch } from './lib/launch.mjs';
 import { startServer } from './lib/server.mjs';
 
-const [binary, screenshotPath] = process.argv.slice(2);
-if (!binary) {
-  console.error('usage: graphiql_ui.mjs PATH/TO/storefront [SCREENSHOT.png]');
-  process.exit(2);
-}
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) {
-  console.error(`FAIL: ${chromiumPath} missing (Debian package chromium; ./deploy/quickstart.sh test installs it)`);
-  process.exit(1);
-}
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  console.error('FAIL: playwright-core missing: run npm ci in tests/browser (./deploy/quickstart.sh test does)');
-  process.exit(1);
-}
-
-const failures = [];
-const check = (ok, what) => {
-  if (!ok) { failures.push(what); console.error('FAIL: ' + what); } else { console.log('ok: ' + what); }
-};
+const { args: [binary, screenshotPath], check, openBrowser, startWatchdog, finish } =
+  await launch('graphiql_ui.mjs PATH/TO/storefront [SCREENSHOT.png]', { logPasses: true });
 
 const query = '{ products(limit: 2, offset: 0) { id title } }';
 
 const server = await startServer(binary, ['--storage', 'memory']);
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  timeout: 30000,
-});
-const watchdog = setTimeout(async () => {
-  console.error('FAIL: timed out');
+const browser = await openBrowser();
+const watchdog = startWatchdog(100000, async () => {
   await browser.close().catch(() => {});
   await server.stop();
-  process.exit(1);
-}, 100000);
+});
 
 // Loads `pagePath`, checks the page's own files and policy, runs the query in the editor and returns the
 // result pane's text; `endpoint` is the path the query must be POSTed to.
@@ -145,8 +120,4 @@ try {
   await browser.close().catch(() => {});
   await server.stop();
 }
-if (failures.length) {
-  console.error(`${failures.length} check(s) failed`);
-  process.exit(1);
-}
-console.log('ok: /graphiql and /sandbox/test-1/graphiql run a query against their endpoint, no other host, no CSP violation');
+finish('ok: /graphiql and /sandbox/test-1/graphiql run a query against their endpoint, no other host, no CSP violation');

@@ -7,30 +7,12 @@
 // Binds 127.0.0.1 only; a watchdog bounds it; fails, never skips, without chromium or node modules.
 //
 //   node tests/browser/live_ui.mjs PATH/TO/storefront
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { launch } from './lib/launch.mjs';
 import { startServer } from './lib/server.mjs';
 
-const [binary] = process.argv.slice(2);
-if (!binary) {
-  console.error('usage: live_ui.mjs PATH/TO/storefront');
-  process.exit(2);
-}
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) {
-  console.error(`FAIL: ${chromiumPath} missing (Debian package chromium; ./deploy/quickstart.sh test installs it)`);
-  process.exit(1);
-}
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  console.error('FAIL: playwright-core missing: run npm ci in tests/browser (./deploy/quickstart.sh test does)');
-  process.exit(1);
-}
-
-const failures = [];
-const check = (ok, what) => { if (!ok) { failures.push(what); console.error('FAIL: ' + what); } };
+const { args: [binary], check, openBrowser, startWatchdog, finish } =
+  await launch('live_ui.mjs PATH/TO/storefront');
 
 // The front end's origin: every path answers the same empty page (its script comes from page.evaluate).
 const app = await new Promise((resolve, reject) => {
@@ -48,11 +30,7 @@ const cleanup = async () => {
   if (storefront) await storefront.stop();
   app.server.close();
 };
-const watchdog = setTimeout(async () => {
-  console.error('FAIL: timed out');
-  await cleanup();
-  process.exit(1);
-}, 60000);
+const watchdog = startWatchdog(60000, cleanup);
 
 const json = { 'Content-Type': 'application/json' };
 const product = (title) => JSON.stringify({
@@ -61,11 +39,7 @@ const product = (title) => JSON.stringify({
 
 try {
   storefront = await startServer(binary, ['--storage', 'memory', '--drain-seconds', '0']);
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    timeout: 30000,
-  });
+  browser = await openBrowser();
   const context = await browser.newContext();
   const foreign = [];
   await context.route('**/*', (route) => {
@@ -167,7 +141,4 @@ try {
   clearTimeout(watchdog);
   await cleanup();
 }
-if (failures.length) {
-  process.exit(1);
-}
-console.log('ok: EventSource from another origin got product.created (category filtered out); the inspector page listed a request before and one live, with headers and bodies on click, Authorization redacted');
+finish('ok: EventSource from another origin got product.created (category filtered out); the inspector page listed a request before and one live, with headers and bodies on click, Authorization redacted');
