@@ -167,20 +167,17 @@ loop_round() {
     local b=$1 before after start end
     before=$(paid_payments "$b")
     if [[ $b == sqlite ]]; then
-        # The server's WAL checkpointed first, so the timed loop does not pay for it.
-        sqlite3 "$work/checkout.db" "PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
-        start=$(date +%s%N)
-        timeout "$duration" sqlite3 "$work/checkout.db" <"$work/loop.sql" >/dev/null 2>&1 || true
-        end=$(date +%s%N)
+        timed_sqlite_loop "$work/checkout.db" "$work/loop.sql"
     else
         start=$(date +%s%N)
         "$pgbench" -n -f "$work/loop_pg.sql" -c 1 -j 1 -T "$duration" "${TEST_PG_DSN%/*}/checkout" >/dev/null
         end=$(date +%s%N)
+        loop_us=$(( (end - start) / 1000 ))
     fi
     after=$(paid_payments "$b")
-    echo "loop|$b requests=$((after - before)) duration_us=$(( (end - start) / 1000 )) p50_us=0 p99_us=0" \
+    echo "loop|$b requests=$((after - before)) duration_us=$loop_us p50_us=0 p99_us=0" \
         "non2xx=0 created=$((after - before))" >>"$work/results"
-    log "$b loop: $((after - before)) checkouts in $(( (end - start) / 1000000 )) ms"
+    log "$b loop: $((after - before)) checkouts in $((loop_us / 1000)) ms"
 }
 
 for b in "${backends[@]}"; do prepare "$b"; done
@@ -193,20 +190,6 @@ for r in $(seq 1 "$rounds"); do
 done
 
 # --- report ------------------------------------------------------------------------------------------
-per_s() { row=$(row_of "$1" created); awk -v c="$(field "$row" created)" -v d="$(field "$row" duration_us)" \
-    'BEGIN {printf "%.0f", c / d * 1e6}'; }
-per_s_range() {
-    rounds_of "$1" | awk '{
-        c = 0; d = 1
-        for (i = 1; i <= NF; i++) {
-            if ($i ~ /^created=/) { c = substr($i, 9) }
-            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
-        }
-        v = c / d * 1e6
-        if (NR == 1 || v < lo) { lo = v }
-        if (NR == 1 || v > hi) { hi = v }
-    } END { printf "%.0f–%.0f", lo, hi }'
-}
 # Each round's server ÷ the loop of the same round, min–max: what the machine's other load shifts least.
 ratio_range() {
     paste <(rounds_of "sf|$1") <(rounds_of "loop|$1") | awk '{
@@ -230,15 +213,15 @@ echo
 echo "| backend | run | checkouts/s | min–max | ÷ loop | ÷ loop per round | request p50 / p99 ms | non-2xx |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
 for b in "${backends[@]}"; do
-    loop=$(per_s "loop|$b")
+    loop=$(created_per_s "loop|$b")
     row=$(row_of "sf|$b" created)
     case $b in
         sqlite) what="sqlite3 CLI: BEGIN IMMEDIATE; 5 statements; COMMIT (synchronous=FULL)" ;;
         postgresql) what="pgbench -c1: BEGIN; 5 statements; COMMIT (fsync, synchronous_commit on)" ;;
     esac
-    echo "| $b | plain loop, $what | $loop | $(per_s_range "loop|$b") | 1.00× | – | – | – |"
-    echo "| $b | server, $buyers buyers | $(per_s "sf|$b") | $(per_s_range "sf|$b") |" \
-        "**$(awk -v a="$(per_s "sf|$b")" -v b="$loop" 'BEGIN {printf "%.2f", a / b}')×** | $(ratio_range "$b")× |" \
+    echo "| $b | plain loop, $what | $loop | $(created_per_s_range "loop|$b") | 1.00× | – | – | – |"
+    echo "| $b | server, $buyers buyers | $(created_per_s "sf|$b") | $(created_per_s_range "sf|$b") |" \
+        "**$(awk -v a="$(created_per_s "sf|$b")" -v b="$loop" 'BEGIN {printf "%.2f", a / b}')×** | $(ratio_range "$b")× |" \
         "$(fmt_ms "$(field "$row" p50_us)") / $(fmt_ms "$(field "$row" p99_us)") | $(field "$row" non2xx) |"
 done
 }

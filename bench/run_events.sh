@@ -27,38 +27,17 @@ command_line="bench/run_events.sh $*"
 # shellcheck source=bench/lib/common.sh
 source "$repo/bench/lib/common.sh"
 log_tag=run_events
-threads=${THREADS:-1}
-duration=${DURATION:-3}
-connections=${CONNECTIONS:-64}
-rounds=${ROUNDS:-7}
-build_dir=${BUILD_DIR:-$repo/build-bench}
-storage=""
-server_bin=""
 driver_bin=""
-do_build=1
-do_install=1
-while [[ $# -gt 0 ]]; do
-    case $1 in
-        --threads) threads=$2; shift 2 ;;
-        --duration) duration=$2; shift 2 ;;
-        --connections) connections=$2; shift 2 ;;
-        --rounds) rounds=$2; shift 2 ;;
-        --storage) storage=$2; shift 2 ;;
-        --build-dir) build_dir=$2; shift 2 ;;
-        --server-bin) server_bin=$2; shift 2 ;;
-        --driver-bin) driver_bin=$2; shift 2 ;;
-        --no-build) do_build=0; shift ;;
-        --no-install) do_install=0; shift ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
-        *) echo "unknown argument: $1" >&2; exit 2 ;;
-    esac
-done
+own_flag() {
+    took=0
+    [[ $1 != --driver-bin ]] || { driver_bin=$2; took=2; }
+}
+bench_flags '2,24p' '' "$@"
 subscriber_counts=${SUBSCRIBERS:-100 1000 10000}
 thread_sets=${THREAD_SETS:-1 default}
 writes=${WRITES:-30}
 interval_ms=${INTERVAL_MS:-100}
 hold_subscribers=${HOLD_SUBSCRIBERS:-1000}
-wrk_threads=$(( threads < 2 ? 1 : 2 ))
 
 # The driver lives in bench/CMakeLists.txt, built with the micro benchmarks (Google Benchmark).
 [[ $do_install == 0 ]] || install_tools "${common_tools[@]}" /usr/include/benchmark/benchmark.h:libbenchmark-dev
@@ -67,9 +46,8 @@ if [[ $do_build == 1 && ( -z $server_bin || -z $driver_bin ) ]]; then
 fi
 server_bin=${server_bin:-$build_dir/server/storefront}
 driver_bin=${driver_bin:-$build_dir/bench/sse_latency}
-for b in "$server_bin" "$driver_bin"; do
-    [[ -x $b ]] || { echo "no $b (build first or drop --no-build)" >&2; exit 1; }
-done
+require_bin "$server_bin"
+require_bin "$driver_bin"
 
 largest=$hold_subscribers
 for n in $subscriber_counts; do ((n > largest)) && largest=$n; done
@@ -168,22 +146,6 @@ done
 stop_server
 
 # --- report ---------------------------------------------------------------------------------------------
-rps_list() {
-    rounds_of "$1" | awk '{
-        r = 0; d = 1
-        for (i = 1; i <= NF; i++) {
-            if ($i ~ /^requests=/) { r = substr($i, 10) }
-            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
-        }
-        print r / d * 1e6
-    }'
-}
-# The median over rounds of A's req/s ÷ B's in the same round (the machine's load drifts between rounds).
-round_ratio() {
-    paste <(rps_list "$1") <(rps_list "$2") | awk '{ print $1 / $2 }' | sort -g |
-        awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'
-}
-cpu_us() { awk -v c="$(field "$1" cpu_ns)" -v r="$(field "$1" requests)" 'BEGIN {printf "%.1f", c / r / 1000}'; }
 # field ROW KEY, also for negative values (a receipt before the 201 answer).
 sfield() { sed -n "s/.* $2=\(-\{0,1\}[0-9]*\).*/\1/p" <<<" $1"; }
 ms() { awk -v u="$1" 'BEGIN {printf "%.1f", u / 1000}'; }

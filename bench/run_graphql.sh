@@ -49,7 +49,6 @@ start_writer "$server_port"
 graphql_pair 'products page while a client writes' page
 stop_writer
 
-cpu_us() { awk -v c="$(field "$1" cpu_ns)" -v r="$(field "$1" requests)" 'BEGIN {printf "%.1f", c / r / 1000}'; }
 {
 echo
 echo "storefront $("$server_bin" --version 2>/dev/null | sed 's/^storefront //') ($server_bin) on ${storage%%:*}:" \

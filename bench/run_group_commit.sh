@@ -19,17 +19,18 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 before_bin=""
 storage_threads=64
-rest=()
-while [[ $# -gt 0 ]]; do
+# This script's flags besides the common ones (bench_flags in bench/lib/common.sh).
+own_flag() {
+    took=2
     case $1 in
-        --before-bin) before_bin=$2; shift 2 ;;
-        --storage-threads) storage_threads=$2; shift 2 ;;
-        *) rest+=("$1"); shift ;;
+        --before-bin) before_bin=$2 ;;
+        --storage-threads) storage_threads=$2 ;;
+        *) took=0 ;;
     esac
-done
+}
 # shellcheck source=bench/lib/common.sh
 source "$repo/bench/lib/common.sh"
-small_bench_setup run_group_commit '2,16p' - ${rest[@]+"${rest[@]}"}
+small_bench_setup run_group_commit '2,16p' - "$@"
 [[ -z $before_bin || -x $before_bin ]] || { echo "no $before_bin" >&2; exit 1; }
 install_tools sqlite3:sqlite3
 make_work storefront-group-commit
@@ -45,16 +46,12 @@ loop_sql=$work/loop.sql
 
 # sqlite_loop NAME FILE: the loop on FILE for $duration s; appends a RESULT-like row (created, duration_us).
 sqlite_loop() {
-    local start end rows
-    # The server's WAL checkpointed first, so the timed loop does not pay for it.
-    sqlite3 "$2" "DROP TABLE IF EXISTS bench_loop; PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
-    start=$(date +%s%N)
-    timeout "$duration" sqlite3 "$2" <"$loop_sql" >/dev/null 2>&1 || true
-    end=$(date +%s%N)
+    local rows
+    sqlite3 "$2" "DROP TABLE IF EXISTS bench_loop;" >/dev/null
+    timed_sqlite_loop "$2" "$loop_sql"
     rows=$(sqlite3 "$2" "SELECT count(*) FROM bench_loop")
-    echo "$1 requests=$rows duration_us=$(( (end - start) / 1000 )) p50_us=0 p99_us=0 non2xx=0 created=$rows" \
-        >>"$work/results"
-    log "$1 created=$rows in $(( (end - start) / 1000000 )) ms"
+    echo "$1 requests=$rows duration_us=$loop_us p50_us=0 p99_us=0 non2xx=0 created=$rows" >>"$work/results"
+    log "$1 created=$rows in $((loop_us / 1000)) ms"
 }
 
 # server_runs LABEL BIN FILE: the concurrent and the single-writer run of BIN on a fresh FILE.
@@ -80,27 +77,13 @@ for r in $(seq 1 "$rounds"); do
 done
 
 # --- report ------------------------------------------------------------------------------------------
-per_s() { row=$(row_of "$1" created); awk -v c="$(field "$row" created)" -v d="$(field "$row" duration_us)" \
-    'BEGIN {printf "%.0f", c / d * 1e6}'; }
-per_s_range() {
-    rounds_of "$1" | awk '{
-        c = 0; d = 1
-        for (i = 1; i <= NF; i++) {
-            if ($i ~ /^created=/) { c = substr($i, 9) }
-            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
-        }
-        v = c / d * 1e6
-        if (NR == 1 || v < lo) { lo = v }
-        if (NR == 1 || v > hi) { hi = v }
-    } END { printf "%.0f–%.0f", lo, hi }'
-}
-loop=$(per_s "sqlite3 loop")
+loop=$(created_per_s "sqlite3 loop")
 line() {
-    local row
+    local row rate
     row=$(row_of "sf|$1" created)
-    echo "| $1 | $(per_s "sf|$1") | $(per_s_range "sf|$1") | $(awk -v a="$(per_s "sf|$1")" -v b="$loop" \
-        'BEGIN {printf "%.2f", a / b}')× | $(fmt_ms "$(field "$row" p50_us)") / $(fmt_ms "$(field "$row" p99_us)") |" \
-        "$(field "$row" non2xx) |"
+    rate=$(created_per_s "sf|$1")
+    echo "| $1 | $rate | $(created_per_s_range "sf|$1") | $(awk -v a="$rate" -v b="$loop" 'BEGIN {printf "%.2f", a / b}')× |" \
+        "$(fmt_ms "$(field "$row" p50_us)") / $(fmt_ms "$(field "$row" p99_us)") | $(field "$row" non2xx) |"
 }
 {
 echo
@@ -111,7 +94,7 @@ echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?'
 echo
 echo "| run | creates/s | min–max | ÷ sqlite3 loop | p50 / p99 ms | non-2xx |"
 echo "|---|---:|---:|---:|---:|---:|"
-echo "| sqlite3 loop: BEGIN IMMEDIATE; INSERT one row; COMMIT | $loop | $(per_s_range "sqlite3 loop") | 1.00× | – | – |"
+echo "| sqlite3 loop: BEGIN IMMEDIATE; INSERT one row; COMMIT | $loop | $(created_per_s_range "sqlite3 loop") | 1.00× | – | – |"
 line "group commit: $connections writers"
 [[ -z $before_bin ]] || line "before: $connections writers"
 line "group commit: 1 writer"

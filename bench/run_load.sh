@@ -11,51 +11,35 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-threads=${THREADS:-1}
-duration=${DURATION:-3}
-connections=${CONNECTIONS:-64}
-rounds=${ROUNDS:-7}
-server_bin=""
-build_dir=${BUILD_DIR:-$repo/build-bench}
-do_build=1
-do_install=1
 big_count=1000000
 radius_km=100
 map_radius_km=1000  # the within-radius rows over uniformly random origins
 map_origin_count=2000
 locations_only=0
-# storefront's own default is sqlite:storefront.db in the current directory; the page benchmark measures
-# the server, and bench/run_storage.sh compares the backends.
-storage=memory
 results_dir=$repo/bench/results
 micro_bin=""
 do_micro=1
 do_charts=1
 
-while [[ $# -gt 0 ]]; do
+# This script's flags besides the common ones (bench_flags in bench/lib/common.sh).
+own_flag() {
+    took=1
     case $1 in
-        --threads) threads=$2; shift 2 ;;
-        --duration) duration=$2; shift 2 ;;
-        --connections) connections=$2; shift 2 ;;
-        --rounds) rounds=$2; shift 2 ;;
-        --server-bin) server_bin=$2; do_build=0; shift 2 ;;
-        --build-dir) build_dir=$2; shift 2 ;;
-        --no-build) do_build=0; shift ;;
-        --no-install) do_install=0; shift ;;
-        --locations-only) locations_only=1; shift ;;
-        --storage) storage=$2; shift 2 ;;
-        --results-dir) results_dir=$2; shift 2 ;;
-        --micro-bin) micro_bin=$2; shift 2 ;;
-        --no-micro) do_micro=0; shift ;;
-        --no-charts) do_charts=0; shift ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
-        *) echo "unknown argument: $1" >&2; exit 2 ;;
+        --locations-only) locations_only=1 ;;
+        --results-dir) results_dir=$2; took=2 ;;
+        --micro-bin) micro_bin=$2; took=2 ;;
+        --no-micro) do_micro=0 ;;
+        --no-charts) do_charts=0 ;;
+        *) took=0 ;;
     esac
-done
-wrk_threads=$(( threads < 2 ? 1 : 2 ))
+}
 log_tag=run_load
 # shellcheck source=bench/lib/common.sh
 source "$repo/bench/lib/common.sh"
+# storefront's own default is sqlite:storefront.db in the current directory; the page benchmark measures
+# the server, and bench/run_storage.sh compares the backends.
+bench_flags '2,10p' memory "$@"
+[[ -z $server_bin ]] || do_build=0
 
 # --- tools -------------------------------------------------------------------------------------------
 if [[ $do_install == 1 ]]; then
@@ -74,7 +58,7 @@ if [[ $do_build == 1 ]]; then
     build_as_shipped "$build_dir" "$do_micro" "${targets[@]}"
 fi
 server_bin=${server_bin:-$build_dir/server/storefront}
-[[ -x $server_bin ]] || { echo "no $server_bin (build first or drop --no-build)" >&2; exit 1; }
+require_bin "$server_bin"
 micro_bin=${micro_bin:-$build_dir/bench/storefront_micro_bench}
 if [[ $do_micro == 1 && ! -x $micro_bin ]]; then
     echo "no $micro_bin (configure with -DSTOREFRONT_BUILD_BENCH=ON and build storefront_micro_bench," \

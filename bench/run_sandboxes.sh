@@ -175,7 +175,6 @@ if [[ -n $db && -d $db.sandboxes ]]; then
 fi
 
 # --- report --------------------------------------------------------------------------------------------
-cpu_us() { awk -v c="$(field "$1" cpu_ns)" -v r="$(field "$1" requests)" 'BEGIN {printf "%.1f", c / r / 1000}'; }
 p50_99() { echo "$(fmt_ms "$(field "$1" p50_us)") / $(fmt_ms "$(field "$1" p99_us)")"; }
 # Median writes/s of the writer over the rounds of LABEL.
 writer_rate() {
@@ -184,23 +183,6 @@ writer_rate() {
         for (i in f) { if (f[i] ~ /^writes=/) r = substr(f[i], 8); if (f[i] ~ /^duration_us=/) d = substr(f[i], 13) }
         print r / d * 1e6
     }' "$work/writers" | sort -g | awk '{ v[NR] = $1 } END { if (NR > 0) printf "%.0f", v[int((NR + 1) / 2)]; else print "-" }'
-}
-# rps_list NAME: requests/s of NAME's rounds, in the order they ran.
-rps_list() {
-    rounds_of "$1" | awk '{
-        r = 0; d = 1
-        for (i = 1; i <= NF; i++) {
-            if ($i ~ /^requests=/) { r = substr($i, 10) }
-            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
-        }
-        print r / d * 1e6
-    }'
-}
-# round_ratio A B: the median over rounds of A's req/s ÷ B's in the same round (robust against the load of
-# other work drifting between rounds, which moves both sides of a round together).
-round_ratio() {
-    paste <(rps_list "$1") <(rps_list "$2") | awk '{ print $1 / $2 }' | sort -g |
-        awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'
 }
 # ratio_row WHAT A_LABEL B_LABEL GOAL: one row, A against B (median rounds, min–max, ratio A/B).
 ratio_row() {

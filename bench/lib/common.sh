@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2154,SC2034  # sourced: the caller sets the variables named below
-# Shell helpers shared by bench/run_load.sh and bench/run_storage.sh (sourced, never run): tools, a temp
+# Shell helpers shared by the bench/run_*.sh scripts (sourced, never run): their common flags, tools, a temp
 # dir with an EXIT trap that stops everything started here, free loopback ports, storefront and nginx
-# start/stop, wrk runs with a machine-readable RESULT line, storefront/nginx pairs and their report table.
+# start/stop, wrk runs with a machine-readable RESULT line, the plain sqlite3 loop, storefront/nginx pairs
+# and the report's rows.
 #
 # The sourcing script sets before calling anything here: repo, threads, duration, connections, rounds,
 # wrk_threads, server_bin, log_tag. Everything listens on 127.0.0.1 only.
@@ -43,15 +44,17 @@ build_as_shipped() {
     cmake --build "$dir" -j2 --target "$@" >&2
 }
 
-# --- the single-purpose scripts (run_caching.sh, run_items.sh) -------------------------------------
-# small_bench_setup LOG_TAG HELP_LINES storage|- ARGS...: their shared flags (--threads, --duration,
-# --connections, --rounds, --server-bin, --build-dir, --no-build, --no-install, and --storage when the second
-# argument is "storage"), the tools, the build of storefront as shipped, and server_bin. Sets every variable
-# the helpers here read, and `storage` (empty unless given).
-small_bench_setup() {
-    log_tag=$1
-    local help_lines=$2 takes_storage=$3
-    shift 3
+# --- flags ------------------------------------------------------------------------------------------
+# bench_flags HELP_LINES STORAGE_DEFAULT|- ARGS...: the flags every benchmark takes (--threads, --duration,
+# --connections, --rounds, --server-bin, --build-dir, --no-build, --no-install, -h; --storage unless the
+# second argument is "-", which is otherwise the default of `storage`). Sets threads, duration, connections,
+# rounds (environment THREADS, DURATION, CONNECTIONS, ROUNDS), server_bin (empty unless given), build_dir
+# (BUILD_DIR), storage, do_build, do_install and wrk_threads. Any other argument goes to the script's own
+# function `own_flag ARGS...` when it defines one: it sets what the argument says and tells how many
+# arguments it took in `took` (0: not one of its flags, an unknown argument).
+bench_flags() {
+    local help_lines=$1 storage_default=$2
+    shift 2
     threads=${THREADS:-1}
     duration=${DURATION:-3}
     connections=${CONNECTIONS:-64}
@@ -59,28 +62,52 @@ small_bench_setup() {
     server_bin=""
     build_dir=${BUILD_DIR:-$repo/build-bench}
     storage=""
-    local do_build=1 do_install=1
+    [[ $storage_default == - ]] || storage=$storage_default
+    do_build=1
+    do_install=1
     while [[ $# -gt 0 ]]; do
         case $1 in
             --threads) threads=$2; shift 2 ;;
             --duration) duration=$2; shift 2 ;;
             --connections) connections=$2; shift 2 ;;
             --rounds) rounds=$2; shift 2 ;;
-            --server-bin) server_bin=$2; do_build=0; shift 2 ;;
+            --server-bin) server_bin=$2; shift 2 ;;
             --build-dir) build_dir=$2; shift 2 ;;
             --no-build) do_build=0; shift ;;
             --no-install) do_install=0; shift ;;
-            --storage) [[ $takes_storage == storage ]] || { echo "unknown argument: $1" >&2; exit 2; }
+            --storage) [[ $storage_default != - ]] || { echo "unknown argument: $1" >&2; exit 2; }
                 storage=$2; shift 2 ;;
             -h|--help) sed -n "$help_lines" "$0"; exit 0 ;;
-            *) echo "unknown argument: $1" >&2; exit 2 ;;
+            *)
+                took=0
+                ! declare -F own_flag >/dev/null || own_flag "$@"
+                ((took > 0)) || { echo "unknown argument: $1" >&2; exit 2; }
+                shift "$took" ;;
         esac
     done
     wrk_threads=$(( threads < 2 ? 1 : 2 ))
+}
+
+# require_bin PATH: exits unless PATH is an executable (built, or given).
+require_bin() {
+    [[ -x $1 ]] || { echo "no $1 (build first or drop --no-build)" >&2; exit 1; }
+}
+
+# --- the single-purpose scripts (run_caching.sh, run_items.sh, ...) -----------------------------------
+# small_bench_setup LOG_TAG HELP_LINES storage|- ARGS...: bench_flags (with --storage, empty by default, when
+# the third argument is "storage"), the tools, the build of storefront as shipped unless --server-bin names
+# one, and server_bin.
+small_bench_setup() {
+    log_tag=$1
+    local help_lines=$2 storage_default=-
+    [[ $3 != storage ]] || storage_default=""
+    shift 3
+    bench_flags "$help_lines" "$storage_default" "$@"
+    [[ -z $server_bin ]] || do_build=0
     [[ $do_install == 0 ]] || install_tools "${common_tools[@]}"
     [[ $do_build == 0 ]] || build_as_shipped "$build_dir" 0 storefront
     server_bin=${server_bin:-$build_dir/server/storefront}
-    [[ -x $server_bin ]] || { echo "no $server_bin (build first or drop --no-build)" >&2; exit 1; }
+    require_bin "$server_bin"
 }
 
 # --- temp dir and clean-up of everything started here ------------------------------------------------
@@ -256,6 +283,18 @@ wrk_run() {
     log "$name ${line#RESULT }"
 }
 
+# timed_sqlite_loop FILE INPUT: the plain loop the write benchmarks compare with: INPUT's transactions
+# through the sqlite3 CLI on FILE for $duration s (INPUT holds more than that can commit; it is stopped by
+# time). FILE's WAL is checkpointed first, so the timed loop does not pay for the server's. Sets loop_us.
+timed_sqlite_loop() {
+    local start end
+    sqlite3 "$1" "PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
+    start=$(date +%s%N)
+    timeout "$duration" sqlite3 "$1" <"$2" >/dev/null 2>&1 || true
+    end=$(date +%s%N)
+    loop_us=$(( (end - start) / 1000 ))
+}
+
 # Saves the body storefront answers for PATH as static file FILE.
 save_body() {
     curl -sf "http://127.0.0.1:$server_port$1" -o "$work/static/$2"
@@ -337,6 +376,44 @@ rps_range() {
     } END { printf "%.0f–%.0f", lo, hi }'
 }
 fmt_ms() { awk -v u="$1" 'BEGIN {printf "%.2f", u / 1000}'; }
+# The server's CPU µs per request of a RESULT row.
+cpu_us() { awk -v c="$(field "$1" cpu_ns)" -v r="$(field "$1" requests)" 'BEGIN {printf "%.1f", c / r / 1000}'; }
+# rps_list NAME: requests/s of NAME's rounds, in the order they ran.
+rps_list() {
+    rounds_of "$1" | awk '{
+        r = 0; d = 1
+        for (i = 1; i <= NF; i++) {
+            if ($i ~ /^requests=/) { r = substr($i, 10) }
+            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
+        }
+        print r / d * 1e6
+    }'
+}
+# round_ratio A B: the median over rounds of A's req/s ÷ B's in the same round (robust against the load of
+# other work drifting between rounds, which moves both sides of a round together).
+round_ratio() {
+    paste <(rps_list "$1") <(rps_list "$2") | awk '{ print $1 / $2 }' | sort -g |
+        awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'
+}
+# Rows created per second in the median round of NAME (by created=), and "min–max" over its rounds: the
+# write benchmarks' rows, the server's and the plain loop's alike.
+created_per_s() {
+    local row
+    row=$(row_of "$1" created)
+    awk -v c="$(field "$row" created)" -v d="$(field "$row" duration_us)" 'BEGIN {printf "%.0f", c / d * 1e6}'
+}
+created_per_s_range() {
+    rounds_of "$1" | awk '{
+        c = 0; d = 1
+        for (i = 1; i <= NF; i++) {
+            if ($i ~ /^created=/) { c = substr($i, 9) }
+            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
+        }
+        v = c / d * 1e6
+        if (NR == 1 || v < lo) { lo = v }
+        if (NR == 1 || v > hi) { hi = v }
+    } END { printf "%.0f–%.0f", lo, hi }'
+}
 # Requests per second of a RESULT row.
 rps_row() { awk -v r="$(field "$1" requests)" -v d="$(field "$1" duration_us)" 'BEGIN {printf "%.0f", r / d * 1e6}'; }
 rps_of() { rps_row "$(row_of "$1")"; }
