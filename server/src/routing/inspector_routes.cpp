@@ -10,7 +10,9 @@
 
 #include "inspector_page.hpp"
 #include "server/codec/content_coding.hpp"
+#include "server/codec/event_stream_lines.hpp"
 #include "server/codec/representation.hpp"
+#include "server/codec/stream_answer.hpp"
 #include "server/services/event_hub.hpp"
 
 namespace storefront::server {
@@ -21,9 +23,6 @@ using clock = std::chrono::steady_clock;
 
 constexpr std::size_t default_limit = 100;
 constexpr std::size_t max_limit = 1'000;
-constexpr auto keep_alive_every = std::chrono::seconds(15);
-constexpr std::string_view retry_first = "retry: 3000\n\n";
-constexpr std::string_view retry_after_drain = "retry: 1000\n: closing for a restart, reconnect\n\n";
 constexpr std::string_view overflow_event =
     "event: overflow\ndata: {\"type\":\"overflow\",\"message\":\"too slow: records were dropped, reload the "
     "list and follow again\"}\n\n";
@@ -37,15 +36,15 @@ class inspector_stream final : public stream_answer {
 
     boost::asio::awaitable<void> run(stream_sink& out) override {
         if (out.closing()) {
-            (void)co_await out.write(retry_after_drain);
+            (void)co_await out.write(event_stream_lines::retry_after_drain);
             co_return;
         }
         auto follower = log_->follow(out.waker());
-        bool open = co_await out.write(retry_first);
-        auto next_keep_alive = clock::now() + keep_alive_every;
+        bool open = co_await out.write(event_stream_lines::retry_first);
+        auto next_keep_alive = clock::now() + event_stream_lines::keep_alive_every;
         while (open) {
             if (out.closing()) {
-                (void)co_await out.write(retry_after_drain);
+                (void)co_await out.write(event_stream_lines::retry_after_drain);
                 break;
             }
             auto batch = follower->take();
@@ -58,7 +57,7 @@ class inspector_stream final : public stream_answer {
             }
             if (clock::now() >= next_keep_alive) {
                 bytes.append(": keep-alive\n\n");
-                next_keep_alive = clock::now() + keep_alive_every;
+                next_keep_alive = clock::now() + event_stream_lines::keep_alive_every;
             }
             if (!bytes.empty()) {
                 open = co_await out.write(bytes);
@@ -158,19 +157,11 @@ response inspector_answer(
         }
         auto ticket = event_stream_ticket::take(max_streams);
         if (!ticket) {
-            response full = http_error(
-                http::status::service_unavailable, "Too many event streams open on this server, retry later"
-            );
-            full.with_header("Retry-After", "5");
-            return full;
+            return event_stream_response(nullptr);
         }
-        response r;
-        r.status = http::status::ok;
-        r.content_type = "text/event-stream; charset=utf-8";
-        r.deterministic = false;
-        r.with_header("Cache-Control", "no-cache, no-store").with_header("X-Accel-Buffering", "no");
-        r.stream = std::make_shared<inspector_stream>(logs.followed_log(sandbox), std::move(*ticket));
-        return r;
+        return event_stream_response(
+            std::make_shared<inspector_stream>(logs.followed_log(sandbox), std::move(*ticket))
+        );
     }
     switch (method) {
         case http::verb::get:

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,8 @@
 #include <boost/asio/awaitable.hpp>
 
 namespace storefront::server {
+
+struct response;  // codec/response.hpp, which holds a stream_answer
 
 class stream_sink {
   public:
@@ -59,5 +62,10 @@ class stream_answer {
     // Writes the body (or the messages). The connection closes when this returns.
     [[nodiscard]] virtual boost::asio::awaitable<void> run(stream_sink& out) = 0;
 };
+
+// The answer to a request for an event stream: 200 with the text/event-stream head (never cached, nor
+// buffered by a proxy) and `stream` as its body; or, when `stream` is null because the server's limit of open
+// streams refused a ticket, 503 with Retry-After.
+[[nodiscard]] response event_stream_response(std::shared_ptr<stream_answer> stream);
 
 }  // namespace storefront::server

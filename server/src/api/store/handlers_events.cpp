@@ -16,6 +16,8 @@
 
 #include "core/query.hpp"
 #include "server/api/store/handlers.hpp"
+#include "server/codec/event_stream_lines.hpp"
+#include "server/codec/stream_answer.hpp"
 #include "server/services/event_hub.hpp"
 #include "server/services/feed_commands.hpp"
 
@@ -25,11 +27,6 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-// A comment line this often keeps proxies and load balancers from closing an idle stream.
-constexpr auto keep_alive_every = std::chrono::seconds(15);
-// What EventSource waits before reconnecting after a drop, and after a drain (another instance is there).
-constexpr std::string_view retry_first = "retry: 3000\n\n";
-constexpr std::string_view retry_after_drain = "retry: 1000\n: closing for a restart, reconnect\n\n";
 constexpr std::string_view overflow_event =
     "event: overflow\ndata: {\"type\":\"overflow\",\"message\":\"too slow: events were dropped, reload and "
     "resume\"}\n\n";
@@ -104,11 +101,11 @@ class feed_stream final : public stream_answer {
             // Subscribed from here on: what a client waits for before relying on the stream.
             pending_.push_back(R"({"type":"ready","id":")" + std::to_string(hub_->last_id()) + "\"}");
         } else {
-            pending_.emplace_back(retry_first);
+            pending_.emplace_back(event_stream_lines::retry_first);
         }
         queue_opened(opened);
         bool open = co_await flush(out);
-        auto next_keep_alive = clock::now() + keep_alive_every;
+        auto next_keep_alive = clock::now() + event_stream_lines::keep_alive_every;
         while (open) {
             if (out.closing()) {
                 co_await say_goodbye(out);
@@ -136,7 +133,7 @@ class feed_stream final : public stream_answer {
             }
             if (!websocket_ && clock::now() >= next_keep_alive) {
                 pending_.emplace_back(": keep-alive\n\n");  // WebSocket: Beast's pings keep it alive
-                next_keep_alive = clock::now() + keep_alive_every;
+                next_keep_alive = clock::now() + event_stream_lines::keep_alive_every;
             }
             open = co_await flush(out, events);
             if (batch.ending != event_subscription::end::none || !out.peer_open()) {
@@ -153,7 +150,7 @@ class feed_stream final : public stream_answer {
         if (websocket_) {
             co_await out.close(close_going_away, "server restarting, reconnect");
         } else {
-            (void)co_await out.write(retry_after_drain);
+            (void)co_await out.write(event_stream_lines::retry_after_drain);
         }
     }
 
@@ -314,22 +311,12 @@ handler_result handle_get_events(request_context& ctx, store_services& app) {
     }
     auto ticket = event_stream_ticket::take(app.max_event_streams());
     if (!ticket) {
-        response full = http_error(
-            http::status::service_unavailable, "Too many event streams open on this server, retry later"
-        );
-        full.with_header("Retry-After", "5");
-        co_return full;
+        co_return event_stream_response(nullptr);
     }
-    response r;
-    r.status = http::status::ok;
-    r.content_type = "text/event-stream; charset=utf-8";
-    r.deterministic = false;
-    r.with_header("Cache-Control", "no-cache, no-store").with_header("X-Accel-Buffering", "no");
     const event_viewer viewer{ctx.actor.user_id, ctx.actor.is_admin()};
-    r.stream = std::make_shared<feed_stream>(
-        app.events(), std::move(*filter), viewer, last_seen, std::move(*ticket)
+    co_return event_stream_response(
+        std::make_shared<feed_stream>(app.events(), std::move(*filter), viewer, last_seen, std::move(*ticket))
     );
-    co_return r;
 }
 
 }  // namespace storefront::server
