@@ -18,6 +18,23 @@ using snapshot = fragment_list::snapshot;
 constexpr std::size_t chunk_items = fragment_list::chunk_items;
 constexpr std::size_t no_shift = std::numeric_limits<std::size_t>::max();
 
+// Appends `items` (a chunk, or serialised_items: ids and their JSON alike) cut in chunk_items pieces, its
+// JSON moved out.
+template <class Items>
+void cut_into_chunks(std::vector<std::shared_ptr<const chunk>>& to, Items& items) {
+    const std::size_t n = items.ids.size();
+    for (std::size_t first = 0; first < n; first += chunk_items) {
+        const std::size_t last = std::min(n, first + chunk_items);
+        chunk piece;
+        piece.ids.assign(items.ids.begin() + first, items.ids.begin() + last);
+        piece.json.assign(
+            std::make_move_iterator(items.json.begin() + first),
+            std::make_move_iterator(items.json.begin() + last)
+        );
+        to.push_back(std::make_shared<const chunk>(std::move(piece)));
+    }
+}
+
 // Appends `items` as chunks: whole when small enough, else cut in chunk_items pieces (a chunk grows past
 // twice that only through inserts, and is cut back here). An empty run adds nothing.
 void append_chunks(std::vector<std::shared_ptr<const chunk>>& to, chunk items) {
@@ -29,16 +46,7 @@ void append_chunks(std::vector<std::shared_ptr<const chunk>>& to, chunk items) {
         to.push_back(std::make_shared<const chunk>(std::move(items)));
         return;
     }
-    for (std::size_t first = 0; first < n; first += chunk_items) {
-        const std::size_t last = std::min(n, first + chunk_items);
-        chunk piece;
-        piece.ids.assign(items.ids.begin() + first, items.ids.begin() + last);
-        piece.json.assign(
-            std::make_move_iterator(items.json.begin() + first),
-            std::make_move_iterator(items.json.begin() + last)
-        );
-        to.push_back(std::make_shared<const chunk>(std::move(piece)));
-    }
+    cut_into_chunks(to, items);
 }
 
 // Fills the chunk index (ends, last_ids) from the chunks.
@@ -58,17 +66,7 @@ void index_chunks(snapshot& s) {
 std::shared_ptr<snapshot> snapshot_of(std::uint64_t revision, serialised_items items) {
     auto fresh = std::make_shared<snapshot>();
     fresh->revision = revision;
-    const std::size_t n = items.ids.size();
-    for (std::size_t first = 0; first < n; first += chunk_items) {
-        const std::size_t last = std::min(n, first + chunk_items);
-        chunk piece;
-        piece.ids.assign(items.ids.begin() + first, items.ids.begin() + last);
-        piece.json.assign(
-            std::make_move_iterator(items.json.begin() + first),
-            std::make_move_iterator(items.json.begin() + last)
-        );
-        fresh->chunks.push_back(std::make_shared<const chunk>(std::move(piece)));
-    }
+    cut_into_chunks(fresh->chunks, items);
     index_chunks(*fresh);
     return fresh;
 }
