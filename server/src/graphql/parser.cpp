@@ -123,13 +123,20 @@ class parser final {
         v.where = peek().where;
         expect(token_kind::dollar);
         v.name = name();
+        typed_default_directives(v);
+        return v;
+    }
+
+    // The rest of a variable definition or an input value after its name: ": Type", "= default"
+    // (optional) and the directives.
+    template <class Definition>
+    void typed_default_directives(Definition& v) {
         expect(token_kind::colon);
         v.type = type(0);
         if (skip(token_kind::equals)) {
             v.default_value = value_(true, 0);
         }
         v.directives = directives(true);
-        return v;
     }
 
     type_ref type(std::size_t depth) {
@@ -347,10 +354,7 @@ class parser final {
             t.directives = directives(true);
             if (skip(token_kind::brace_l)) {
                 do {
-                    skip_description();
-                    sdl_field v;
-                    v.where = peek().where;
-                    v.name = name();
+                    auto v = described_name<sdl_field>();
                     v.directives = directives(true);
                     t.fields.push_back(std::move(v));
                 } while (!skip(token_kind::brace_r));
@@ -367,11 +371,18 @@ class parser final {
         return t;
     }
 
-    sdl_field field_definition() {
+    // A definition's start: its description (skipped), where it stands and its name.
+    template <class Definition>
+    Definition described_name() {
         skip_description();
-        sdl_field f;
-        f.where = peek().where;
-        f.name = name();
+        Definition d;
+        d.where = peek().where;
+        d.name = name();
+        return d;
+    }
+
+    sdl_field field_definition() {
+        auto f = described_name<sdl_field>();
         if (skip(token_kind::paren_l)) {
             do {
                 f.arguments.push_back(input_value());
@@ -384,16 +395,8 @@ class parser final {
     }
 
     sdl_input_value input_value() {
-        skip_description();
-        sdl_input_value v;
-        v.where = peek().where;
-        v.name = name();
-        expect(token_kind::colon);
-        v.type = type(0);
-        if (skip(token_kind::equals)) {
-            v.default_value = value_(true, 0);
-        }
-        v.directives = directives(true);
+        auto v = described_name<sdl_input_value>();
+        typed_default_directives(v);
         return v;
     }
 
