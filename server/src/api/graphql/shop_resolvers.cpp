@@ -71,39 +71,27 @@ std::optional<std::int64_t> int_argument(const resolve_info& info, std::string_v
 // One change of the caller's cart with core's rule `rule`, as REST's cart routes make it.
 template <class Rule>
 resolved change_cart(graph_call& call, std::int64_t user, std::int64_t product_id, Rule rule) {
-    std::optional<core::cart_problem> problem;
-    core::stock_shortage shortage;
-    const auto changed = call.app.shop().change_cart(
-        user,
-        [&](core::cart& cart) -> core::result<void> {
-            problem = rule(cart);
-            if (problem) {
-                return core::errc::invalid_input;
-            }
-            return {};
-        },
-        now_ms(),
-        &shortage
-    );
-    if (!changed) {
-        if (problem == core::cart_problem::line_not_found) {
-            return resolved::fail(
-                "The cart has no line of product " + std::to_string(product_id), "NOT_FOUND"
-            );
+    const auto changed = shop_support::apply_cart_rule(call.app, user, rule);
+    if (!changed.cart) {
+        if (changed.problem == core::cart_problem::line_not_found) {
+            return resolved::fail(shop_support::missing_cart_line(product_id), "NOT_FOUND");
         }
-        if (problem) {
-            return bad_input(core::cart_problem_message(*problem));
+        if (changed.problem) {
+            return bad_input(core::cart_problem_message(*changed.problem));
         }
-        if (changed.error() == core::errc::out_of_stock) {
+        const auto& shortage = changed.shortage;
+        if (changed.cart.error() == core::errc::out_of_stock) {
             return shop_refused(
-                changed.error(),
+                changed.cart.error(),
                 "Not enough stock of product " + std::to_string(shortage.product_id) + ": " +
                     std::to_string(shortage.available) + " left"
             );
         }
-        return shop_refused(changed.error(), "Product " + std::to_string(shortage.product_id) + " not found");
+        return shop_refused(
+            changed.cart.error(), "Product " + std::to_string(shortage.product_id) + " not found"
+        );
     }
-    return cart_value(call, *changed);
+    return cart_value(call, *changed.cart);
 }
 
 // Runs `fn(call, who)` for a signed-in caller, else UNAUTHENTICATED.

@@ -66,35 +66,18 @@ template <class Rule>
 boost::asio::awaitable<response> change(
     request_context& ctx, store_services& app, Rule rule, http::status status, std::int64_t product_id
 ) {
-    std::optional<core::cart_problem> problem;
-    core::stock_shortage shortage;
     const std::int64_t user = caller(ctx);
-    const auto changed = co_await app.storage([&] {
-        return app.shop().change_cart(
-            user,
-            [&](core::cart& cart) -> core::result<void> {
-                problem = rule(cart);
-                if (problem) {
-                    return core::errc::invalid_input;
-                }
-                return {};
-            },
-            now_ms(),
-            &shortage
-        );
-    });
-    if (!changed) {
-        if (problem == core::cart_problem::line_not_found) {
-            co_return error_response(
-                core::errc::not_found, "The cart has no line of product " + std::to_string(product_id)
-            );
+    const auto changed = co_await app.storage([&] { return apply_cart_rule(app, user, rule); });
+    if (!changed.cart) {
+        if (changed.problem == core::cart_problem::line_not_found) {
+            co_return error_response(core::errc::not_found, missing_cart_line(product_id));
         }
-        if (problem) {
-            co_return invalid(core::cart_problem_message(*problem));
+        if (changed.problem) {
+            co_return invalid(core::cart_problem_message(*changed.problem));
         }
-        co_return shortage_answer(changed.error(), shortage);
+        co_return shortage_answer(changed.cart.error(), changed.shortage);
     }
-    co_return co_await cart_answer(app, *changed, status);
+    co_return co_await cart_answer(app, *changed.cart, status);
 }
 
 // The body's `productId`: a positive integer (a JSON number, or a form field's digits).

@@ -57,6 +57,39 @@ namespace storefront::server::shop_support {
     );
 }
 
+// One change of a user's cart with core's rule `rule` (returns the cart_problem it met, if any), as the
+// REST cart routes and GraphQL's cart mutations make it (blocking: call inside app.storage()). When the
+// cart was not changed, `problem` says what the rule refused, else `shortage` names the product that is
+// missing or short of stock.
+struct cart_rule_outcome {
+    core::result<core::cart> cart;
+    std::optional<core::cart_problem> problem;
+    core::stock_shortage shortage;
+};
+template <class Rule>
+[[nodiscard]] cart_rule_outcome apply_cart_rule(const store_services& app, std::int64_t user, Rule rule) {
+    std::optional<core::cart_problem> problem;
+    core::stock_shortage shortage;
+    auto changed = app.shop().change_cart(
+        user,
+        [&](core::cart& cart) -> core::result<void> {
+            problem = rule(cart);
+            if (problem) {
+                return core::errc::invalid_input;
+            }
+            return {};
+        },
+        now_ms(),
+        &shortage
+    );
+    return {std::move(changed), problem, shortage};
+}
+
+// The message of a change to a cart line the cart does not have (core::cart_problem::line_not_found).
+[[nodiscard]] inline std::string missing_cart_line(std::int64_t product_id) {
+    return "The cart has no line of product " + std::to_string(product_id);
+}
+
 // 409 naming the product short of stock and what is left; 404 for a product that does not exist.
 [[nodiscard]] inline response shortage_answer(boost::system::error_code ec, const core::stock_shortage& s) {
     if (ec == core::errc::not_found) {
