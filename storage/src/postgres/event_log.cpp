@@ -4,8 +4,6 @@
 
 #include "storage/event_log.hpp"
 
-#include <atomic>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +11,7 @@
 #include "postgres/listener.hpp"
 #include "postgres/pool.hpp"
 #include "postgres/stores.hpp"
+#include "postgres/tables_once.hpp"
 
 namespace storefront::storage {
 
@@ -148,27 +147,17 @@ class pg_event_log final : public event_log {
   private:
     // A connection to a database with the tables (made by the first call that reaches it).
     detail::pg_pool::lease connection() {
-        auto db = pool_->borrow();
-        if (!ready_.load(std::memory_order_acquire)) {
-            std::lock_guard lock(ready_mutex_);
-            if (!ready_.load(std::memory_order_relaxed)) {
-                pg_transaction tx(*db);
-                // Instances starting at once would collide in CREATE TABLE IF NOT EXISTS.
-                (void)db->exec(
-                    "SELECT pg_advisory_xact_lock(hashtext($1))", pg_params().add(detail::event_log_channel)
-                );
-                (void)db->exec(counters_table);
-                (void)db->exec(events_table);
-                tx.commit();
-                ready_.store(true, std::memory_order_release);
-            }
-        }
-        return db;
+        return tables_.connection(*pool_, [](pg_connection& db) {
+            (void)db.exec(
+                "SELECT pg_advisory_xact_lock(hashtext($1))", pg_params().add(detail::event_log_channel)
+            );
+            (void)db.exec(counters_table);
+            (void)db.exec(events_table);
+        });
     }
 
     std::shared_ptr<detail::pg_pool> pool_;
-    std::mutex ready_mutex_;
-    std::atomic<bool> ready_{false};
+    detail::tables_once tables_;
     std::uint64_t subscription_ = 0;
 };
 

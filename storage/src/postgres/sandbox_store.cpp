@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -16,6 +15,7 @@
 
 #include "postgres/pool.hpp"
 #include "postgres/stores.hpp"
+#include "postgres/tables_once.hpp"
 #include "storage/storage_error.hpp"
 
 namespace storefront::storage {
@@ -191,18 +191,10 @@ class pg_sandbox_store final : public sandbox_store {
   private:
     // A connection to a database that has the registry table (created by the first call that reaches it).
     detail::pg_pool::lease connection() {
-        auto db = pool_->borrow();
-        if (!ready_.load(std::memory_order_acquire)) {
-            std::lock_guard lock(ready_mutex_);
-            if (!ready_.load(std::memory_order_relaxed)) {
-                pg_transaction tx(*db);
-                this->lock(*db);  // instances starting at once would collide in CREATE TABLE IF NOT EXISTS
-                (void)db->exec(registry_table);
-                tx.commit();
-                ready_.store(true, std::memory_order_release);
-            }
-        }
-        return db;
+        return tables_.connection(*pool_, [](pg_connection& db) {
+            lock(db);
+            (void)db.exec(registry_table);
+        });
     }
 
     // Inside a transaction: serialises the registry's writers across instances (the count against
@@ -219,8 +211,7 @@ class pg_sandbox_store final : public sandbox_store {
 
     storage_config base_;
     std::shared_ptr<detail::pg_pool> pool_;
-    std::mutex ready_mutex_;
-    std::atomic<bool> ready_{false};
+    detail::tables_once tables_;
     std::atomic<std::uint64_t> revision_{1};
     std::uint64_t subscription_ = 0;
 };
