@@ -33,6 +33,15 @@ void write_field(json_writer& w, const field_list& fields, std::string_view name
     }
 }
 
+// Every record's last fields (creationAt, updatedAt, when selected), then the end of its object.
+void write_timestamps_and_end(
+    json_writer& w, const field_list& fields, std::int64_t created_at, std::int64_t updated_at
+) {
+    write_field(w, fields, "creationAt", iso8601_ms(created_at));
+    write_field(w, fields, "updatedAt", iso8601_ms(updated_at));
+    w.end_object();
+}
+
 void write_category(
     json_writer& w, const core::category& c, std::string_view public_url, const field_list& fields
 ) {
@@ -40,9 +49,7 @@ void write_category(
     write_field(w, fields, "name", c.name);
     write_field(w, fields, "slug", c.slug);
     write_field(w, fields, "image", public_form(c.image, public_url));
-    write_field(w, fields, "creationAt", iso8601_ms(c.created_at));
-    write_field(w, fields, "updatedAt", iso8601_ms(c.updated_at));
-    w.end_object();
+    write_timestamps_and_end(w, fields, c.created_at, c.updated_at);
 }
 
 // Typical serialised size of a location, so a response is built with one allocation.
@@ -103,9 +110,7 @@ std::string to_json(const core::product& p, std::string_view public_url, const f
         }
         w.end_array();
     }
-    write_field(w, fields, "creationAt", iso8601_ms(p.created_at));
-    write_field(w, fields, "updatedAt", iso8601_ms(p.updated_at));
-    w.end_object();
+    write_timestamps_and_end(w, fields, p.created_at, p.updated_at);
     return out;
 }
 
@@ -122,9 +127,7 @@ std::string to_json(
     write_field(w, fields, "name", u.name);
     write_field(w, fields, "role", u.role);
     write_field(w, fields, "avatar", public_form(u.avatar, public_url));
-    write_field(w, fields, "creationAt", iso8601_ms(u.created_at));
-    write_field(w, fields, "updatedAt", iso8601_ms(u.updated_at));
-    w.end_object();
+    write_timestamps_and_end(w, fields, u.created_at, u.updated_at);
     return out;
 }
 
