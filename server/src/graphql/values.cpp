@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <string_view>
 
 #include <boost/json/serialize.hpp>
 
@@ -73,26 +75,22 @@ std::optional<json::value> coerce_leaf_input(const type_def& t, const json::valu
         reason = int_problem(v);
         return std::nullopt;
     }
-    if (t.name == "Float") {
-        if (v.is_number()) {
+    // A built-in scalar that takes `v` as it is when it `fits`, else refuses it: `refusal` and the value.
+    const auto as_is = [&](bool fits, std::string_view refusal) -> std::optional<json::value> {
+        if (fits) {
             return v;
         }
-        reason = "Float cannot represent non numeric value: " + show(v);
+        reason = std::string(refusal) + show(v);
         return std::nullopt;
+    };
+    if (t.name == "Float") {
+        return as_is(v.is_number(), "Float cannot represent non numeric value: ");
     }
     if (t.name == "String") {
-        if (v.is_string()) {
-            return v;
-        }
-        reason = "String cannot represent a non string value: " + show(v);
-        return std::nullopt;
+        return as_is(v.is_string(), "String cannot represent a non string value: ");
     }
     if (t.name == "Boolean") {
-        if (v.is_bool()) {
-            return v;
-        }
-        reason = "Boolean cannot represent a non boolean value: " + show(v);
-        return std::nullopt;
+        return as_is(v.is_bool(), "Boolean cannot represent a non boolean value: ");
     }
     if (t.name == "ID") {
         if (v.is_string()) {
