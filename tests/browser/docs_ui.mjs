@@ -5,14 +5,19 @@
 // reported, and the screenshot is not blank. Fails (never skips) when chromium or node modules are missing.
 //
 //   node tests/browser/docs_ui.mjs PATH/TO/storefront SCREENSHOT.png
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { launch } from './lib/launch.mjs';
 import { startServer } from './lib/server.mjs';
 
 const { args: [binary, screenshotPath], check, openBrowser, startWatchdog, finish } =
   await launch('docs_ui.mjs PATH/TO/storefront SCREENSHOT.png', { required: 2 });
 
-const server = await startServer(binary);
+// The embedded default storage (SQLite), in a file of this run: not the working directory's storefront.db,
+// which ctest's working directory (the source tree) would keep between runs.
+const dataDir = mkdtempSync(join(tmpdir(), 'storefront-docs-ui-'));
+const server = await startServer(binary, ['--storage', `sqlite:${join(dataDir, 'storefront.db')}`]);
 const browser = await openBrowser();
 const watchdog = startWatchdog(100000, async () => {
   await browser.close().catch(() => {});
@@ -185,5 +190,6 @@ try {
   clearTimeout(watchdog);
   await browser.close().catch(() => {});
   await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 }
 finish('ok: /docs lists both documents, login + profile and add to cart + checkout + pay through Try it out, a sandbox\'s /docs calls the sandbox, no other host, no CSP violation');
