@@ -155,6 +155,7 @@ bool http_server::wait(std::chrono::milliseconds bound) {
         if (w->thread.joinable()) {
             w->thread.join();
         }
+        w->wakeups->close();  // a subscription left behind may still be woken; its io_context goes now
     }
     workers_.clear();
     return in_time;

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <list>
+#include <memory>
 #include <thread>
 
 #include <boost/asio/awaitable.hpp>
@@ -14,6 +15,7 @@
 #include "replay_cache.hpp"
 #include "server/ops/server_config.hpp"
 #include "server/transport/http_server.hpp"
+#include "stream_wakeups.hpp"
 
 namespace storefront::server {
 
@@ -30,6 +32,8 @@ struct connection_slot {
 struct worker {
     boost::asio::io_context io{1};
     boost::asio::ip::tcp::acceptor acceptor{io};
+    // Wakers of this thread's event streams hold it: it outlives the thread, dropping wake-ups once closed.
+    std::shared_ptr<stream_wakeups> wakeups = std::make_shared<stream_wakeups>(io);
     std::list<connection_slot> connections;
     std::size_t open_connections = 0;  // counted from accept, before the session registers its slot
     boost::asio::steady_timer capacity_freed{io};  // cancelled whenever a connection ends
