@@ -83,8 +83,8 @@ if [ "$mode" = run ]; then
     exec "$build/server/storefront" "${@:2}"
 fi
 
-# Stages 2 and 4 share one build: clang, ASan + UBSan, Debug (-O0; -O1 compiles a file in 2.5 times the CPU
-# time with both sanitizers), line tables only (-g1), and with STOREFRONT_FUZZ every object also compiled with
+# Stages 2 and 4 share one build: clang, ASan + UBSan, Debug (-O0; with g++, -O1 compiled a file in 2.5 times
+# the CPU time with both sanitizers), line tables only (-g1), and with STOREFRONT_FUZZ every object also compiled with
 # -fsanitize=fuzzer-no-link, so the harnesses link libFuzzer against the same objects the suite tests.
 asan=$build-asan
 configure_asan() {
