@@ -2,10 +2,13 @@
 # One-command set-up for a fresh Debian 12 machine.
 #   deploy/quickstart.sh run    install what is missing, build the server alone, start it on 127.0.0.1:8080
 #   deploy/quickstart.sh test   install what is missing, build, run every test (what CI runs):
-#       1. the whole suite (ctest: unit, end-to-end, fuzz seed replay, systemd unit check, cluster drills)
-#       2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
+#       1. the whole suite (g++ build in build/; ctest: unit, end-to-end, fuzz seed replay, systemd unit check,
+#          cluster drills)
+#       2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer, in one clang build
+#          (build-asan/) whose objects also carry libFuzzer's coverage instrumentation
 #       3. the end-to-end tests under ThreadSanitizer (several server threads)
-#       4. each libFuzzer harness for STOREFRONT_FUZZ_SECONDS (default 30) seconds, built with clang
+#       4. each libFuzzer harness of stage 2's build (ASan + UBSan) for STOREFRONT_FUZZ_SECONDS (default 30)
+#          seconds; alone it builds just the harnesses there
 #   STOREFRONT_TEST_STAGES=1 (or "1 2", ...) runs only some stages, for quick local iterations.
 set -euo pipefail
 
@@ -25,6 +28,8 @@ build=${STOREFRONT_BUILD_DIR:-$root/build}
 # shellcheck source=SCRIPTDIR/lib/build-packages.sh
 . "$root/deploy/lib/build-packages.sh"
 packages=("${build_packages[@]}")
+# lld links every build (STOREFRONT_LINKER): server_tests in about a fifth of GNU ld's CPU time.
+packages+=(lld)
 # postgresql-15: tests/pg/with_pg_cluster.sh runs throw-away clusters for the PostgreSQL tests; nodejs (the
 # machine's NodeSource 20 or newer counts) and prometheus (promtool) for the API document and metrics tests;
 # haproxy, wrk, curl and openssl for the cluster drills (tests/cluster/drills.sh via deploy/cluster.sh); lintian
@@ -50,19 +55,26 @@ fi
 
 # run builds the one executable it starts; a new build directory is configured without the tests, which only
 # test builds (an existing one keeps its setting, so run after test does not drop the suite).
-configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
-# The sanitizer and fuzz builds keep line tables only (-g1): their reports still name file:line, and a file
-# compiles in about 30% less time than with full debug information (-g). build/ keeps -g (it is also `run`'s).
+lld=-DSTOREFRONT_LINKER=lld
+configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "$lld")
+# The sanitizer builds keep line tables only (-g1): their reports still name file:line, and a file compiles in
+# about 30% less time than with full debug information (-g). build/ keeps -g (it is also `run`'s).
 relwithdebinfo_g1=-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
 if [ "$mode" = test ]; then
     configure+=(-DSTOREFRONT_BUILD_TESTS=ON)
 elif [ ! -f "$build/CMakeCache.txt" ]; then
     configure+=(-DSTOREFRONT_BUILD_TESTS=OFF)
 fi
-cmake -S "$root" -B "$build" "${configure[@]}"
+stages=${STOREFRONT_TEST_STAGES:-1 2 3 4}
+stage() { [[ " $stages " == *" $1 "* ]]; }
+banner() { printf '\n=== quickstart test: %s ===\n' "$*"; }
+
+# build/ is run's and stage 1's; the other stages build in their own directories.
 if [ "$mode" = run ]; then
+    cmake -S "$root" -B "$build" "${configure[@]}"
     cmake --build "$build" -j2 --target storefront
-else
+elif stage 1; then
+    cmake -S "$root" -B "$build" "${configure[@]}"
     cmake --build "$build" -j2
 fi
 
@@ -70,9 +82,21 @@ if [ "$mode" = run ]; then
     echo "quickstart: starting storefront (default http://127.0.0.1:8080/api/v1; the \"listening\" line below has the address; Ctrl-C stops it)"
     exec "$build/server/storefront" "${@:2}"
 fi
-stages=${STOREFRONT_TEST_STAGES:-1 2 3 4}
-stage() { [[ " $stages " == *" $1 "* ]]; }
-banner() { printf '\n=== quickstart test: %s ===\n' "$*"; }
+
+# Stages 2 and 4 share one build: clang, ASan + UBSan, Debug (-O0; with g++, -O1 compiled a file in 2.5 times
+# the CPU time with both sanitizers), line tables only (-g1), and with STOREFRONT_FUZZ every object also compiled with
+# -fsanitize=fuzzer-no-link, so the harnesses link libFuzzer against the same objects the suite tests.
+asan=$build-asan
+configure_asan() {
+    # A directory configured by an older version of this script with another compiler starts afresh.
+    if [ -f "$asan/CMakeCache.txt" ] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++-14$' "$asan/CMakeCache.txt"; then
+        rm -rf "$asan"
+    fi
+    cmake -S "$root" -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
+        -DCMAKE_CXX_COMPILER=clang++-14 -DSTOREFRONT_SANITIZE=address,undefined -DSTOREFRONT_FUZZ=ON \
+        -DSTOREFRONT_BUILD_TESTS=ON "$lld"
+}
+harnesses=(request json_body query jwt graphql shop feed)
 
 if stage 1; then
     banner "1. the whole suite"
@@ -83,29 +107,26 @@ fi
 
 if stage 2; then
     banner "2. the whole suite under AddressSanitizer + UndefinedBehaviorSanitizer"
-    # Debug (-O0), line tables only. Not -O1: with ASan + UBSan it compiles a file in 2.5 times the CPU time.
-    cmake -S "$root" -B "$build-asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
-        -DSTOREFRONT_SANITIZE=address,undefined
-    cmake --build "$build-asan" -j2
+    configure_asan
+    cmake --build "$asan" -j2
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ctest --test-dir "$build-asan" --output-on-failure -j2
+        ctest --test-dir "$asan" --output-on-failure -j2
 fi
 
 if stage 3; then
     banner "3. end-to-end tests under ThreadSanitizer"
     cmake -S "$root" -B "$build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$relwithdebinfo_g1" \
-        -DSTOREFRONT_SANITIZE=thread
+        -DSTOREFRONT_SANITIZE=thread "$lld"
     cmake --build "$build-tsan" -j2 --target server_tests storefront
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$build-tsan/tests/server/server_tests" --log_level=warning
 fi
 
 if stage 4; then
     seconds=${STOREFRONT_FUZZ_SECONDS:-30}
-    banner "4. fuzzing, ${seconds}s per harness (libFuzzer, clang, ASan)"
-    cmake -S "$root" -B "$build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$relwithdebinfo_g1" \
-        -DCMAKE_CXX_COMPILER=clang++-14 -DSTOREFRONT_FUZZ=ON -DSTOREFRONT_BUILD_TESTS=ON
-    cmake --build "$build-fuzz" -j2 --target fuzz_request fuzz_json_body fuzz_query fuzz_jwt fuzz_graphql \
-        fuzz_shop fuzz_feed
+    banner "4. fuzzing, ${seconds}s per harness (libFuzzer, clang, ASan + UBSan)"
+    # After stage 2 this compiles nothing; alone it configures stage 2's build and builds only the harnesses.
+    configure_asan
+    cmake --build "$asan" -j2 --target "${harnesses[@]/#/fuzz_}"
     # Each harness fuzzes for the whole time, two at a time (one per core); each prints its last lines when it
     # ends. A finding fails the stage and keeps its directory (the artifact's path is in those lines).
     fuzz_one() {
@@ -113,7 +134,7 @@ if stage 4; then
         [[ $harness == request || $harness == query ]] && dict=$root/tests/fuzz/http.dict
         [[ $harness == graphql ]] && dict=$root/tests/fuzz/graphql.dict
         work=$(mktemp -d)
-        "$build-fuzz/tests/fuzz/fuzz_$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        UBSAN_OPTIONS=print_stacktrace=1 "$asan/tests/fuzz/fuzz_$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
             -dict="$dict" -artifact_prefix="$work/" "$work" "$root/tests/fuzz/corpus/$harness" \
             >"$work/fuzz.log" 2>&1 || status=$?
         echo "--- fuzz_$harness"
@@ -124,7 +145,7 @@ if stage 4; then
     running=()
     # shop: the money and cart rules of core (JSON number texts, so json.dict); feed: a WebSocket text message to
     # the change feed (JSON commands, so json.dict)
-    for harness in request json_body query jwt graphql shop feed; do
+    for harness in "${harnesses[@]}"; do
         if ((${#running[@]} == 2)); then
             wait "${running[0]}"
             running=("${running[@]:1}")

@@ -185,7 +185,10 @@ class idle_streams_pool {
         const int n = ::epoll_wait(epoll_, events, 512, timeout_ms);
         std::vector<std::size_t> out;
         for (int i = 0; i < n; ++i) {
-            out.push_back(events[i].data.u64);
+            // epoll_event is packed on x86-64, so its u64 is misaligned: copy it out before push_back binds a
+            // reference to it (clang's UBSan reports that binding).
+            const std::uint64_t index = events[i].data.u64;
+            out.push_back(index);
         }
         return out;
     }
