@@ -15,6 +15,7 @@
 #include "backends.hpp"
 #include "common/change_journal.hpp"
 #include "common/eventually.hpp"
+#include "settle.hpp"
 #include "storage/factory.hpp"
 
 namespace storage = storefront::storage;
@@ -26,27 +27,13 @@ using storefront::test::skipped;
 using storefront::test::sqlite_backend;
 
 using storefront::test::eventually;
+using storefront::test::settle;
 
 namespace {
 
 using all_backends = boost::mpl::list<memory_backend, sqlite_backend, pg_backend>;
 using durable_backends = boost::mpl::list<sqlite_backend, pg_backend>;
 using named_row = std::pair<core::row_table, std::int64_t>;
-
-// Waits until `store`'s revision stops moving: on PostgreSQL the listener starts (an unknown change) and
-// the seed's notification arrives asynchronously; elsewhere it is settled at once.
-template <class Store>
-void settle(const Store& store) {
-    std::uint64_t seen = 0;
-    const auto deadline = std::chrono::steady_clock::now() + 5s;
-    while (std::chrono::steady_clock::now() < deadline) {
-        seen = store.revision();
-        std::this_thread::sleep_for(150ms);
-        if (store.revision() == seen && store.changes_since(seen)) {
-            return;
-        }
-    }
-}
 
 const char* table_name(core::row_table table) {
     switch (table) {
