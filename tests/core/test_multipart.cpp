@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(a_preamble_and_an_empty_file) {
 BOOST_AUTO_TEST_CASE(malformed_bodies_are_refused) {
     const std::string good_part = "--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nx\r\n";
     BOOST_TEST(parse_multipart(good_part + "--b--", "b").has_value());
-    for (const std::string bad : {
+    for (const std::string& bad : {
              std::string(""),
              std::string("no boundary at all"),
              good_part,                                                         // no close delimiter

@@ -130,7 +130,7 @@ handler_result handle_get_orders(request_context& ctx, store_services& app) {
     if (auto page = core::parse_page(ctx.query)) {
         request.page = *page;
     } else {
-        problems = std::move(page.error());
+        problems = page.error();
     }
     storage::order_filter filter;
     filter.user_id = owner_scope(ctx);

@@ -72,7 +72,7 @@ handler_result handle_get_products(request_context& ctx, store_services& app) {
     if (auto filter = core::parse_product_filter(ctx.query)) {
         source.filter = std::move(*filter);
     } else {
-        problems = std::move(filter.error());
+        problems = filter.error();
     }
     co_return co_await store_lists::serve_list(ctx, app, source, std::move(problems));
 }
