@@ -507,7 +507,13 @@ class connection final : body_source {
             // Beast writes the 101 (or refuses the handshake).
             std::function<bool()> closing = [this] { return owner_.stopping || services_.state.draining(); };
             const std::size_t sent = co_await serve_websocket(
-                stream_, request, *reply.stream, websocket_limits{}, std::move(closing), interrupt_with
+                stream_,
+                request,
+                *reply.stream,
+                websocket_limits{},
+                owner_.wakeups,
+                std::move(closing),
+                interrupt_with
             );
             response switched;
             switched.status = http::status::switching_protocols;

@@ -1,14 +1,22 @@
 #pragma once
-// Wake-ups of one I/O thread's event streams, run as batches on that thread. A published event wakes every
+// How an I/O thread's event streams (SSE and WebSocket) wait and are woken. A published event wakes every
 // subscriber it matches, from the publishing thread; a post per wake-up would be a locked queue operation
 // per subscriber (10,000 per event at the default limit), so the wake-ups that arrive before the thread
-// runs them share one post.
+// runs them share one post (stream_wakeups), and a waiting stream is a parked completion handler that the
+// batch resumes directly (stream_waiter), not a timer wait cancelled and re-armed for every event.
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 namespace storefront::server {
 
@@ -39,6 +47,57 @@ class stream_wakeups {
     bool posted_ = false;                             // guarded by mutex_: a batch is queued
     bool closed_ = false;                             // guarded by mutex_
     std::vector<std::shared_ptr<wakeable>> running_;  // the I/O thread's only
+};
+
+// One stream's wait: parked until a wake-up, its deadline, or wake_now() on the I/O thread. The deadline's
+// timer is armed only when the deadline changes (a stream's keep-alive cadence), not for every event. The
+// stream's sink, wakers and handlers share it.
+class stream_waiter final : public wakeable, public std::enable_shared_from_this<stream_waiter> {
+  public:
+    explicit stream_waiter(const boost::asio::any_io_executor& ex) : timer_(ex) {}
+
+    // Any thread: ends the current (or next) wait through `wakeups`' next batch.
+    void wake(stream_wakeups& wakeups);
+    // I/O thread: resumes the parked wait now (the stream runs until it waits again), if there is one.
+    void wake_now() override;
+    // I/O thread: returns at once when woken since the last wait ended or when `deadline` has passed.
+    [[nodiscard]] boost::asio::awaitable<void> wait_until(std::chrono::steady_clock::time_point deadline);
+    // The stream ends: the timer's wait ends too (its handler holds this).
+    void cancel() { timer_.cancel(); }
+
+  private:
+    // The parked coroutine's completion handler (move-only; asio's any_completion_handler of Boost 1.81
+    // recurses without end when moved from an lvalue, so a small holder of our own).
+    class parked_wait {
+      public:
+        template <typename Handler>
+        void park(Handler&& h) {
+            held_ = std::make_unique<holder<std::decay_t<Handler>>>(std::forward<Handler>(h));
+        }
+        explicit operator bool() const { return held_ != nullptr; }
+        void resume() { std::exchange(held_, nullptr)->resume(); }
+        void drop() { held_.reset(); }
+
+      private:
+        struct base {
+            virtual ~base() = default;
+            virtual void resume() = 0;
+        };
+        template <typename Handler>
+        struct holder final : base {
+            explicit holder(Handler&& h) : handler(std::move(h)) {}
+            void resume() override { std::move(handler)(); }
+            Handler handler;
+        };
+        std::unique_ptr<base> held_;
+    };
+    struct deadline_due;
+    void arm(std::chrono::steady_clock::time_point deadline);
+
+    boost::asio::steady_timer timer_;
+    std::chrono::steady_clock::time_point armed_for_{};  // the timer's deadline
+    parked_wait parked_;
+    std::atomic<bool> pending_{false};  // woken since the last wait ended (set from any thread)
 };
 
 }  // namespace storefront::server

@@ -5,7 +5,6 @@
 
 #include "websocket_feed.hpp"
 
-#include <atomic>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -13,8 +12,6 @@
 #include <string>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -33,21 +30,24 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 // What the pending read's handlers and the wakers share with the sink: it outlives the sink while a
 // handler or a posted wake-up still holds it.
 struct connection_state {
-    explicit connection_state(beast::tcp_stream&& stream) : ws(std::move(stream)), timer(ws.get_executor()) {}
+    connection_state(beast::tcp_stream&& stream, std::shared_ptr<stream_wakeups> thread_wakeups)
+        : ws(std::move(stream)),
+          waiter(std::make_shared<stream_waiter>(ws.get_executor())),
+          wakeups(std::move(thread_wakeups)) {}
     websocket::stream<beast::tcp_stream> ws;
     beast::flat_buffer in;
     std::deque<std::string> messages;
-    asio::steady_timer timer;
-    std::atomic<bool> pending{false};
+    std::shared_ptr<stream_waiter> waiter;
+    std::shared_ptr<stream_wakeups> wakeups;
     bool gone = false;           // the read ended: the peer closed, broke the protocol, or we closed
     bool close_started = false;  // a close frame is on its way (only one may be)
 };
 using state_ptr = std::shared_ptr<connection_state>;
 
+// Also from Beast's handlers on the connection's thread: through the batch, so the stream resumes after
+// the handler, not inside it.
 void wake(const state_ptr& s) {
-    if (!s->pending.exchange(true)) {
-        asio::post(s->timer.get_executor(), [s] { s->timer.cancel(); });
-    }
+    s->waiter->wake(*s->wakeups);
 }
 
 // Starts the close handshake with `code` unless one is under way (from a read handler: no coroutine).
@@ -101,12 +101,10 @@ class websocket_sink final : public stream_sink {
         co_return !ec;
     }
     asio::awaitable<void> wait_until(std::chrono::steady_clock::time_point deadline) override {
-        if (s_->pending.exchange(false) || s_->gone || !s_->messages.empty() || closing()) {
+        if (s_->gone || !s_->messages.empty() || closing()) {
             co_return;
         }
-        s_->timer.expires_at(deadline);
-        (void)co_await s_->timer.async_wait(use_tuple);
-        s_->pending.store(false);
+        co_await s_->waiter->wait_until(deadline);
     }
     std::function<void()> waker() override {
         return [s = s_] { wake(s); };
@@ -145,10 +143,11 @@ asio::awaitable<std::size_t> serve_websocket(
     const http_request& request,
     stream_answer& answer,
     websocket_limits limits,
+    std::shared_ptr<stream_wakeups> wakeups,
     std::function<bool()> closing,
     const std::function<void(std::function<void()>)>& on_interrupt
 ) {
-    auto state = std::make_shared<connection_state>(std::move(stream));
+    auto state = std::make_shared<connection_state>(std::move(stream), std::move(wakeups));
     auto& ws = state->ws;
     beast::get_lowest_layer(ws).expires_never();  // the websocket timeouts below take over
     // As for SSE: the subscriber's queue, not megabytes of socket buffer, decides when a client is too slow.
@@ -176,6 +175,7 @@ asio::awaitable<std::size_t> serve_websocket(
     on_interrupt(sink.waker());
     co_await answer.run(sink);
     on_interrupt(nullptr);
+    state->waiter->cancel();  // its deadline timer would otherwise keep the thread's io_context busy
     if (!state->close_started && !state->gone) {
         co_await sink.close(static_cast<std::uint16_t>(websocket::close_code::normal), "");
     }

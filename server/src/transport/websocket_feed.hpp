@@ -5,12 +5,14 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 
 #include "server/codec/stream_answer.hpp"
 #include "server/routing/request_context.hpp"
+#include "stream_wakeups.hpp"
 
 namespace storefront::server {
 
@@ -19,14 +21,15 @@ struct websocket_limits {
     std::size_t pending_max = 16;    // client messages not yet handled (close 1008 beyond)
 };
 
-// Accepts `request` on `stream` (moved from), then runs `answer`; `closing` tells whether the instance
-// drains; `on_interrupt` receives the function that ends the answer's wait (shutdown). Answers the bytes
-// written after the handshake.
+// Accepts `request` on `stream` (moved from), then runs `answer`, its waits woken through `wakeups` (the
+// I/O thread's); `closing` tells whether the instance drains; `on_interrupt` receives the function that ends
+// the answer's wait (shutdown). Answers the bytes written after the handshake.
 [[nodiscard]] boost::asio::awaitable<std::size_t> serve_websocket(
     boost::beast::tcp_stream& stream,
     const http_request& request,
     stream_answer& answer,
     websocket_limits limits,
+    std::shared_ptr<stream_wakeups> wakeups,
     std::function<bool()> closing,
     const std::function<void(std::function<void()>)>& on_interrupt
 );
