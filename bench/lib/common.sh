@@ -362,33 +362,27 @@ row_of() {
         printf "%.9f\t%s\n", c / d, $0
     }' | sort -g | awk -F '\t' '{ rows[NR] = $2 } END { if (NR > 0) print rows[int((NR + 1) / 2)] }'
 }
-# "min–max" requests/s over NAME's rounds, to show how far the rounds spread around the median.
-rps_range() {
-    rounds_of "$1" | awk '{
-        r = 0; d = 1
+# rates_of FIELD NAME: FIELD per second (FIELD ÷ duration_us) of NAME's rounds, in the order they ran.
+rates_of() {
+    rounds_of "$2" | awk -v key="$1=" '{
+        n = 0; d = 1
         for (i = 1; i <= NF; i++) {
-            if ($i ~ /^requests=/) { r = substr($i, 10) }
+            if (index($i, key) == 1) { n = substr($i, length(key) + 1) }
             if ($i ~ /^duration_us=/) { d = substr($i, 13) }
         }
-        v = r / d * 1e6
-        if (NR == 1 || v < lo) { lo = v }
-        if (NR == 1 || v > hi) { hi = v }
-    } END { printf "%.0f–%.0f", lo, hi }'
+        print n / d * 1e6
+    }'
 }
+# rate_range FIELD NAME: "min–max" of rates_of, to show how far the rounds spread around the median.
+rate_range() {
+    rates_of "$1" "$2" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f–%.0f", lo, hi }'
+}
+rps_range() { rate_range requests "$1"; }
 fmt_ms() { awk -v u="$1" 'BEGIN {printf "%.2f", u / 1000}'; }
 # The server's CPU µs per request of a RESULT row.
 cpu_us() { awk -v c="$(field "$1" cpu_ns)" -v r="$(field "$1" requests)" 'BEGIN {printf "%.1f", c / r / 1000}'; }
 # rps_list NAME: requests/s of NAME's rounds, in the order they ran.
-rps_list() {
-    rounds_of "$1" | awk '{
-        r = 0; d = 1
-        for (i = 1; i <= NF; i++) {
-            if ($i ~ /^requests=/) { r = substr($i, 10) }
-            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
-        }
-        print r / d * 1e6
-    }'
-}
+rps_list() { rates_of requests "$1"; }
 # round_ratio A B: the median over rounds of A's req/s ÷ B's in the same round (robust against the load of
 # other work drifting between rounds, which moves both sides of a round together).
 round_ratio() {
@@ -402,18 +396,7 @@ created_per_s() {
     row=$(row_of "$1" created)
     awk -v c="$(field "$row" created)" -v d="$(field "$row" duration_us)" 'BEGIN {printf "%.0f", c / d * 1e6}'
 }
-created_per_s_range() {
-    rounds_of "$1" | awk '{
-        c = 0; d = 1
-        for (i = 1; i <= NF; i++) {
-            if ($i ~ /^created=/) { c = substr($i, 9) }
-            if ($i ~ /^duration_us=/) { d = substr($i, 13) }
-        }
-        v = c / d * 1e6
-        if (NR == 1 || v < lo) { lo = v }
-        if (NR == 1 || v > hi) { hi = v }
-    } END { printf "%.0f–%.0f", lo, hi }'
-}
+created_per_s_range() { rate_range created "$1"; }
 # Requests per second of a RESULT row.
 rps_row() { awk -v r="$(field "$1" requests)" -v d="$(field "$1" duration_us)" 'BEGIN {printf "%.0f", r / d * 1e6}'; }
 rps_of() { rps_row "$(row_of "$1")"; }

@@ -22,6 +22,7 @@ const browser = await openBrowser();
 const watchdog = startWatchdog(100000, async () => {
   await browser.close().catch(() => {});
   await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 try {

@@ -5,7 +5,6 @@
 // Its waits are a stream_waiter's (stream_wakeups.hpp).
 
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
