@@ -98,6 +98,65 @@ configure_asan() {
 }
 harnesses=(request json_body query jwt graphql shop feed)
 
+configure_tsan() {
+    cmake -S "$root" -B "$build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$relwithdebinfo_g1" \
+        -DSTOREFRONT_SANITIZE=thread "$lld"
+}
+
+# The sanitizer builds run behind the tests of the stage before them: stage 1's and stage 2's tests mostly wait
+# (sockets, child processes, PostgreSQL, Chromium), so one background job at the lowest CPU and I/O priority
+# builds build-asan/ and then build-tsan/ with the cores the tests leave idle; a stage waits only for what is
+# left of its build. Its output goes to a log that is printed when a build fails.
+builds_log=$(mktemp -d)
+background_pid=""
+stop_background() {
+    [ -n "$background_pid" ] || return 0
+    local pids=("$background_pid") pid child
+    for ((i = 0; i < ${#pids[@]}; i++)); do
+        for child in $(pgrep -P "${pids[$i]}" 2>/dev/null); do pids+=("$child"); done
+    done
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    background_pid=""
+}
+trap 'stop_background; rm -rf "$builds_log"' EXIT
+build_in_background() {
+    (
+        set +e
+        renice -n 19 -p "$BASHPID" >/dev/null
+        ionice -c 3 -p "$BASHPID" 2>/dev/null || true
+        if stage 2; then
+            { configure_asan && cmake --build "$asan" -j2; } >"$builds_log/asan.log" 2>&1
+            echo $? >"$builds_log/asan.rc"
+        elif stage 4; then
+            { configure_asan && cmake --build "$asan" -j2 --target "${harnesses[@]/#/fuzz_}"; } >"$builds_log/asan.log" 2>&1
+            echo $? >"$builds_log/asan.rc"
+        fi
+        if stage 3; then
+            { configure_tsan && cmake --build "$build-tsan" -j2 --target server_tests storefront; } >"$builds_log/tsan.log" 2>&1
+            echo $? >"$builds_log/tsan.rc"
+        fi
+    ) &
+    background_pid=$!
+}
+# Waits for one background build (asan or tsan) and fails with the end of its log if it failed.
+await_build() {
+    local name=$1 started=$SECONDS
+    while [ ! -f "$builds_log/$name.rc" ]; do
+        kill -0 "$background_pid" 2>/dev/null || [ -f "$builds_log/$name.rc" ] || {
+            echo "quickstart: the background build ended without building $name" >&2
+            exit 1
+        }
+        sleep 1
+    done
+    if [ "$(cat "$builds_log/$name.rc")" != 0 ]; then
+        tail -n 60 "$builds_log/$name.log"
+        echo "quickstart: the $name build failed (its log above)" >&2
+        exit 1
+    fi
+    echo "quickstart: build-$name ready (waited $((SECONDS - started)) s for it)"
+}
+build_in_background
+
 if stage 1; then
     banner "1. the whole suite"
     # Two tests at a time (2 cores): most of them wait on sockets, processes or PostgreSQL; the ones that need the
@@ -107,26 +166,24 @@ fi
 
 if stage 2; then
     banner "2. the whole suite under AddressSanitizer + UndefinedBehaviorSanitizer"
-    configure_asan
-    cmake --build "$asan" -j2
+    await_build asan
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir "$asan" --output-on-failure -j2
 fi
 
 if stage 3; then
     banner "3. end-to-end tests under ThreadSanitizer"
-    cmake -S "$root" -B "$build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$relwithdebinfo_g1" \
-        -DSTOREFRONT_SANITIZE=thread "$lld"
-    cmake --build "$build-tsan" -j2 --target server_tests storefront
-    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$build-tsan/tests/server/server_tests" --log_level=warning
+    await_build tsan
+    # server_tests in the same four parts as stage 1 (tests/server/CMakeLists.txt), two at a time.
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+        ctest --test-dir "$build-tsan" --output-on-failure -j2 -L server_tests
 fi
 
 if stage 4; then
     seconds=${STOREFRONT_FUZZ_SECONDS:-30}
     banner "4. fuzzing, ${seconds}s per harness (libFuzzer, clang, ASan + UBSan)"
-    # After stage 2 this compiles nothing; alone it configures stage 2's build and builds only the harnesses.
-    configure_asan
-    cmake --build "$asan" -j2 --target "${harnesses[@]/#/fuzz_}"
+    # After stage 2 this compiles nothing; alone the background job built only the harnesses.
+    await_build asan
     # Each harness fuzzes for the whole time, two at a time (one per core); each prints its last lines when it
     # ends. A finding fails the stage and keeps its directory (the artifact's path is in those lines).
     fuzz_one() {
