@@ -28,8 +28,10 @@ build=${STOREFRONT_BUILD_DIR:-$root/build}
 # shellcheck source=SCRIPTDIR/lib/build-packages.sh
 . "$root/deploy/lib/build-packages.sh"
 packages=("${build_packages[@]}")
-# lld links every build (STOREFRONT_LINKER): server_tests in about a fifth of GNU ld's CPU time.
-packages+=(lld)
+# lld links every build (STOREFRONT_LINKER): server_tests in about a fifth of GNU ld's CPU time. Ninja runs
+# every build: it compiles a test file while the library it links with is still compiling (make waits for
+# each target's link before the next target's files start), so both cores stay busy.
+packages+=(lld ninja-build)
 # postgresql-15: tests/pg/with_pg_cluster.sh runs throw-away clusters for the PostgreSQL tests; nodejs (the
 # machine's NodeSource 20 or newer counts) and prometheus (promtool) for the API document and metrics tests;
 # haproxy, wrk, curl and openssl for the cluster drills (tests/cluster/drills.sh via deploy/cluster.sh); lintian
@@ -56,10 +58,18 @@ fi
 # run builds the one executable it starts; a new build directory is configured without the tests, which only
 # test builds (an existing one keeps its setting, so run after test does not drop the suite).
 lld=-DSTOREFRONT_LINKER=lld
-configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "$lld")
-# The sanitizer builds keep line tables only (-g1): their reports still name file:line, and a file compiles in
-# about 30% less time than with full debug information (-g). build/ keeps -g (it is also `run`'s).
+# Every build keeps line tables only (-g1): reports, backtraces and perf still name file:line and function, and
+# a file compiles in about 30% less time than with full debug information (-g). A debugger's view of local
+# variables needs -g: configure a build directory of your own for that.
 relwithdebinfo_g1=-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
+configure=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$relwithdebinfo_g1" "$lld")
+# A build directory that an older version of this script configured for make starts afresh (CMake cannot change
+# the generator of a directory).
+forget_make_build() {
+    if [ -f "$1/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$1/CMakeCache.txt"; then
+        rm -rf "$1"
+    fi
+}
 if [ "$mode" = test ]; then
     configure+=(-DSTOREFRONT_BUILD_TESTS=ON)
 elif [ ! -f "$build/CMakeCache.txt" ]; then
@@ -71,9 +81,11 @@ banner() { printf '\n=== quickstart test: %s ===\n' "$*"; }
 
 # build/ is run's and stage 1's; the other stages build in their own directories.
 if [ "$mode" = run ]; then
+    forget_make_build "$build"
     cmake -S "$root" -B "$build" "${configure[@]}"
     cmake --build "$build" -j2 --target storefront
 elif stage 1; then
+    forget_make_build "$build"
     cmake -S "$root" -B "$build" "${configure[@]}"
     cmake --build "$build" -j2
 fi
@@ -92,14 +104,16 @@ configure_asan() {
     if [ -f "$asan/CMakeCache.txt" ] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++-14$' "$asan/CMakeCache.txt"; then
         rm -rf "$asan"
     fi
-    cmake -S "$root" -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
+    forget_make_build "$asan"
+    cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
         -DCMAKE_CXX_COMPILER=clang++-14 -DSTOREFRONT_SANITIZE=address,undefined -DSTOREFRONT_FUZZ=ON \
         -DSTOREFRONT_BUILD_TESTS=ON "$lld"
 }
 harnesses=(request json_body query jwt graphql shop feed)
 
 configure_tsan() {
-    cmake -S "$root" -B "$build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$relwithdebinfo_g1" \
+    forget_make_build "$build-tsan"
+    cmake -S "$root" -B "$build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$relwithdebinfo_g1" \
         -DSTOREFRONT_SANITIZE=thread "$lld"
 }
 
