@@ -106,65 +106,81 @@ constexpr std::size_t inspector_max_logs = 200;
 
 }  // namespace
 
-composition_root::composition_root(const server_config& config)
-    : write_policy_(config.write_policy),
-      address_(config.address),
-      public_url_(public_url_of(config, config.port)),
-      public_url_needs_port_(config.public_url.empty() && config.port == 0),
-      locations_(storage::make_location_store(config.storage)),
-      location_objects_(locations_->all()),
-      token_settings_(config.tokens),
-      pet_token_settings_(pet_token_settings_of(config)),
-      passwords_(config.limits.hash_threads, config.limits.hash_queue),
-      login_brake_(config.login_brake),
-      storage_calls_(
+composition_root::settings::settings(const server_config& config)
+    : write_policy(config.write_policy),
+      address(config.address),
+      public_url(public_url_of(config, config.port)),
+      public_url_needs_port(config.public_url.empty() && config.port == 0),
+      tokens(config.tokens),
+      pet_tokens(pet_token_settings_of(config)) {}
+
+composition_root::workers::workers(const server_config& config)
+    : passwords(config.limits.hash_threads, config.limits.hash_queue),
+      brake(config.login_brake),
+      storage_calls(
           storage::kind_of(config.storage.backend) == storage::backend_kind::memory
               ? 0
               : config.limits.storage_threads,
           config.limits.storage_queue
       ),
-      storage_writes_(make_write_lane(config)),
-      pet_keys_(config.pet.api_keys, config.pet.clients),
-      graph_engine_(
+      writes(make_write_lane(config)) {}
+
+composition_root::shared_parts::shared_parts(const server_config& config, const settings& set, workers& work)
+    : locations(storage::make_location_store(config.storage)),
+      location_objects(locations->all()),
+      pet_keys(config.pet.api_keys, config.pet.clients),
+      graph(
           graphql::limits{.max_depth = config.graphql.max_depth, .max_fields = config.graphql.max_fields},
           graph_documents_cached
       ),
-      events_(
+      events(
           event_hub_limits{.history = config.events.history, .queue = config.events.queue},
           storage::make_event_log(config.storage)
       ),
       // A record holds up to 8 KiB of bodies plus its headers: the logs of at most this many sandboxes
       // (the one written longest ago goes first) keep the inspector's memory bounded.
-      inspector_(inspector_max_logs),
-      commons_{
-          .locations = *locations_,
-          .location_objects = location_objects_,
-          .images = images_,
-          .passwords = passwords_,
-          .brake = login_brake_,
-          .storage = storage_calls_,
-          .writes = storage_writes_.get(),
-          .pet_keys = pet_keys_,
-          .graphql = graph_engine_,
-          .public_url = public_url_,
-          .write_policy = write_policy_,
+      inspector(inspector_max_logs),
+      commons{
+          .locations = *locations,
+          .location_objects = location_objects,
+          .images = images,
+          .passwords = work.passwords,
+          .brake = work.brake,
+          .storage = work.storage_calls,
+          .writes = work.writes.get(),
+          .pet_keys = pet_keys,
+          .graphql = graph,
+          .public_url = set.public_url,
+          .write_policy = set.write_policy,
           .compat = config.compat,
           .upload_limit = config.limits.upload_limit,
           .upload_budget = config.limits.upload_budget,
           .image_budget = config.pet.image_budget,
           .order_ttl_ms = std::chrono::duration_cast<std::chrono::milliseconds>(config.order_ttl).count(),
-          .events = &events_,
+          .events = &events,
           .max_event_streams = config.events.max_connections,
-          .inspector = &inspector_,
-      },
-      sandboxes_(
+          .inspector = &inspector,
+      } {
+    // Several instances on one PostgreSQL: the inspector's records live in the database, so behind the
+    // balancer a client sees what every instance handled for its sandbox.
+    if (config.sandboxes.mode != core::sandbox_mode::off) {
+        if (auto shared_log = storage::make_event_log(config.storage)) {
+            inspector.share_through(std::move(shared_log));
+        }
+    }
+}
+
+composition_root::data_sets::data_sets(
+    const server_config& config, const settings& set, const shared_parts& parts
+)
+    : sandboxes(
           config.sandboxes.mode == core::sandbox_mode::off ? nullptr
                                                            : std::make_unique<sandbox_worlds>(
                                                                  config.sandboxes,
                                                                  config.storage,
-                                                                 commons_,
-                                                                 token_settings_,
-                                                                 pet_token_settings_,
+                                                                 parts.commons,
+                                                                 set.tokens,
+                                                                 set.pet_tokens,
                                                                  sandbox_tables{
                                                                      .store = &store_routes(),
                                                                      .pets = &petstore_routes(),
@@ -172,75 +188,80 @@ composition_root::composition_root(const server_config& config)
                                                                      .graphql = &graphql_routes()}
                                                              )
       ),
-      shared_stores_(std::make_shared<store_set>(config.storage, commons_)),
-      shared_(shared_stores_, commons_, token_settings_, pet_token_settings_, "", sandboxes_.get()),
-      shared_revision_(*shared_stores_),
-      // A check result serves every probe for half a second; a probe waits at most 1.5 s for a running one.
-      readiness_(std::chrono::milliseconds(500), std::chrono::milliseconds(1500)),
-      ops_services_{
-          .state = state_,
-          .readiness = readiness_,
-          .catalogue = *shared_stores_->catalogue,
-          .storage = storage_calls_,
-          .passwords = passwords_,
-          .writes = storage_writes_.get(),
+      shared_stores(std::make_shared<store_set>(config.storage, parts.commons)),
+      shared(shared_stores, parts.commons, set.tokens, set.pet_tokens, "", sandboxes.get()),
+      shared_revision(*shared_stores) {
+    if (config.write_policy == core::write_policy::roles) {
+        (void)demote_self_made_admins(*shared_stores->users, *shared_stores->sessions, config.kept_admins);
+    }
+}
+
+composition_root::serving::serving(
+    const server_config& config, workers& work, shared_parts& parts, data_sets& data
+)
+    :  // A check result serves every probe for half a second; a probe waits at most 1.5 s for a running one.
+      readiness(std::chrono::milliseconds(500), std::chrono::milliseconds(1500)),
+      ops{
+          .state = state,
+          .readiness = readiness,
+          .catalogue = *data.shared_stores->catalogue,
+          .storage = work.storage_calls,
+          .passwords = work.passwords,
+          .writes = work.writes.get(),
       },
-      routes_({
-          store_routes().mount(shared_.store(), config.compat),
-          petstore_routes().mount(shared_.pets()),
-          graphql_routes().mount(shared_.graphql()),
+      routes({
+          store_routes().mount(data.shared.store(), config.compat),
+          petstore_routes().mount(data.shared.pets()),
+          graphql_routes().mount(data.shared.graphql()),
           &docs_routes(),
-          ops_routes().mount(ops_services_),
-          health_routes().mount(ops_services_),
+          ops_routes().mount(ops),
+          health_routes().mount(ops),
       }),
-      routing_{
-          .routes = routes_,
+      routing{
+          .routes = routes,
           .limits =
               {.form_body_limit = config.limits.form_body_limit,
                .body_limit = config.limits.body_limit,
                .upload_limit = config.limits.upload_limit},
-          .access = shared_.access(),
+          .access = data.shared.access(),
           .log_probes = config.access_log_probes,
           .fault_injection = config.fault_injection,
-          .sandboxes = sandboxes_.get(),
-          .shared_data = &shared_revision_,
+          .sandboxes = data.sandboxes.get(),
+          .shared_data = &data.shared_revision,
           .cors = config.cors,
-          .inspector = sandboxes_ ? &inspector_ : nullptr,
+          .inspector = data.sandboxes ? &parts.inspector : nullptr,
           .inspector_streams = config.events.max_connections,
       } {
-    metrics().describe_routes(routes_);
+    metrics().describe_routes(routes);
     if (config.rate_limit) {
-        rate_limiter_ = std::make_unique<rate_limiter>(*config.rate_limit);
-        rate_limit_ = std::make_unique<rate_limit_gate>(*rate_limiter_);
+        limiter = std::make_unique<rate_limiter>(*config.rate_limit);
+        limit = std::make_unique<rate_limit_gate>(*limiter);
     }
-    if (config.write_policy == core::write_policy::roles) {
-        (void)demote_self_made_admins(*shared_stores_->users, *shared_stores_->sessions, config.kept_admins);
-    }
-    // Several instances on one PostgreSQL: the inspector's records live in the database, so behind the
-    // balancer a client sees what every instance handled for its sandbox.
-    if (sandboxes_) {
-        if (auto shared_log = storage::make_event_log(config.storage)) {
-            inspector_.share_through(std::move(shared_log));
-        }
-    }
+}
+
+composition_root::housekeeping::housekeeping(
+    const server_config& config, shared_parts& parts, data_sets& data
+) {
     // Warm the caches so the first requests do not pay for serialisation.
-    shared_stores_->warm();
-    expire_orders(*shared_stores_, shared_.events());  // at once: the gauges are right from the first scrape
-    // The hub outlives the task (events_ is declared long before order_expiry_).
-    order_expiry_ = std::make_unique<periodic_task>(
+    data.shared_stores->warm();
+    expire_orders(
+        *data.shared_stores, data.shared.events()
+    );  // at once: the gauges are right from the first scrape
+    // The hub outlives the task (shared_parts are built before and stopped after housekeeping).
+    order_expiry = std::make_unique<periodic_task>(
         "order_expiry",
         expiry_interval(config.order_ttl),
-        [stores = shared_stores_, events = shared_.events()] { expire_orders(*stores, events); }
+        [stores = data.shared_stores, events = data.shared.events()] { expire_orders(*stores, events); }
     );
     // Shared inspector records of a sandbox idle for --sandbox-ttl go: a sandbox that only reads is never
     // removed, so nothing else would delete them (any id may be named, so they would grow without bound).
-    if (inspector_.shared()) {
-        inspector_purge_ = std::make_unique<periodic_task>(
+    if (parts.inspector.shared()) {
+        inspector_purge = std::make_unique<periodic_task>(
             "inspector_purge",
             expiry_interval(config.sandboxes.ttl),
-            [this, ttl = config.sandboxes.ttl] {
+            [&inspector = parts.inspector, ttl = config.sandboxes.ttl] {
                 const auto cutoff = std::chrono::system_clock::now() - ttl;
-                inspector_.forget_idle_shared(
+                inspector.forget_idle_shared(
                     std::chrono::duration_cast<std::chrono::milliseconds>(cutoff.time_since_epoch()).count()
                 );
             }
@@ -248,28 +269,40 @@ composition_root::composition_root(const server_config& config)
     }
 }
 
+composition_root::composition_root(const server_config& config)
+    : settings_(config),
+      workers_(config),
+      parts_(config, settings_, workers_),
+      data_(config, settings_, parts_),
+      serving_(config, workers_, parts_, data_),
+      housekeeping_(config, parts_, data_) {}
+
 composition_root::~composition_root() {
     stop_writes();  // the lane's queued writes use the stores, which go before it
     // Calls still on the storage pool (an inspector record being stored after its answer) use members
-    // declared after the pool, which go before it.
-    storage_calls_.stop();
+    // of later groups, which go before it.
+    workers_.storage_calls.stop();
 }
 
 listener_services composition_root::listener() {
-    return {routing_, state_, [this](std::uint16_t port) { listening_on(port); }, rate_limit_.get()};
+    return {
+        serving_.routing,
+        serving_.state,
+        [this](std::uint16_t port) { listening_on(port); },
+        serving_.limit.get()};
 }
 
 void composition_root::listening_on(std::uint16_t port) {
-    if (!public_url_needs_port_) {
+    if (!settings_.public_url_needs_port) {
         return;
     }
     server_config listening;
-    listening.address = address_;
-    public_url_ = public_url_of(listening, port);
-    public_url_needs_port_ = false;
-    shared_stores_->forget_cached_lists();
-    if (sandboxes_) {
-        sandboxes_->forget_cached_lists();
+    listening.address = settings_.address;
+    settings_.public_url = public_url_of(listening, port);
+    settings_.public_url_needs_port = false;
+    data_.shared_stores->forget_cached_lists();
+    if (data_.sandboxes) {
+        data_.sandboxes->forget_cached_lists();
     }
 }
 
