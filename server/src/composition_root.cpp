@@ -174,7 +174,7 @@ composition_root::composition_root(const server_config& config)
       ),
       shared_stores_(std::make_shared<store_set>(config.storage, commons_)),
       shared_(shared_stores_, commons_, token_settings_, pet_token_settings_, "", sandboxes_.get()),
-      shared_revision_(*shared_stores_),
+      shared_revision_(*shared_stores_->catalogue, *shared_stores_->users),
       // A check result serves every probe for half a second; a probe waits at most 1.5 s for a running one.
       readiness_(std::chrono::milliseconds(500), std::chrono::milliseconds(1500)),
       ops_services_{
