@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "server/api/store/json_mapping.hpp"
-#include "server/services/response_cache.hpp"
+#include "server/caches/response_cache.hpp"
 #include "storage/factory.hpp"
 
 namespace {

@@ -190,7 +190,7 @@ composition_root::data_sets::data_sets(
       ),
       shared_stores(std::make_shared<store_set>(config.storage, parts.commons)),
       shared(shared_stores, parts.commons, set.tokens, set.pet_tokens, "", sandboxes.get()),
-      shared_revision(*shared_stores) {
+      shared_revision(*shared_stores->catalogue, *shared_stores->users) {
     if (config.write_policy == core::write_policy::roles) {
         (void)demote_self_made_admins(*shared_stores->users, *shared_stores->sessions, config.kept_admins);
     }

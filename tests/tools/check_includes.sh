@@ -3,8 +3,10 @@
 # storage includes core only, and inside server/ every include points to a lower folder of this order:
 #
 #   root (main.cpp, composition_root)  >  transport, sandboxes  >  api/graphql  >  api/store, api/petstore,
-#   api/docs, ops  >  routing  >  services  >  telemetry  >  codec  >  graphql
+#   api/docs, ops  >  routing  >  services  >  caches  >  telemetry  >  codec  >  graphql
 #
+# caches/ (the data revision and every answer kept per revision) knows nothing of routing or the surfaces:
+# what it keeps is passed in.
 # graphql/ (the GraphQL engine, its own target graphql_lib) includes no other server folder, nor Asio or Beast.
 #
 # api/graphql resolves through the store surface's services and JSON mapping, so it sits above api/store.
@@ -68,9 +70,9 @@ edges="$(
 )"
 
 declare -A rank=(
-    [root]=9 [transport]=8 [sandboxes]=8 [api/graphql]=7
-    [api/store]=6 [api/petstore]=6 [api/docs]=6 [ops]=6
-    [routing]=5 [services]=4 [telemetry]=3 [codec]=2 [graphql]=1
+    [root]=10 [transport]=9 [sandboxes]=9 [api/graphql]=8
+    [api/store]=7 [api/petstore]=7 [api/docs]=7 [ops]=7
+    [routing]=6 [services]=5 [caches]=4 [telemetry]=3 [codec]=2 [graphql]=1
 )
 while read -r from to where; do
     [[ -z "$from" || "$from" == "$to" ]] && continue

@@ -13,6 +13,8 @@
 #include "server/api/petstore/pet_services.hpp"
 #include "server/api/store/location_json.hpp"
 #include "server/api/store/store_services.hpp"
+#include "server/caches/data_revision.hpp"
+#include "server/caches/response_cache.hpp"
 #include "server/ops/ops_services.hpp"
 #include "server/ops/periodic_task.hpp"
 #include "server/ops/readiness.hpp"
@@ -28,7 +30,6 @@
 #include "server/services/pet_credentials.hpp"
 #include "server/services/placeholder_images.hpp"
 #include "server/services/rate_limiter.hpp"
-#include "server/services/response_cache.hpp"
 #include "server/services/write_lane.hpp"
 #include "server/transport/http_server.hpp"
 #include "storage/catalogue_store.hpp"
@@ -39,19 +40,6 @@
 #include "storage/user_store.hpp"
 
 namespace storefront::server {
-
-// The shared view's data revision for reusable answers: its catalogue's and users' revisions together
-// (each only grows, so their sum moves whenever either does).
-class shared_data_revision final : public data_revision {
-  public:
-    explicit shared_data_revision(const store_set& stores) : stores_(stores) {}
-    [[nodiscard]] std::uint64_t current() const override {
-        return stores_.catalogue->revision() + stores_.users->revision();
-    }
-
-  private:
-    const store_set& stores_;
-};
 
 // The parts are built in six groups, each from the configuration and the groups before it (its constructor
 // names what it uses), and stopped in the reverse order: a member of a later group may point into an earlier

@@ -9,9 +9,9 @@
 #include <stdexcept>
 
 #include "core/order_states.hpp"
+#include "server/caches/response_cache.hpp"
 #include "server/services/event_hub.hpp"
 #include "server/services/login_brake.hpp"
-#include "server/services/response_cache.hpp"
 #include "server/services/shop_counters.hpp"
 #include "server/version.hpp"
 

@@ -22,7 +22,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 
 #include "event_stream_sink.hpp"
-#include "replay_cache.hpp"
+#include "replay_entry.hpp"
 #include "server/codec/error_style.hpp"
 #include "server/ops/client_address.hpp"
 #include "server/ops/metrics.hpp"

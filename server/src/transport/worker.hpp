@@ -12,7 +12,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 
-#include "replay_cache.hpp"
+#include "replay_entry.hpp"
 #include "server/ops/server_config.hpp"
 #include "server/transport/http_server.hpp"
 #include "stream_wakeups.hpp"

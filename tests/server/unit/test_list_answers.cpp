@@ -5,7 +5,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "server/services/list_answers.hpp"
+#include "server/caches/list_answers.hpp"
 
 using namespace storefront::server;
 

@@ -18,7 +18,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "server/services/response_cache.hpp"
+#include "server/caches/response_cache.hpp"
 
 using namespace storefront;
 using namespace storefront::server;

@@ -40,7 +40,7 @@ class service_metrics {
         std::size_t bytes_out
     ) noexcept;
 
-    // One request answered from an I/O thread's replay cache (transport/replay_cache), after
+    // One request answered from an I/O thread's replay cache (caches/replay_cache), after
     // record_request. Lock-free, sharded per thread like the request counters.
     void replayed() noexcept { my_shard().replayed.fetch_add(1, std::memory_order_relaxed); }
 

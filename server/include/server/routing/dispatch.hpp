@@ -9,9 +9,9 @@
 
 #include <boost/asio/awaitable.hpp>
 
+#include "server/caches/data_revision.hpp"
 #include "server/codec/response.hpp"
 #include "server/routing/access.hpp"
-#include "server/routing/data_revision.hpp"
 #include "server/routing/request_context.hpp"
 #include "server/routing/router.hpp"
 #include "server/routing/sandbox_gateway.hpp"
@@ -77,7 +77,8 @@ struct request_outcome {
     bool logged = true;              // whether the access log gets a line
     // Set when `reply` answers every byte-identical request while the shared data's revision is this one:
     // a GET of a route marked answer_reuse::until_data_changes on the shared view, with fault injection
-    // off, answered 200 or 304 (the revision was read before the request was routed).
+    // off, answered 200 or 304 (the revision was read before the request was routed:
+    // caches/data_revision.hpp).
     std::optional<std::uint64_t> reusable_at;
 };
 

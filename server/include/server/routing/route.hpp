@@ -63,7 +63,7 @@ enum class body_policy {
 };
 
 // Whether the I/O thread may answer a byte-identical request again with this route's answer, without
-// parsing or routing it (transport/replay_cache): only for GETs whose answer is a function of the request's
+// parsing or routing it (caches/replay_cache): only for GETs whose answer is a function of the request's
 // bytes and of the shared view's data, so that the data revision tells when it is stale.
 enum class answer_reuse {
     per_request,        // computed for every request

@@ -116,7 +116,8 @@ response cached_answer(std::shared_ptr<const prepared_body> answer, graph_media 
 boost::asio::awaitable<response> run_operation(
     request_context& ctx, graphql_services& app, const graph_params& params, graph_media media, bool via_get
 ) {
-    // Queries whose answer depends on the stores alone were kept with the revisions they were computed at.
+    // Queries whose answer depends on the stores alone were kept with the revisions they were computed at,
+    // read before the stores are (caches/data_revision.hpp).
     const std::string key = answer_key(params);
     const store_revisions before = revisions_of(app.store);
     if (auto answer = app.answers.find(key, before)) {

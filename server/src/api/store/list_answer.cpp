@@ -18,9 +18,9 @@
 #include "core/list_search.hpp"
 #include "core/list_sort.hpp"
 #include "core/paging_links.hpp"
+#include "server/caches/list_answers.hpp"
 #include "server/codec/link_header.hpp"
 #include "server/codec/request_body.hpp"
-#include "server/services/list_answers.hpp"
 
 namespace storefront::server::store_lists {
 
@@ -73,8 +73,7 @@ counted_page shaped(const std::vector<Item>& items, const list_request& request,
 
 // A filtered, searched or sorted product answer: from the store set's cache when it holds one for the
 // store's current revision (no storage call), else computed by `compute` (a coroutine giving
-// or_response<page_json>) and kept. The revision is read before computing, so an answer is never kept
-// under a revision newer than its data.
+// or_response<page_json>) and kept (the revision read first: the contract in caches/data_revision.hpp).
 template <class Compute>
 boost::asio::awaitable<or_response<counted_page>> cached_answer(
     store_services& app, const product_list& list, const list_request& request, Compute compute

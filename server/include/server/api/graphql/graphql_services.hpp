@@ -2,9 +2,9 @@
 // What the GraphQL surface's handlers use: the engine (shared by every view) and the store services of the
 // view the request runs in, whose core rules and stores the resolvers call, as the REST handlers do.
 
-#include "server/api/graphql/answer_cache.hpp"
 #include "server/api/graphql/graph_engine.hpp"
 #include "server/api/store/store_services.hpp"
+#include "server/caches/answer_cache.hpp"
 #include "server/codec/response.hpp"
 #include "server/routing/request_context.hpp"
 

@@ -17,14 +17,14 @@
 #include "core/pagination.hpp"
 #include "core/write_policy.hpp"
 #include "server/api/store/location_json.hpp"
+#include "server/caches/list_answers.hpp"
+#include "server/caches/response_cache.hpp"
 #include "server/routing/sandbox_gateway.hpp"
 #include "server/services/blocking_offload.hpp"
 #include "server/services/event_hub.hpp"
-#include "server/services/list_answers.hpp"
 #include "server/services/login_brake.hpp"
 #include "server/services/password_worker.hpp"
 #include "server/services/placeholder_images.hpp"
-#include "server/services/response_cache.hpp"
 #include "server/services/session_gate.hpp"
 #include "server/services/write_lane.hpp"
 #include "storage/catalogue_store.hpp"
@@ -173,8 +173,8 @@ class store_services {
     fragment_list& user_json() const { return p_.user_json; }
     list_answers* product_answers() const { return p_.product_answers; }
     // The JSON of item `id` from `list`'s cached revision when it is current; nullopt otherwise (then ask
-    // the store: the item may not exist, or be newer). Every backend: on PostgreSQL the revision also moves
-    // when another instance's write is notified, so an item is exactly as fresh as the list pages are.
+    // the store: the item may not exist, or be newer). As fresh as the list pages are
+    // (caches/data_revision.hpp).
     [[nodiscard]] std::optional<std::string> cached_item(fragment_list& list, std::int64_t id) const;
     // cached_item after bringing `list` up to date (through storage() when the store moved on: a patch of
     // the rows that changed, so a write costs the next reader one small read, not the whole list).

@@ -1,6 +1,6 @@
 // The bounded LRU of list answers per store revision (list_answers.hpp).
 
-#include "server/services/list_answers.hpp"
+#include "server/caches/list_answers.hpp"
 
 #include <utility>
 

@@ -2,7 +2,8 @@
 // Answers to filtered, searched or sorted list requests, kept per store set by the request's canonical key
 // with the store revision they were computed at: a repeated request costs a lookup and no storage call, and
 // its ETag and compressed forms are made once per revision. Bounded in entries and bytes, least recently
-// used dropped first; a revision that moved on makes every older entry a miss.
+// used dropped first; a revision that moved on makes every older entry a miss. Invalidation contract:
+// caches/data_revision.hpp.
 
 #include <cstddef>
 #include <cstdint>
@@ -32,9 +33,9 @@ class list_answers {
 
     // The answer to `key` computed at `revision`, or nullopt.
     [[nodiscard]] std::optional<list_answer> find(const std::string& key, std::uint64_t revision);
-    // Keeps `answer` for `key`, computed from the store at `revision` (read before the store was asked, so
-    // a write racing the computation makes it a miss, never a stale hit). Answers over a tenth of max_bytes
-    // are not kept; entries of other revisions are dropped first.
+    // Keeps `answer` for `key`, computed from the store at `revision` (read before the store was asked:
+    // caches/data_revision.hpp). Answers over a tenth of max_bytes are not kept; entries of other revisions
+    // are dropped first, and an answer of a revision older than the entries' is not kept.
     void keep(const std::string& key, std::uint64_t revision, list_answer answer);
 
     // Forgets every answer (their image URLs name a public URL that changed).

@@ -2,11 +2,11 @@
 // changed (or rebuilt when the source cannot say which); pages are concatenations of prebuilt fragments,
 // and recent pages are kept whole (with their ETag and compressed forms) in a direct-mapped cache.
 
-#include "server/services/response_cache.hpp"
+#include "server/caches/response_cache.hpp"
 
 #include <algorithm>
 
-#include "services/snapshot_patch.hpp"
+#include "caches/snapshot_patch.hpp"
 
 namespace storefront::server {
 
@@ -78,8 +78,7 @@ std::shared_ptr<const fragment_list::snapshot> fragment_list::bring_up_to(std::u
     }
     std::shared_ptr<const snapshot> fresh;
     if (snap && changes_) {
-        // Labelled with the revision the changes were read at: rows read later are as new or newer, and
-        // the next revision names them again.
+        // Labelled with the revision the changes were read at, before their rows (caches/data_revision.hpp).
         if (auto changes = changes_(snap->revision)) {
             rows_serialised_.fetch_add(changes->present.ids.size(), std::memory_order_relaxed);
             response_cache_counters().patches.fetch_add(1, std::memory_order_relaxed);

@@ -1,7 +1,7 @@
 // product_changes, category_changes, user_changes: the journal's changed ids of one table, their rows read
 // again (products in one read; gone rows are deletions) and serialised as the full list would.
 
-#include "sandboxes/list_changes.hpp"
+#include "server/caches/list_changes.hpp"
 
 #include <algorithm>
 #include <limits>

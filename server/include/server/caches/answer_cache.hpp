@@ -3,6 +3,7 @@
 // store set by request (query text, operation name, variables) with the catalogue and user revisions they
 // were computed at: a repeated query costs a lookup, as a REST page served from its cached list does. Bounded
 // in entries and bytes, least recently used dropped first; a revision that moved on makes an entry a miss.
+// Invalidation contract: caches/data_revision.hpp.
 
 #include <cstddef>
 #include <cstdint>

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "server/services/response_cache.hpp"
+#include "server/caches/response_cache.hpp"
 
 namespace storefront::server::detail {
 

@@ -1,6 +1,6 @@
 #pragma once
-// The rows of each cached list that a store's recent writes changed, read and serialised again (private to
-// server_lib): what fragment_list patches its snapshot with instead of rereading the whole list.
+// The rows of each cached list that a store's recent writes changed, read and serialised again: what
+// fragment_list patches its snapshot with instead of rereading the whole list.
 
 #include <cstdint>
 #include <functional>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/model.hpp"
-#include "server/services/response_cache.hpp"
+#include "server/caches/response_cache.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/user_store.hpp"
 

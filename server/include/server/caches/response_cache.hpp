@@ -3,7 +3,7 @@
 // patched per storage revision with only the rows that revision changed; a page is a concatenation of
 // prebuilt fragments, itself kept in a small cache of recent pages so a repeated page is shared bytes with
 // no per-request copy, hashed and compressed at most once (and kept across revisions that did not touch
-// it). Safe for concurrent readers.
+// it). Safe for concurrent readers. Invalidation contract: caches/data_revision.hpp.
 
 #include <array>
 #include <atomic>

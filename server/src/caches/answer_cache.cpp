@@ -1,6 +1,6 @@
 // The bounded LRU of GraphQL answers by request and store revisions (answer_cache.hpp).
 
-#include "server/api/graphql/answer_cache.hpp"
+#include "server/caches/answer_cache.hpp"
 
 #include <utility>
 
