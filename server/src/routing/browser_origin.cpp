@@ -45,6 +45,20 @@ bool same_or_allowed(
 
 }  // namespace
 
+// Request headers a preflight allows: bodies, both auth schemes, conditional GETs and sandboxes.
+constexpr std::string_view cors_allow_headers =
+    "Content-Type, Authorization, api_key, If-None-Match, X-Sandbox, Idempotency-Key, Last-Event-ID";
+
+response preflight(std::string_view allow) {
+    response r;
+    r.status = http::status::no_content;
+    r.with_header("Allow", allow)
+        .with_header("Access-Control-Allow-Methods", allow)
+        .with_header("Access-Control-Allow-Headers", cors_allow_headers)
+        .with_header("Access-Control-Max-Age", "86400");
+    return r;
+}
+
 void apply_cors(const cors_origins& allowed, const http::request_header<>& head, response& r) {
     if (allowed.empty()) {
         return;

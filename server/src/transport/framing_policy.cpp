@@ -83,6 +83,16 @@ std::optional<framing_refusal> check_version(std::string_view request_line) {
 
 }  // namespace
 
+std::string_view request_target_of(std::string_view header) noexcept {
+    const auto line = header.substr(0, header.find('\r'));
+    const auto first = line.find(' ');
+    if (first == std::string_view::npos) {
+        return {};
+    }
+    const auto rest = line.substr(first + 1);
+    return rest.substr(0, rest.find(' '));
+}
+
 std::size_t header_section_end(std::string_view bytes) noexcept {
     for (std::size_t i = bytes.find('\n'); i != std::string_view::npos; i = bytes.find('\n', i + 1)) {
         if (i + 1 < bytes.size() && bytes[i + 1] == '\n') {

@@ -16,6 +16,9 @@ namespace storefront::server {
 // and an allowed Origin is echoed with credentials; otherwise `*` stays, without credentials.
 void apply_cors(const cors_origins& allowed, const http::request_header<>& head, response& r);
 
+// The 204 answer to a CORS preflight (OPTIONS) of a path that allows the methods `allow`.
+[[nodiscard]] response preflight(std::string_view allow);
+
 // Whether a trusted proxy in front says the client used https: X-Forwarded-Proto's first value, or
 // Forwarded's first proto=. Only meaningful when the peer is a trusted proxy.
 [[nodiscard]] bool forwarded_https(const http::request_header<>& head);

@@ -29,6 +29,10 @@ struct framing_refusal {
 // complete yet. A bare-LF blank line also ends it (and check_raw_header then refuses it).
 [[nodiscard]] std::size_t header_section_end(std::string_view bytes) noexcept;
 
+// The target of a header section's request line ("GET /api/v3/pet HTTP/1.1"), or empty: enough to choose
+// the error shape of a refusal before the head is parsed, and the replay cache's key target.
+[[nodiscard]] std::string_view request_target_of(std::string_view header) noexcept;
+
 // Checks on the raw header section: size (431), number of fields (431), obs-fold continuation lines,
 // bare CR or LF line endings and NUL bytes (400).
 [[nodiscard]] std::optional<framing_refusal> check_raw_header(

@@ -1,0 +1,114 @@
+// Finishing an answer (request_finish.hpp).
+
+#include "request_finish.hpp"
+
+#include <memory>
+#include <string>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+
+#include "server/codec/error_style.hpp"
+#include "server/routing/browser_origin.hpp"
+#include "server/routing/dispatch.hpp"
+#include "server/routing/error_responses.hpp"
+#include "server/routing/inspector_routes.hpp"
+#include "server/telemetry/log.hpp"
+#include "storage/storage_error.hpp"
+
+namespace storefront::server {
+
+namespace {
+
+// A sandbox request's record into the database the instances share (request_logs::share_through). A record
+// that finds the storage pool full or the database down is dropped: the answer has gone out already.
+boost::asio::awaitable<void> store_shared_record(
+    request_logs& logs,
+    blocking_offload& storage,
+    std::string sandbox,
+    std::shared_ptr<const request_record> record
+) {
+    try {
+        (void)co_await storage.try_run([&] {
+            logs.add(sandbox, *record);
+            return true;
+        });
+    } catch (const std::exception& e) {
+        log_event("warning", "inspector_record_lost", {field("what", e.what())});
+    }
+}
+
+}  // namespace
+
+// A storage backend that is down or too busy to take a call, wherever it showed (a token's user lookup,
+// opening a sandbox, its quota, the handler), changed nothing: 503 with Retry-After. Anything else: 500.
+response failure_answer(std::exception_ptr failure, const routed_request& routed) {
+    const route* matched = routed.match.matched;
+    const std::string_view operation = matched != nullptr ? matched->operation : std::string_view("-");
+    const bool petstore = routed.match.table && routed.match.table->errors == error_style::petstore;
+    const auto trouble = [&](core::errc code, std::string_view why) {
+        log_event("warning", "storage_unavailable", {field("operation", operation), field("what", why)});
+        return petstore ? pet_error_response(code) : error_response(code);
+    };
+    try {
+        std::rethrow_exception(std::move(failure));
+    } catch (const storage::storage_unavailable& e) {
+        return trouble(core::errc::storage_unavailable, e.what());
+    } catch (const offload_rejected& e) {
+        return trouble(core::errc::busy, e.what());
+    } catch (const std::exception& e) {
+        log_event(
+            "error",
+            "handler_exception",
+            {field("operation", operation), field("path", routed.path), field("what", e.what())}
+        );
+    } catch (...) {
+        log_event("error", "handler_exception", {field("operation", operation), field("path", routed.path)});
+    }
+    return internal_error();
+}
+
+void finish_answer(const http_request& request, const routing_services& services, response& reply) {
+    restyle_error(reply, error_style_of_target(request.target()));
+    apply_cors(services.cors, request.base(), reply);
+}
+
+bool reusable(
+    const http_request& request,
+    const routed_request& routed,
+    const response& reply,
+    const routing_services& services
+) {
+    const auto status = reply.status;
+    return services.shared_data != nullptr && request.method() == http::verb::get &&
+           routed.match.matched->reuse == answer_reuse::until_data_changes && routed.sandbox_id.empty() &&
+           !routed.sandbox && !services.fault_injection && reply.deterministic && !reply.close_connection &&
+           (status == http::status::ok || status == http::status::not_modified);
+}
+
+void record_for_inspector(
+    const boost::asio::any_io_executor& executor,
+    const http_request& request,
+    const routed_request& routed,
+    const response& reply,
+    std::chrono::steady_clock::time_point started,
+    const routing_services& services
+) {
+    if (services.inspector == nullptr || routed.sandbox_id.empty() || routed.inspector) {
+        return;
+    }
+    auto record = std::make_shared<const request_record>(inspector_record(request, reply, started));
+    if (services.inspector->shared()) {
+        // Stored on the storage pool while the answer goes out.
+        std::string sandbox(routed.sandbox_id);
+        boost::asio::co_spawn(
+            executor,
+            store_shared_record(*services.inspector, services.access.storage, sandbox, record),
+            boost::asio::detached
+        );
+    } else {
+        services.inspector->add(routed.sandbox_id, *record);
+    }
+}
+
+}  // namespace storefront::server
