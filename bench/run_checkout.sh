@@ -190,18 +190,20 @@ for r in $(seq 1 "$rounds"); do
 done
 
 # --- report ------------------------------------------------------------------------------------------
-# Each round's server ÷ the loop of the same round, min–max: what the machine's other load shifts least.
+# Each round's server ÷ the loop of the same round, min–max (with a second argument: each round's, in
+# order): what the machine's other load shifts least.
 ratio_range() {
-    paste <(rounds_of "sf|$1") <(rounds_of "loop|$1") | awk '{
+    paste <(rounds_of "sf|$1") <(rounds_of "loop|$1") | awk -v list="${2:-}" '{
         c1 = d1 = c2 = d2 = 0; half = 0
         for (i = 1; i <= NF; i++) {
             if ($i ~ /^created=/) { if (half == 0) { c1 = substr($i, 9); half = 1 } else { c2 = substr($i, 9) } }
             if ($i ~ /^duration_us=/) { if (d1 == 0) { d1 = substr($i, 13) } else { d2 = substr($i, 13) } }
         }
         v = (c1 / d1) / (c2 / d2)
+        if (list) { printf "%s%.2f", (NR == 1 ? "" : " "), v; next }
         if (NR == 1 || v < lo) { lo = v }
         if (NR == 1 || v > hi) { hi = v }
-    } END { printf "%.2f–%.2f", lo, hi }'
+    } END { if (!list) printf "%.2f–%.2f", lo, hi }'
 }
 {
 echo
@@ -224,4 +226,6 @@ for b in "${backends[@]}"; do
         "**$(awk -v a="$(created_per_s "sf|$b")" -v b="$loop" 'BEGIN {printf "%.2f", a / b}')×** | $(ratio_range "$b")× |" \
         "$(fmt_ms "$(field "$row" p50_us)") / $(fmt_ms "$(field "$row" p99_us)") | $(field "$row" non2xx) |"
 done
+echo
+for b in "${backends[@]}"; do echo "$b, server ÷ loop per round in order: $(ratio_range "$b" list)"; done
 }
