@@ -4,6 +4,7 @@
 // A writer thread's storage::write_batch (SQLite and PostgreSQL): its writes answer at once and stand only
 // once it commits.
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -27,6 +28,7 @@
 #include "core/errc.hpp"
 #include "settle.hpp"
 #include "sqlite/database.hpp"
+#include "storage/event_log.hpp"
 #include "storage/factory.hpp"
 #include "storage/write_batch.hpp"
 
@@ -368,6 +370,43 @@ BOOST_AUTO_TEST_CASE(batches_of_two_threads_run_side_by_side_each_on_its_own_con
     BOOST_TEST(store->find_product(beside->id).has_value());
     mine.commit();
     BOOST_TEST(store->count_products({}) == before + 2);
+}
+
+BOOST_AUTO_TEST_CASE(concurrent_appends_to_the_shared_event_log_share_commits_and_number_every_event_once) {
+    if (!pg_backend::available()) {
+        return;
+    }
+    // The change feed's appends of concurrent writers commit together (issue 46): every appender still gets
+    // its own id once committed, a data set's ids stay 1, 2, … without gaps, each appender's in its order.
+    const auto log = storage::make_event_log(pg_backend::config());
+    BOOST_TEST_REQUIRE(log != nullptr);
+    constexpr std::size_t writers = 16;
+    constexpr std::size_t each = 8;
+    std::vector<std::vector<std::uint64_t>> ids(writers);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < writers; ++t) {
+        threads.emplace_back([&, t] {
+            for (std::size_t i = 0; i < each; ++i) {
+                const std::string data = "{\"writer\":" + std::to_string(t) + "}";
+                ids[t].push_back(log->append("batched", "product.created", data, std::nullopt, 1).id);
+            }
+        });
+    }
+    for (auto& t : threads) {
+        t.join();
+    }
+    std::set<std::uint64_t> all;
+    for (const auto& mine : ids) {
+        BOOST_TEST(std::is_sorted(mine.begin(), mine.end()));
+        all.insert(mine.begin(), mine.end());
+    }
+    BOOST_TEST(all.size() == writers * each);
+    const auto stored = log->after("batched", 0, writers * each);
+    BOOST_TEST_REQUIRE(stored.size() == writers * each);
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+        BOOST_TEST(stored[i].id == i + 1);
+    }
+    BOOST_TEST(log->after("other", 0, 10).empty());  // a data set numbers only its own
 }
 
 BOOST_AUTO_TEST_CASE(another_instance_hears_the_rows_of_a_batch_once_it_commits) {

@@ -16,6 +16,7 @@
 #include "core/order_states.hpp"
 #include "storage/factory.hpp"
 #include "storage/shop_store.hpp"
+#include "storage/write_batch.hpp"
 
 namespace storage = storefront::storage;
 namespace core = storefront::core;
@@ -557,6 +558,45 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(twenty_buyers_for_five_units, Backend, shop_backen
         ordered += o.items.at(0).quantity;
     }
     BOOST_TEST(ordered == 5);
+}
+
+// The server's write lane runs shop writes inside a writer thread's storage::write_batch (issue 46): a
+// checkout and a payment there answer at once, see the batch's earlier writes, undo only themselves on an
+// error answer, and stand only once the batch commits (a batch that never commits leaves nothing behind).
+using batched_backends = boost::mpl::list<sqlite_backend, pg_backend>;
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    shop_writes_in_a_write_batch_stand_only_once_it_commits, Backend, batched_backends
+) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    shop_world w(Backend::config());
+    const auto lamp = w.product(5);
+    BOOST_TEST_REQUIRE(w.add(alice, lamp, 2).has_value());
+    {
+        storage::write_batch never_committed;
+        BOOST_TEST_REQUIRE(w.checkout(alice).has_value());
+    }
+    BOOST_TEST(w.stock_of(lamp) == 5);
+    BOOST_TEST(w.shop->cart_of(alice).value().lines.size() == 1u);
+
+    std::int64_t order_id = 0;
+    {
+        storage::write_batch batch;
+        const auto order = w.checkout(alice);
+        BOOST_TEST_REQUIRE(order.has_value());
+        order_id = order->id;
+        BOOST_TEST(fails_with(w.checkout(alice), core::errc::cart_empty));  // sees the batch's checkout
+        const auto paid =
+            w.shop->record_payment(order_id, alice, decision(core::payment_status::succeeded), now);
+        BOOST_TEST_REQUIRE(paid.has_value());
+        BOOST_TEST(w.stock_of(lamp) == 5);  // not committed yet: others do not see it
+        batch.commit();
+    }
+    BOOST_TEST(w.stock_of(lamp) == 3);
+    BOOST_TEST((w.shop->find_order(order_id, alice).value().status == shop_order_status::paid));
+    BOOST_TEST(w.shop->cart_of(alice).value().lines.empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

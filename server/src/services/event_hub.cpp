@@ -220,7 +220,9 @@ void event_hub::publish(std::string_view type, std::string_view data, event_audi
         if (appended.id % 256 == 0) {
             log_->trim(data_set_, limits_.history);  // the shared history stays bounded too
         }
-        catch_up();  // takes it in, after any other instance's events it has not seen yet
+        if (appended.id > last_id()) {
+            catch_up();  // takes it in, after any other instance's events it has not seen yet
+        }  // else another append of its batch (or a notification) took it in already: one read, not one each
         return;
     }
     std::lock_guard lock(mutex_);

@@ -111,6 +111,25 @@ class pg_aggregate {
         });
     }
 
+    // write() for a store whose rows no cache holds (the shop's carts, orders and payments: what they change
+    // in the catalogue, stock, they tell on its channel themselves): nobody is told and no journal record is
+    // made, so a write adds no NOTIFY (whose lock PostgreSQL holds through the commit's WAL flush). Inside a
+    // write_batch, its own savepoint of the batch's transaction, as write().
+    template <class Change>
+    auto write_untold(Change&& change) -> decltype(change(std::declval<pg_connection&>())) {
+        if (auto* joined = batch(); joined != nullptr) {
+            const auto no_name = [](const auto&) { return std::optional<core::row_change>{}; };
+            return write_in_batch<false>(*joined, change, no_name);
+        }
+        auto conn = connection();
+        pg_transaction tx(*conn);
+        auto answer = change(*conn);
+        if (static_cast<bool>(answer)) {
+            tx.commit();
+        }
+        return answer;
+    }
+
     // A write that changes or deletes row `id` of `table`: the row is locked first (lock_writable_row:
     // errc::not_found, or `seed_error` for seed data), then `change(conn)` runs as in write().
     template <class Change>
@@ -168,8 +187,8 @@ class pg_aggregate {
     // a round trip of its own); a failure that cannot be undone loses the batch (it will not commit). Each
     // savepoint has a name of its own: should one not have been made, undoing it fails (and loses the batch)
     // rather than rolling back to an earlier write's, whose answer is already given.
-    template <class Change, class Name>
-    auto write_in_batch(pg_batch& batch, Change& change, Name& name)
+    template <bool tell = true, class Change, class Name>
+    auto write_in_batch(pg_batch& batch, Change& change, [[maybe_unused]] const Name& name)
         -> decltype(change(std::declval<pg_connection&>())) {
         batch.check_not_lost();
         auto& conn = batch.connection();
@@ -186,9 +205,11 @@ class pg_aggregate {
                     return answer;
                 }
             }
-            const auto row = name(answer);
-            batch.notify_at_commit(channel_, payload_of(row));
-            batch.after_commit([this, row] { record(row); });
+            if constexpr (tell) {
+                const auto row = name(answer);
+                batch.notify_at_commit(channel_, payload_of(row));
+                batch.after_commit([this, row] { record(row); });
+            }
             return answer;
         } catch (...) {
             try {

@@ -1,13 +1,16 @@
 // pg_event_log: the change feed's history of every data set in two tables of the shared view's schema
 // (a counter row per data set numbers its events, so ids are the same on every instance and consecutive),
-// each append announced by NOTIFY on one channel with the data set as payload.
+// appends announced by NOTIFY on one channel with the data set as payload. Concurrent appends share one
+// transaction (event_append_queue): one commit and one NOTIFY per data set for all of them.
 
 #include "storage/event_log.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "postgres/event_append_queue.hpp"
 #include "postgres/listener.hpp"
 #include "postgres/pool.hpp"
 #include "postgres/stores.hpp"
@@ -20,6 +23,7 @@ namespace {
 using detail::pg_connection;
 using detail::pg_params;
 using detail::pg_transaction;
+using detail::queued_append;
 
 constexpr std::string_view counters_table = R"sql(
 CREATE TABLE IF NOT EXISTS storefront_event_counters (data_set text PRIMARY KEY, last_id bigint NOT NULL))sql";
@@ -55,7 +59,8 @@ DELETE FROM storefront_event_counters c USING idle WHERE c.data_set = idle.data_
 class pg_event_log final : public event_log {
   public:
     explicit pg_event_log(const storage_config& config)
-        : pool_(detail::shared_pg_pool(pg_target{config.backend, {}}, config.pool_size)) {}
+        : pool_(detail::shared_pg_pool(pg_target{config.backend, {}}, config.pool_size)),
+          appends_([this](const std::vector<queued_append*>& batch) { write(batch); }) {}
 
     ~pg_event_log() override {
         if (subscription_ != 0) {
@@ -72,21 +77,9 @@ class pg_event_log final : public event_log {
         std::optional<std::int64_t> owner,
         std::int64_t at_ms
     ) override {
-        auto db = connection();
-        pg_transaction tx(*db);
-        const auto r = db->exec(
-            append_sql,
-            pg_params().add(data_set).add(type).add(data).add(owner).add(at_ms),
-            detail::pg_plan::kept
-        );
-        (void)db->exec(
-            "SELECT pg_notify($1, $2)",
-            pg_params().add(detail::event_log_channel).add(data_set),
-            detail::pg_plan::kept
-        );
-        tx.commit();
-        return stored_event{
-            static_cast<std::uint64_t>(r.int64(0, 0)), std::string(type), std::string(data), owner, at_ms};
+        queued_append a{data_set, type, data, owner, at_ms};
+        appends_.run(a);
+        return stored_event{a.id, std::string(type), std::string(data), owner, at_ms};
     }
 
     std::vector<stored_event> after(std::string_view data_set, std::uint64_t after, std::size_t limit)
@@ -145,6 +138,36 @@ class pg_event_log final : public event_log {
     }
 
   private:
+    // One transaction for a batch of appends: each data set's counter row is locked in name order (so two
+    // instances' batches cannot deadlock) and held to the commit, so every data set's ids become visible in
+    // order and without gaps; one NOTIFY per data set, delivered at commit.
+    void write(const std::vector<queued_append*>& batch) {
+        std::vector<queued_append*> by_data_set(batch);
+        std::stable_sort(by_data_set.begin(), by_data_set.end(), [](const auto* a, const auto* b) {
+            return a->data_set < b->data_set;
+        });
+        auto db = connection();
+        pg_transaction tx(*db);
+        for (auto* a : by_data_set) {
+            const auto r = db->exec(
+                append_sql,
+                pg_params().add(a->data_set).add(a->type).add(a->data).add(a->owner).add(a->at_ms),
+                detail::pg_plan::kept
+            );
+            a->id = static_cast<std::uint64_t>(r.int64(0, 0));
+        }
+        for (std::size_t i = 0; i < by_data_set.size(); ++i) {
+            if (i == 0 || by_data_set[i]->data_set != by_data_set[i - 1]->data_set) {
+                (void)db->exec(
+                    "SELECT pg_notify($1, $2)",
+                    pg_params().add(detail::event_log_channel).add(by_data_set[i]->data_set),
+                    detail::pg_plan::kept
+                );
+            }
+        }
+        tx.commit();
+    }
+
     // A connection to a database with the tables (made by the first call that reaches it).
     detail::pg_pool::lease connection() {
         return tables_.connection(*pool_, [](pg_connection& db) {
@@ -158,6 +181,7 @@ class pg_event_log final : public event_log {
 
     std::shared_ptr<detail::pg_pool> pool_;
     detail::tables_once tables_;
+    detail::event_append_queue appends_;
     std::uint64_t subscription_ = 0;
 };
 

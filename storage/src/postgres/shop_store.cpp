@@ -272,53 +272,52 @@ class pg_shop_store final : public shop_store {
         core::timestamp_ms now,
         core::stock_shortage* shortage
     ) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        lock_cart(*db, user_id);
-        core::cart cart = read_cart(*db, user_id);
-        if (auto changed = change(cart); !changed) {
-            return changed.error();
-        }
-        for (const auto& line : cart.lines) {
-            const auto p =
-                db->exec("SELECT stock FROM products WHERE id = $1", pg_params().add(line.product_id));
-            if (p.empty() || p.int64(0, 0) < line.quantity) {
-                if (shortage) {
-                    *shortage = {line.product_id, line.quantity, p.empty() ? 0 : p.int64(0, 0)};
-                }
-                return p.empty() ? core::errc::not_found : core::errc::out_of_stock;
+        return aggregate_.write_untold([&](pg_connection& db) -> core::result<core::cart> {
+            lock_cart(db, user_id);
+            core::cart cart = read_cart(db, user_id);
+            if (auto changed = change(cart); !changed) {
+                return changed.error();
             }
-        }
-        cart.user_id = user_id;
-        cart.updated_at = now;
-        if (cart.id == 0) {
-            cart.created_at = now;
-            cart.id =
-                db->exec(
-                      "INSERT INTO carts (user_id, coupon, created_at, updated_at) VALUES ($1,$2,$3,$3) "
-                      "RETURNING id",
-                      pg_params().add(user_id).add(cart.coupon).add(now)
-                )
-                    .int64(0, 0);
-        } else {
-            (void)db->exec(
-                "UPDATE carts SET coupon = $2, updated_at = $3 WHERE id = $1",
-                pg_params().add(cart.id).add(cart.coupon).add(now)
-            );
-            (void)db->exec("DELETE FROM cart_lines WHERE cart_id = $1", pg_params().add(cart.id));
-        }
-        for (std::size_t i = 0; i < cart.lines.size(); ++i) {
-            (void)db->exec(
-                "INSERT INTO cart_lines (cart_id, position, product_id, quantity) VALUES ($1,$2,$3,$4)",
-                pg_params()
-                    .add(cart.id)
-                    .add(static_cast<std::int64_t>(i))
-                    .add(cart.lines[i].product_id)
-                    .add(static_cast<std::int64_t>(cart.lines[i].quantity))
-            );
-        }
-        tx.commit();
-        return cart;
+            for (const auto& line : cart.lines) {
+                const auto p =
+                    db.exec("SELECT stock FROM products WHERE id = $1", pg_params().add(line.product_id));
+                if (p.empty() || p.int64(0, 0) < line.quantity) {
+                    if (shortage) {
+                        *shortage = {line.product_id, line.quantity, p.empty() ? 0 : p.int64(0, 0)};
+                    }
+                    return p.empty() ? core::errc::not_found : core::errc::out_of_stock;
+                }
+            }
+            cart.user_id = user_id;
+            cart.updated_at = now;
+            if (cart.id == 0) {
+                cart.created_at = now;
+                cart.id =
+                    db.exec(
+                          "INSERT INTO carts (user_id, coupon, created_at, updated_at) VALUES ($1,$2,$3,$3) "
+                          "RETURNING id",
+                          pg_params().add(user_id).add(cart.coupon).add(now)
+                    )
+                        .int64(0, 0);
+            } else {
+                (void)db.exec(
+                    "UPDATE carts SET coupon = $2, updated_at = $3 WHERE id = $1",
+                    pg_params().add(cart.id).add(cart.coupon).add(now)
+                );
+                (void)db.exec("DELETE FROM cart_lines WHERE cart_id = $1", pg_params().add(cart.id));
+            }
+            for (std::size_t i = 0; i < cart.lines.size(); ++i) {
+                (void)db.exec(
+                    "INSERT INTO cart_lines (cart_id, position, product_id, quantity) VALUES ($1,$2,$3,$4)",
+                    pg_params()
+                        .add(cart.id)
+                        .add(static_cast<std::int64_t>(i))
+                        .add(cart.lines[i].product_id)
+                        .add(static_cast<std::int64_t>(cart.lines[i].quantity))
+                );
+            }
+            return cart;
+        });
     }
 
     core::result<void> clear_cart(std::int64_t user_id) override {
@@ -331,91 +330,92 @@ class pg_shop_store final : public shop_store {
 
     core::result<core::shop_order> checkout(const checkout_request& request, core::stock_shortage* shortage)
         override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        lock_cart(*db, request.user_id);
-        const core::cart cart = read_cart(*db, request.user_id);
-        if (cart.lines.empty()) {
-            return core::errc::cart_empty;
-        }
-        auto by_product = cart.lines;
-        std::sort(by_product.begin(), by_product.end(), [](const auto& a, const auto& b) {
-            return a.product_id < b.product_id;
-        });
-        std::map<std::int64_t, std::pair<std::string, double>> taken;  // product -> title, price
-        for (const auto& line : by_product) {
-            // The conditional decrement is the guard: it changes one row or none, whoever races.
-            const auto r = db->exec(
-                "UPDATE products SET stock = stock - $2 WHERE id = $1 AND stock >= $2 RETURNING title, price",
-                pg_params().add(line.product_id).add(static_cast<std::int64_t>(line.quantity))
-            );
-            if (r.empty()) {
-                const auto left =
-                    db->exec("SELECT stock FROM products WHERE id = $1", pg_params().add(line.product_id));
-                if (shortage) {
-                    *shortage = {line.product_id, line.quantity, left.empty() ? 0 : left.int64(0, 0)};
-                }
-                return left.empty() ? core::errc::not_found : core::errc::out_of_stock;
+        return aggregate_.write_untold([&](pg_connection& db) -> core::result<core::shop_order> {
+            lock_cart(db, request.user_id);
+            const core::cart cart = read_cart(db, request.user_id);
+            if (cart.lines.empty()) {
+                return core::errc::cart_empty;
             }
-            taken[line.product_id] = {std::string(r.text(0, 0)), r.real(0, 1)};
-            stock_changed(*db, catalogue_channel_, line.product_id);
-        }
-        std::vector<core::priced_line> lines;
-        for (const auto& line : cart.lines) {
-            const auto& [title, price] = taken[line.product_id];
-            lines.push_back({line.product_id, title, core::price_to_cents(price), line.quantity, 0});
-        }
-        core::shop_order o = core::order_from_cart(
-            core::total_lines(std::move(lines), cart.coupon),
-            cart.coupon,
-            request.user_id,
-            request.address,
-            request.now,
-            request.ttl_ms
-        );
-        o.id = db->exec(
-                     "INSERT INTO shop_orders (user_id, status, subtotal, discount, shipping, total, coupon, "
-                     "name, "
-                     "line1, line2, city, postal_code, country, created_at, updated_at, expires_at) "
-                     "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING id",
-                     pg_params()
-                         .add(o.user_id)
-                         .add(core::to_string(o.status))
-                         .add(o.subtotal)
-                         .add(o.discount)
-                         .add(o.shipping)
-                         .add(o.total)
-                         .add(o.coupon)
-                         .add(o.address.name)
-                         .add(o.address.line1)
-                         .add(o.address.line2)
-                         .add(o.address.city)
-                         .add(o.address.postal_code)
-                         .add(o.address.country)
-                         .add(o.created_at)
-                         .add(o.updated_at)
-                         .add(o.expires_at)
-        )
-                   .int64(0, 0);
-        for (std::size_t i = 0; i < o.items.size(); ++i) {
-            const auto& it = o.items[i];
-            (void)db->exec(
-                "INSERT INTO order_items (order_id, position, product_id, title, unit_price, quantity, "
-                "line_total) "
-                "VALUES ($1,$2,$3,$4,$5,$6,$7)",
-                pg_params()
-                    .add(o.id)
-                    .add(static_cast<std::int64_t>(i))
-                    .add(it.product_id)
-                    .add(it.title)
-                    .add(it.unit_price)
-                    .add(static_cast<std::int64_t>(it.quantity))
-                    .add(it.line_total)
+            auto by_product = cart.lines;
+            std::sort(by_product.begin(), by_product.end(), [](const auto& a, const auto& b) {
+                return a.product_id < b.product_id;
+            });
+            std::map<std::int64_t, std::pair<std::string, double>> taken;  // product -> title, price
+            for (const auto& line : by_product) {
+                // The conditional decrement is the guard: it changes one row or none, whoever races.
+                const auto r = db.exec(
+                    "UPDATE products SET stock = stock - $2 WHERE id = $1 AND stock >= $2 RETURNING title, "
+                    "price",
+                    pg_params().add(line.product_id).add(static_cast<std::int64_t>(line.quantity))
+                );
+                if (r.empty()) {
+                    const auto left =
+                        db.exec("SELECT stock FROM products WHERE id = $1", pg_params().add(line.product_id));
+                    if (shortage) {
+                        *shortage = {line.product_id, line.quantity, left.empty() ? 0 : left.int64(0, 0)};
+                    }
+                    return left.empty() ? core::errc::not_found : core::errc::out_of_stock;
+                }
+                taken[line.product_id] = {std::string(r.text(0, 0)), r.real(0, 1)};
+                stock_changed(db, catalogue_channel_, line.product_id);
+            }
+            std::vector<core::priced_line> lines;
+            for (const auto& line : cart.lines) {
+                const auto& [title, price] = taken[line.product_id];
+                lines.push_back({line.product_id, title, core::price_to_cents(price), line.quantity, 0});
+            }
+            core::shop_order o = core::order_from_cart(
+                core::total_lines(std::move(lines), cart.coupon),
+                cart.coupon,
+                request.user_id,
+                request.address,
+                request.now,
+                request.ttl_ms
             );
-        }
-        (void)db->exec("DELETE FROM carts WHERE user_id = $1", pg_params().add(request.user_id));
-        tx.commit();
-        return o;
+            o.id = db.exec(
+                         "INSERT INTO shop_orders (user_id, status, subtotal, discount, shipping, total, "
+                         "coupon, "
+                         "name, "
+                         "line1, line2, city, postal_code, country, created_at, updated_at, expires_at) "
+                         "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING id",
+                         pg_params()
+                             .add(o.user_id)
+                             .add(core::to_string(o.status))
+                             .add(o.subtotal)
+                             .add(o.discount)
+                             .add(o.shipping)
+                             .add(o.total)
+                             .add(o.coupon)
+                             .add(o.address.name)
+                             .add(o.address.line1)
+                             .add(o.address.line2)
+                             .add(o.address.city)
+                             .add(o.address.postal_code)
+                             .add(o.address.country)
+                             .add(o.created_at)
+                             .add(o.updated_at)
+                             .add(o.expires_at)
+            )
+                       .int64(0, 0);
+            for (std::size_t i = 0; i < o.items.size(); ++i) {
+                const auto& it = o.items[i];
+                (void)db.exec(
+                    "INSERT INTO order_items (order_id, position, product_id, title, unit_price, quantity, "
+                    "line_total) "
+                    "VALUES ($1,$2,$3,$4,$5,$6,$7)",
+                    pg_params()
+                        .add(o.id)
+                        .add(static_cast<std::int64_t>(i))
+                        .add(it.product_id)
+                        .add(it.title)
+                        .add(it.unit_price)
+                        .add(static_cast<std::int64_t>(it.quantity))
+                        .add(it.line_total)
+                );
+            }
+            (void)db.exec("DELETE FROM carts WHERE user_id = $1", pg_params().add(request.user_id));
+            return o;
+        });
     }
 
     core::result<core::shop_order> find_order(std::int64_t id, std::optional<std::int64_t> owner)
@@ -530,32 +530,31 @@ class pg_shop_store final : public shop_store {
         const core::charge_decision& decision,
         core::timestamp_ms now
     ) override {
-        auto db = aggregate_.connection();
-        detail::pg_transaction tx(*db);
-        const auto o = order_by_id(*db, order_id, true);
-        if (!o || (owner && o->user_id != *owner)) {
-            return core::errc::not_found;
-        }
-        // Past its expiresAt an unpaid order is no longer payable (expire_orders releases its stock).
-        if (o->status != shop_order_status::pending_payment || core::is_due_to_expire(*o, now)) {
-            return core::errc::transition_not_allowed;
-        }
-        core::payment p;
-        p.order_id = o->id;
-        p.user_id = o->user_id;
-        p.amount = o->total;
-        p.status = decision.status;
-        p.brand = decision.brand;
-        p.last4 = decision.last4;
-        p.failure_code = decision.failure_code;
-        p.next_action = decision.next_action;
-        p.created_at = p.updated_at = now;
-        p.id = insert_payment(*db, p);
-        if (p.status == core::payment_status::succeeded) {
-            set_order_status(*db, o->id, shop_order_status::paid, now);
-        }
-        tx.commit();
-        return p;
+        return aggregate_.write_untold([&](pg_connection& db) -> core::result<core::payment> {
+            const auto o = order_by_id(db, order_id, true);
+            if (!o || (owner && o->user_id != *owner)) {
+                return core::errc::not_found;
+            }
+            // Past its expiresAt an unpaid order is no longer payable (expire_orders releases its stock).
+            if (o->status != shop_order_status::pending_payment || core::is_due_to_expire(*o, now)) {
+                return core::errc::transition_not_allowed;
+            }
+            core::payment p;
+            p.order_id = o->id;
+            p.user_id = o->user_id;
+            p.amount = o->total;
+            p.status = decision.status;
+            p.brand = decision.brand;
+            p.last4 = decision.last4;
+            p.failure_code = decision.failure_code;
+            p.next_action = decision.next_action;
+            p.created_at = p.updated_at = now;
+            p.id = insert_payment(db, p);
+            if (p.status == core::payment_status::succeeded) {
+                set_order_status(db, o->id, shop_order_status::paid, now);
+            }
+            return p;
+        });
     }
 
     core::result<core::payment> complete_payment(

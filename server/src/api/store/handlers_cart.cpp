@@ -67,7 +67,7 @@ boost::asio::awaitable<response> change(
     request_context& ctx, store_services& app, Rule rule, http::status status, std::int64_t product_id
 ) {
     const std::int64_t user = caller(ctx);
-    const auto changed = co_await app.storage([&] { return apply_cart_rule(app, user, rule); });
+    const auto changed = co_await app.shop_write([&] { return apply_cart_rule(app, user, rule); });
     if (!changed.cart) {
         if (changed.problem == core::cart_problem::line_not_found) {
             co_return error_response(core::errc::not_found, missing_cart_line(product_id));

@@ -99,7 +99,7 @@ boost::asio::awaitable<response> checkout(request_context& ctx, store_services& 
     }
     storage::checkout_request request{caller(ctx), *address, now_ms(), app.order_ttl_ms()};
     core::stock_shortage shortage;
-    const auto order = co_await app.storage([&] { return app.shop().checkout(request, &shortage); });
+    const auto order = co_await app.shop_write([&] { return app.shop().checkout(request, &shortage); });
     if (!order) {
         if (order.error() == core::errc::not_found) {
             // A product deleted since it was added: the cart cannot be ordered as it is.

@@ -103,7 +103,7 @@ boost::asio::awaitable<response> pay(request_context& ctx, store_services& app, 
         }
         co_return validation_failed(core::validation_errors{{core::card_problem_message(problem)}});
     }
-    const auto recorded = co_await app.storage([&] {
+    const auto recorded = co_await app.shop_write([&] {
         return app.shop().record_payment(order_id, owner, *outcome.decision, now);
     });
     if (!recorded) {
