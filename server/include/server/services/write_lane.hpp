@@ -53,6 +53,8 @@ class write_lane {
     template <class Call, class After>
     boost::asio::awaitable<std::invoke_result_t<Call&>> run(const void* stores, Call call, After after);
 
+    // Whether one writer thread runs every batch (SQLite): batches then never hold row locks at once.
+    [[nodiscard]] bool one_writer() const noexcept { return writers_.size() == 1; }
     [[nodiscard]] std::size_t queued() const;
     [[nodiscard]] std::size_t rejected() const;
     // Batches run so far (each one transaction, committed or failed), and the writes they carried.

@@ -136,13 +136,15 @@ class store_services {
             return answer;
         });
     }
-    // storage(call) for a write of the shop (a cart change, a checkout, a payment). With a write lane it
-    // shares a commit with the writes queued meanwhile (one fsync, and on PostgreSQL one NOTIFY lock, for a
-    // batch of buyers) and costs a queue push instead of a pool thread's sleep and wake-up; the product
-    // lists, whose stock a checkout moves, are patched once it has committed.
+    // storage(call) for a write of the shop (a cart change, a checkout, a payment). With a write lane of one
+    // writer (SQLite) it shares a commit with the writes queued meanwhile (one fsync for a batch of buyers)
+    // and costs a queue push instead of a pool thread's sleep and wake-up; the product lists, whose stock a
+    // checkout moves, are patched once it has committed. PostgreSQL's lane has several writers whose
+    // batches, each one transaction, could take the same products' rows in opposite orders (a deadlock, and
+    // every buyer of the aborted batch answered 503): there each shop write stays one transaction.
     template <class Call>
     boost::asio::awaitable<std::invoke_result_t<Call&>> shop_write(Call call) const {
-        if (p_.writes != nullptr) {
+        if (p_.writes != nullptr && p_.writes->one_writer()) {
             return p_.writes->run(this, std::move(call), [this]() noexcept { refresh(p_.product_json); });
         }
         return p_.storage.run(std::move(call));
