@@ -247,4 +247,18 @@ result<void> complete_stored_three_d_secure(
     return {};
 }
 
+payment payment_of(const shop_order& order, const charge_decision& decision, timestamp_ms now) {
+    payment p;
+    p.order_id = order.id;
+    p.user_id = order.user_id;
+    p.amount = order.total;
+    p.status = decision.status;
+    p.brand = decision.brand;
+    p.last4 = decision.last4;
+    p.failure_code = decision.failure_code;
+    p.next_action = decision.next_action;
+    p.created_at = p.updated_at = now;
+    return p;
+}
+
 }  // namespace storefront::core

@@ -66,6 +66,9 @@ struct card_outcome {
 // The Luhn check of a string of digits (false for anything else).
 [[nodiscard]] bool passes_luhn(std::string_view digits) noexcept;
 
+// The payment `decision` makes of `order` at `now`, as every backend keeps it (id 0: the store numbers it).
+[[nodiscard]] payment payment_of(const shop_order& order, const charge_decision& decision, timestamp_ms now);
+
 // POST /payments/{id}/3ds: `approve` gives succeeded, otherwise failed with "authentication_failed".
 [[nodiscard]] charge_decision complete_three_d_secure(charge_decision pending, bool approve);
 

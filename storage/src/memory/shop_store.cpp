@@ -203,18 +203,9 @@ class memory_shop_store final : public shop_store {
         if (o.status != shop_order_status::pending_payment || core::is_due_to_expire(o, now)) {
             return core::errc::transition_not_allowed;
         }
-        core::payment p;
+        core::payment p = core::payment_of(o, decision, now);
         p.id = next_id(last_payment_id_);
         last_payment_id_ = p.id;
-        p.order_id = o.id;
-        p.user_id = o.user_id;
-        p.amount = o.total;
-        p.status = decision.status;
-        p.brand = decision.brand;
-        p.last4 = decision.last4;
-        p.failure_code = decision.failure_code;
-        p.next_action = decision.next_action;
-        p.created_at = p.updated_at = now;
         if (p.status == core::payment_status::succeeded) {
             o.status = shop_order_status::paid;
             o.updated_at = now;

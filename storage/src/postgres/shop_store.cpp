@@ -539,16 +539,7 @@ class pg_shop_store final : public shop_store {
             if (o->status != shop_order_status::pending_payment || core::is_due_to_expire(*o, now)) {
                 return core::errc::transition_not_allowed;
             }
-            core::payment p;
-            p.order_id = o->id;
-            p.user_id = o->user_id;
-            p.amount = o->total;
-            p.status = decision.status;
-            p.brand = decision.brand;
-            p.last4 = decision.last4;
-            p.failure_code = decision.failure_code;
-            p.next_action = decision.next_action;
-            p.created_at = p.updated_at = now;
+            core::payment p = core::payment_of(*o, decision, now);
             p.id = insert_payment(db, p);
             if (p.status == core::payment_status::succeeded) {
                 set_order_status(db, o->id, shop_order_status::paid, now);
