@@ -10,10 +10,10 @@
 
 #include <openssl/rand.h>
 
-#include "api/store/order_expiry.hpp"
 #include "server/api/docs/routes.hpp"
 #include "server/api/graphql/routes.hpp"
 #include "server/api/petstore/routes.hpp"
+#include "server/api/store/order_expiry.hpp"
 #include "server/api/store/routes.hpp"
 #include "server/ops/health_routes.hpp"
 #include "server/ops/metrics.hpp"

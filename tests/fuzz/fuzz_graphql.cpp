@@ -11,9 +11,9 @@
 #include <boost/json/parse.hpp>
 
 #include "api/graphql/store_schema.hpp"  // the schema /graphql serves, the one copy
-#include "server/graphql/graphql.hpp"
+#include "graphql/graphql.hpp"
 
-namespace gql = storefront::server::graphql;
+namespace gql = storefront::graphql;
 namespace json = boost::json;
 
 namespace {

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "caches/snapshot_patch.hpp"
+#include "snapshot_patch.hpp"
 
 namespace storefront::server {
 

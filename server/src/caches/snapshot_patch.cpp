@@ -1,7 +1,7 @@
 // snapshot_of and patched: the chunked item store of a fragment_list snapshot, and the merge that applies
 // one revision's changed rows to it while keeping the pages they did not affect.
 
-#include "caches/snapshot_patch.hpp"
+#include "snapshot_patch.hpp"
 
 #include <algorithm>
 #include <iterator>

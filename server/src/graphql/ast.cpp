@@ -1,12 +1,12 @@
 // Helpers of the document tree: building and printing type references, printing values as GraphQL
 // writes them (for validation messages and introspection's defaultValue).
 
-#include "server/graphql/ast.hpp"
+#include "graphql/ast.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/string.hpp>
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 type_ref type_ref::named_type(std::string name) {
     type_ref t;
@@ -87,4 +87,4 @@ std::string to_string(const value& v) {
     return {};
 }
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

@@ -1,12 +1,12 @@
 // Preparing a document: size and token limits, parsing, validation; and choosing its operation by name.
 // Syntax errors become GRAPHQL_PARSE_FAILED errors, rule violations GRAPHQL_VALIDATION_FAILED ones.
 
-#include "server/graphql/document.hpp"
+#include "graphql/document.hpp"
 
-#include "server/graphql/parser.hpp"
-#include "server/graphql/validator.hpp"
+#include "graphql/parser.hpp"
+#include "graphql/validator.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 const operation_definition* prepared_document::find_operation(std::string_view name, error& failure) const {
     const auto& ops = ast_.operations;
@@ -82,4 +82,4 @@ operation_choice choose_operation(const prepared_document& doc, std::string_view
     return {op->kind, std::nullopt};
 }
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

@@ -1,9 +1,9 @@
 // The LRU of prepared documents: a list in recency order and a map from query text to list position.
 // Keys are views into the list's strings, which do not move while their entry lives.
 
-#include "server/graphql/document_cache.hpp"
+#include "graphql/document_cache.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 document_cache::document_cache(std::size_t capacity) : capacity_(capacity) {}
 
@@ -37,4 +37,4 @@ std::size_t document_cache::size() const {
     return order_.size();
 }
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

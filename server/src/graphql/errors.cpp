@@ -1,9 +1,9 @@
 // The JSON shape of a GraphQL error, as Apollo Server and graphql-js write it.
 // Members in the order clients print them: message, locations, path, extensions.
 
-#include "server/graphql/errors.hpp"
+#include "graphql/errors.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 boost::json::object to_json(const error& e) {
     boost::json::object out;
@@ -31,4 +31,4 @@ boost::json::object to_json(const error& e) {
     return out;
 }
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

@@ -1,7 +1,7 @@
 // Execution (spec section 6): variable coercion, field collection with @skip/@include and fragments,
 // argument coercion, resolver calls, leaf serialisation and null propagation, and the response JSON.
 
-#include "server/graphql/executor.hpp"
+#include "graphql/executor.hpp"
 
 #include <unordered_map>
 #include <unordered_set>
@@ -12,7 +12,7 @@
 #include "json_text.hpp"
 #include "values.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 namespace {
 
 namespace json = boost::json;
@@ -392,4 +392,4 @@ std::string to_response_json(const execution& result) {
     return detail::json_text(out);
 }
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

@@ -5,7 +5,7 @@
 
 #include <boost/json/array.hpp>
 
-namespace storefront::server::graphql::detail {
+namespace storefront::graphql::detail {
 namespace {
 
 namespace json = boost::json;
@@ -209,4 +209,4 @@ resolved resolve_introspection(const schema& s, const resolve_info& info) {
     return resolved::ok(type_field(s, info));
 }
 
-}  // namespace storefront::server::graphql::detail
+}  // namespace storefront::graphql::detail

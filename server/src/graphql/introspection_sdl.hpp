@@ -1,7 +1,7 @@
 #pragma once
 
 // The introspection types as graphql-js defines them (spec section 4.2), added to every schema.
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 inline constexpr const char* introspection_sdl = R"(
 type __Schema {
@@ -62,4 +62,4 @@ enum __DirectiveLocation {
 }
 )";
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

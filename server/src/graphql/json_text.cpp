@@ -7,7 +7,7 @@
 
 #include <boost/json/serialize.hpp>
 
-namespace storefront::server::graphql::detail {
+namespace storefront::graphql::detail {
 namespace {
 
 void write(std::string& out, const boost::json::value& v) {
@@ -56,4 +56,4 @@ std::string json_text(const boost::json::value& v) {
     return out;
 }
 
-}  // namespace storefront::server::graphql::detail
+}  // namespace storefront::graphql::detail

@@ -1,13 +1,13 @@
 // The GraphQL lexer (spec section 2.1): punctuators, names, numbers, strings and block strings, with
 // 1-based line and column (in code points) and graphql-js's error wording.
 
-#include "server/graphql/lexer.hpp"
+#include "graphql/lexer.hpp"
 
 #include <cstdint>
 
 #include "source_text.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 namespace {
 
 using detail::append_utf8;
@@ -468,4 +468,4 @@ std::vector<token> tokenize(std::string_view source, std::size_t max_tokens) {
     return scanner(source, max_tokens).run();
 }
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-namespace storefront::server::graphql::detail {
+namespace storefront::graphql::detail {
 namespace {
 
 constexpr std::size_t work_budget = 50000;  // fields collected and pairs compared per document
@@ -180,4 +180,4 @@ void overlap_checker::check(
     }
 }
 
-}  // namespace storefront::server::graphql::detail
+}  // namespace storefront::graphql::detail

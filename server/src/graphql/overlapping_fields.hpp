@@ -4,11 +4,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "server/graphql/ast.hpp"
-#include "server/graphql/errors.hpp"
-#include "server/graphql/schema.hpp"
+#include "graphql/ast.hpp"
+#include "graphql/errors.hpp"
+#include "graphql/schema.hpp"
 
-namespace storefront::server::graphql::detail {
+namespace storefront::graphql::detail {
 
 // The rule "overlapping fields can be merged" (spec 5.3.2): fields of one selection set (fragments
 // expanded) with the same response name must be the same field with the same arguments and types, and
@@ -52,4 +52,4 @@ class overlap_checker final {
     std::size_t work_ = 0;
 };
 
-}  // namespace storefront::server::graphql::detail
+}  // namespace storefront::graphql::detail

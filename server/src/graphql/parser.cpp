@@ -1,11 +1,11 @@
 // Recursive-descent parser for executable documents and the type-system subset the schema needs.
 // Recursion is bounded by max_nesting, so hostile nesting is a syntax error, never a stack overflow.
 
-#include "server/graphql/parser.hpp"
+#include "graphql/parser.hpp"
 
-#include "server/graphql/lexer.hpp"
+#include "graphql/lexer.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 namespace {
 
 class parser final {
@@ -414,4 +414,4 @@ std::vector<sdl_type> parse_sdl(std::string_view source) {
     return parser(source, static_cast<std::size_t>(-1) / 2).sdl();
 }
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

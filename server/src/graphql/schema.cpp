@@ -1,14 +1,14 @@
 // The type system built from SDL text: user types, built-in scalars and directives, the introspection
 // types (introspection.cpp's SDL), resolvers per field, lookups for the validator and executor, and printing.
 
-#include "server/graphql/schema.hpp"
+#include "graphql/schema.hpp"
 
 #include <stdexcept>
 
+#include "graphql/parser.hpp"
 #include "introspection_sdl.hpp"
-#include "server/graphql/parser.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 namespace {
 
 std::optional<std::string> deprecation_of(const std::vector<directive>& directives) {
@@ -397,4 +397,4 @@ void schema::print() {
     }
 }
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

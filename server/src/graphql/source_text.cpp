@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace storefront::server::graphql::detail {
+namespace storefront::graphql::detail {
 
 void append_utf8(std::string& out, std::uint32_t cp) {
     if (cp < 0x80) {
@@ -127,4 +127,4 @@ std::string block_string_value(const std::string& raw) {
     return out;
 }
 
-}  // namespace storefront::server::graphql::detail
+}  // namespace storefront::graphql::detail

@@ -7,7 +7,7 @@
 
 // Source text helpers of the lexer: UTF-8 checks and encoding, characters as messages print them, and
 // the block string algorithm.
-namespace storefront::server::graphql::detail {
+namespace storefront::graphql::detail {
 
 // Appends code point `cp` encoded as UTF-8.
 void append_utf8(std::string& out, std::uint32_t cp);
@@ -18,4 +18,4 @@ void append_utf8(std::string& out, std::uint32_t cp);
 // The spec's BlockStringValue: common indentation and blank first and last lines removed.
 [[nodiscard]] std::string block_string_value(const std::string& raw);
 
-}  // namespace storefront::server::graphql::detail
+}  // namespace storefront::graphql::detail

@@ -2,7 +2,7 @@
 // One walk per definition (validator_selections.cpp) collects spreads and variable usages; the
 // document-level rules here use them: names, fragment use and cycles, variables, depth.
 
-#include "server/graphql/validator.hpp"
+#include "graphql/validator.hpp"
 
 #include <algorithm>
 #include <map>
@@ -10,7 +10,7 @@
 
 #include "validator_state.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 namespace detail {
 namespace {
 
@@ -258,4 +258,4 @@ std::vector<error> validate(const schema& s, const document& doc, const limits& 
     return detail::validator(s, doc, bounds).run();
 }
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

@@ -7,7 +7,7 @@
 #include "validator_state.hpp"
 #include "values.hpp"
 
-namespace storefront::server::graphql::detail {
+namespace storefront::graphql::detail {
 
 void validator::variable_definitions(const operation_definition& op) {
     std::set<std::string> names;
@@ -273,4 +273,4 @@ void validator::inline_fragment(const selection& sel, const type_def* parent) {
     selection_set(sel.selections, t);
 }
 
-}  // namespace storefront::server::graphql::detail
+}  // namespace storefront::graphql::detail

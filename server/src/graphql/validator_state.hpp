@@ -6,12 +6,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "graphql/validator.hpp"
 #include "overlapping_fields.hpp"
-#include "server/graphql/validator.hpp"
 
 // The validator's state, shared by validator.cpp (document-level rules) and validator_selections.cpp
 // (the walk over selections, arguments, values and directives).
-namespace storefront::server::graphql::detail {
+namespace storefront::graphql::detail {
 
 struct variable_usage {
     std::string name;
@@ -92,4 +92,4 @@ class validator final {
     std::unordered_map<std::string, std::size_t> depth_memo_;
 };
 
-}  // namespace storefront::server::graphql::detail
+}  // namespace storefront::graphql::detail

@@ -14,7 +14,7 @@
 
 #include "json_text.hpp"
 
-namespace storefront::server::graphql::detail {
+namespace storefront::graphql::detail {
 namespace {
 
 namespace json = boost::json;
@@ -410,4 +410,4 @@ std::optional<json::value> serialize_leaf(const type_def& t, const json::value& 
     return v;
 }
 
-}  // namespace storefront::server::graphql::detail
+}  // namespace storefront::graphql::detail

@@ -6,10 +6,10 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
-#include "server/graphql/schema.hpp"
+#include "graphql/schema.hpp"
 
 // Input coercion (literals and JSON variables) and leaf serialisation, shared by the validator and executor.
-namespace storefront::server::graphql::detail {
+namespace storefront::graphql::detail {
 
 // Why an input value was refused: the offending (sub)value printed as JSON, the path below the variable
 // (".price", "[2]"), and the reason in graphql-js wording.
@@ -42,4 +42,4 @@ struct input_problem {
     const type_def& type, const boost::json::value& v, std::string& reason
 );
 
-}  // namespace storefront::server::graphql::detail
+}  // namespace storefront::graphql::detail

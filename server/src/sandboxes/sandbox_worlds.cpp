@@ -8,7 +8,7 @@
 #include <limits>
 #include <utility>
 
-#include "api/store/order_expiry.hpp"
+#include "server/api/store/order_expiry.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/ops/metrics.hpp"
 #include "server/routing/error_responses.hpp"

@@ -5,10 +5,10 @@
 #include <limits>
 #include <utility>
 
-#include "sandboxes/shop_seed.hpp"
 #include "server/api/docs/graphiql.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "server/caches/list_changes.hpp"
+#include "shop_seed.hpp"
 #include "storage/factory.hpp"
 
 namespace storefront::server {

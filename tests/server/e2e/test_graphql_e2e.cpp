@@ -43,7 +43,7 @@ server::server_config graphql_config(const std::string& storage) {
 }
 
 // POST /graphql (under `base`: "" or "/sandbox/{id}") with `query` and `variables`.
-http_reply graphql(
+http_reply post_graphql(
     std::uint16_t port,
     const std::string& query,
     const json::object& variables = {},
@@ -85,7 +85,7 @@ std::string first_message(const http_reply& reply) {
 }
 
 std::string access_token(std::uint16_t port, const std::string& base = "") {
-    const auto reply = graphql(
+    const auto reply = post_graphql(
         port,
         R"(mutation { login(email: "john@mail.com", password: "changeme") { access_token refresh_token } })",
         {},
@@ -106,7 +106,7 @@ BOOST_AUTO_TEST_CASE(queries_answer_what_rest_answers) {
             running_server server(graphql_config(b.storage));
             const auto port = server.port();
             // A page only with limit and offset both given, in id order, with the REST fields.
-            auto page = data_of(graphql(
+            auto page = data_of(post_graphql(
                 port,
                 "{ products(limit: 3, offset: 2) { id title price slug images creationAt category { id name "
                 "} } }"
@@ -122,60 +122,66 @@ BOOST_AUTO_TEST_CASE(queries_answer_what_rest_answers) {
                 BOOST_TEST(items[i].at("creationAt") == rest[i].at("creationAt"));
                 BOOST_TEST(items[i].at("category").at("name") == rest[i].at("category").at("name"));
             }
-            const auto whole = data_of(graphql(port, "{ products(limit: 3) { id } }"));
+            const auto whole = data_of(post_graphql(port, "{ products(limit: 3) { id } }"));
             BOOST_TEST(whole.at("products").as_array().size() == 51u);  // limit alone: the whole list
             // Filters with the REST rules and texts.
-            const auto cheap = data_of(graphql(port, "{ products(price_min: 0, price_max: 20) { price } }"));
+            const auto cheap =
+                data_of(post_graphql(port, "{ products(price_min: 0, price_max: 20) { price } }"));
             for (const auto& p : cheap.at("products").as_array()) {
                 BOOST_TEST(p.at("price").to_number<double>() <= 20.0);
             }
             const auto by_category =
-                data_of(graphql(port, "{ products(categoryId: 2) { category { id } } }"));
+                data_of(post_graphql(port, "{ products(categoryId: 2) { category { id } } }"));
             BOOST_TEST(!by_category.at("products").as_array().empty());
             for (const auto& p : by_category.at("products").as_array()) {
                 BOOST_TEST(p.at("category").at("id").as_string() == "2");
             }
-            const auto negative = graphql(port, "{ products(price_min: -1, price_max: 5) { id } }");
+            const auto negative = post_graphql(port, "{ products(price_min: -1, price_max: 5) { id } }");
             BOOST_TEST(first_code(negative) == "BAD_USER_INPUT");
             BOOST_TEST(
                 first_message(negative).find("price_min must not be less than 0") != std::string::npos
             );
             // Single items; unknown ids are NOT_FOUND, not internal errors.
-            const auto one = data_of(graphql(port, "{ product(id: 7) { id title category { slug } } }"));
+            const auto one = data_of(post_graphql(port, "{ product(id: 7) { id title category { slug } } }"));
             BOOST_TEST(one.at("product").at("title") == get(port, "/api/v1/products/7").json().at("title"));
-            const auto unknown = graphql(port, "{ product(id: 999999) { id } }");
+            const auto unknown = post_graphql(port, "{ product(id: 999999) { id } }");
             BOOST_TEST(unknown.status == 200u);
             BOOST_TEST(first_code(unknown) == "NOT_FOUND");
             BOOST_TEST(unknown.json().at("data").is_null());
-            BOOST_TEST(first_code(graphql(port, R"({ product(id: "abc") { id } })")) == "BAD_USER_INPUT");
+            BOOST_TEST(
+                first_code(post_graphql(port, R"({ product(id: "abc") { id } })")) == "BAD_USER_INPUT"
+            );
             // Categories and Category.products (never resolved by the public service).
             const auto category =
-                data_of(graphql(port, "{ category(id: 1) { name products { id category { id } } } }"));
+                data_of(post_graphql(port, "{ category(id: 1) { name products { id category { id } } } }"));
             BOOST_TEST(!category.at("category").at("products").as_array().empty());
             for (const auto& p : category.at("category").at("products").as_array()) {
                 BOOST_TEST(p.at("category").at("id").as_string() == "1");
             }
             BOOST_TEST(
-                data_of(graphql(port, "{ categories { id } }")).at("categories").as_array().size() == 5u
+                data_of(post_graphql(port, "{ categories { id } }")).at("categories").as_array().size() == 5u
             );
-            BOOST_TEST(first_code(graphql(port, "{ category(id: 4242) { id } }")) == "NOT_FOUND");
+            BOOST_TEST(first_code(post_graphql(port, "{ category(id: 4242) { id } }")) == "NOT_FOUND");
             // Users: never a password, a fixed mask.
-            const auto users = data_of(graphql(port, "{ users(limit: 2) { id email password role } }"));
+            const auto users = data_of(post_graphql(port, "{ users(limit: 2) { id email password role } }"));
             BOOST_TEST_REQUIRE(users.at("users").as_array().size() == 2u);
             BOOST_TEST(users.at("users").as_array()[0].at("password").as_string() == "********");
             BOOST_TEST(
-                data_of(graphql(port, "{ user(id: 1) { email } }")).at("user").at("email") == "john@mail.com"
+                data_of(post_graphql(port, "{ user(id: 1) { email } }")).at("user").at("email") ==
+                "john@mail.com"
             );
             // isAvailable tells the truth.
             BOOST_TEST(
-                data_of(graphql(port, R"({ isAvailable(email: "john@mail.com") })")).at("isAvailable") ==
+                data_of(post_graphql(port, R"({ isAvailable(email: "john@mail.com") })")).at("isAvailable") ==
                 false
             );
             BOOST_TEST(
-                data_of(graphql(port, R"({ isAvailable(email: "free-one@mail.com") })")).at("isAvailable") ==
-                true
+                data_of(post_graphql(port, R"({ isAvailable(email: "free-one@mail.com") })"))
+                    .at("isAvailable") == true
             );
-            BOOST_TEST(first_code(graphql(port, R"({ isAvailable(email: "nope") })")) == "BAD_USER_INPUT");
+            BOOST_TEST(
+                first_code(post_graphql(port, R"({ isAvailable(email: "nope") })")) == "BAD_USER_INPUT"
+            );
         }
     }
 }
@@ -186,19 +192,19 @@ BOOST_AUTO_TEST_CASE(mutations_follow_the_rest_rules) {
         BOOST_TEST_CONTEXT(b.name) {
             running_server server(graphql_config(b.storage));
             const auto port = server.port();
-            const auto category = data_of(graphql(
+            const auto category = data_of(post_graphql(
                 port,
                 "mutation($data: CreateCategoryDto!) { addCategory(data: $data) { id name slug } }",
                 {{"data", {{"name", "Graph Lamps"}, {"image", "https://placehold.co/600x400"}}}}
             ));
             const std::string category_id(category.at("addCategory").at("id").as_string());
             BOOST_TEST(category.at("addCategory").at("slug") == "graph-lamps");
-            const auto duplicate = graphql(
+            const auto duplicate = post_graphql(
                 port,
                 R"(mutation { addCategory(data: {name: "Graph Lamps", image: "https://placehold.co/600x400"}) { id } })"
             );
             BOOST_TEST(first_code(duplicate) == "BAD_USER_INPUT");
-            const auto product = data_of(graphql(
+            const auto product = data_of(post_graphql(
                 port,
                 "mutation($data: CreateProductDto!) { addProduct(data: $data) { id title price category { id "
                 "} } }",
@@ -213,51 +219,54 @@ BOOST_AUTO_TEST_CASE(mutations_follow_the_rest_rules) {
             BOOST_TEST(product.at("addProduct").at("category").at("id").as_string() == category_id);
             BOOST_TEST(get(port, "/api/v1/products/" + product_id).status == 200u);  // REST sees it
             // A title-only update works (the public service crashes without images).
-            const auto renamed = data_of(graphql(
+            const auto renamed = data_of(post_graphql(
                 port,
                 "mutation { updateProduct(id: " + product_id +
                     R"(, changes: {title: "Graph Lamp 2"}) { title images } })"
             ));
             BOOST_TEST(renamed.at("updateProduct").at("title") == "Graph Lamp 2");
             BOOST_TEST(renamed.at("updateProduct").at("images").as_array().size() == 1u);
-            const auto unknown_category = graphql(
+            const auto unknown_category = post_graphql(
                 port,
                 R"(mutation { addProduct(data: {title: "X", price: 1, description: "d", categoryId: 4242, images: ["https://placehold.co/600x400"]}) { id } })"
             );
             BOOST_TEST(first_code(unknown_category) == "BAD_USER_INPUT");
             BOOST_TEST(first_message(unknown_category) == "Category 4242 not found");
-            const auto invalid = graphql(
+            const auto invalid = post_graphql(
                 port,
                 R"(mutation { addProduct(data: {title: "", price: -1, description: "d", categoryId: 1, images: []}) { id } })"
             );
             BOOST_TEST(first_code(invalid) == "BAD_USER_INPUT");
             // Seed rows are read-only, as in REST.
             BOOST_TEST(
+                first_code(post_graphql(
+                    port, R"(mutation { updateProduct(id: 1, changes: {title: "Mine"}) { id } })"
+                )) == "FORBIDDEN"
+            );
+            BOOST_TEST(
                 first_code(
-                    graphql(port, R"(mutation { updateProduct(id: 1, changes: {title: "Mine"}) { id } })")
+                    post_graphql(port, R"(mutation { updateUser(id: 1, changes: {name: "Mine"}) { id } })")
                 ) == "FORBIDDEN"
             );
             BOOST_TEST(
-                first_code(graphql(port, R"(mutation { updateUser(id: 1, changes: {name: "Mine"}) { id } })")
-                ) == "FORBIDDEN"
+                first_code(post_graphql(port, "mutation { deleteProduct(id: 999999) }")) == "NOT_FOUND"
             );
-            BOOST_TEST(first_code(graphql(port, "mutation { deleteProduct(id: 999999) }")) == "NOT_FOUND");
             // A category with products is still in use.
             BOOST_TEST(
-                first_code(graphql(port, "mutation { deleteCategory(id: " + category_id + ") }")) ==
+                first_code(post_graphql(port, "mutation { deleteCategory(id: " + category_id + ") }")) ==
                 "BAD_USER_INPUT"
             );
             BOOST_TEST(
-                data_of(graphql(port, "mutation { deleteProduct(id: " + product_id + ") }"))
+                data_of(post_graphql(port, "mutation { deleteProduct(id: " + product_id + ") }"))
                     .at("deleteProduct") == true
             );
             BOOST_TEST(get(port, "/api/v1/products/" + product_id).status == 404u);
             BOOST_TEST(
-                data_of(graphql(port, "mutation { deleteCategory(id: " + category_id + ") }"))
+                data_of(post_graphql(port, "mutation { deleteCategory(id: " + category_id + ") }"))
                     .at("deleteCategory") == true
             );
             // Users: registration, update and delete of one's own account.
-            const auto user = data_of(graphql(
+            const auto user = data_of(post_graphql(
                 port,
                 R"(mutation { addUser(data: {email: "graph@mail.com", name: "Graph", password: "secret123", avatar: "https://placehold.co/600x400"}) { id email role password } })"
             ));
@@ -265,7 +274,7 @@ BOOST_AUTO_TEST_CASE(mutations_follow_the_rest_rules) {
             BOOST_TEST(user.at("addUser").at("role") == "customer");
             BOOST_TEST(user.at("addUser").at("password") == "********");
             BOOST_TEST(
-                first_code(graphql(
+                first_code(post_graphql(
                     port,
                     R"(mutation { addUser(data: {email: "graph@mail.com", name: "G", password: "secret123", avatar: "https://placehold.co/600x400"}) { id } })"
                 )) == "BAD_USER_INPUT"
@@ -273,19 +282,19 @@ BOOST_AUTO_TEST_CASE(mutations_follow_the_rest_rules) {
             // A password change needs the account's own token (issue 45): anonymous, it is refused.
             const std::string change = "mutation { updateUser(id: " + user_id +
                                        R"(, changes: {name: "Graph 2", password: "other123"}) { name } })";
-            BOOST_TEST(first_code(graphql(port, change)) == "UNAUTHENTICATED");
+            BOOST_TEST(first_code(post_graphql(port, change)) == "UNAUTHENTICATED");
             const auto own =
                 post_json(port, "/api/v1/auth/login", R"({"email":"graph@mail.com","password":"secret123"})");
             BOOST_TEST_REQUIRE(own.status == 201u);
             const std::string bearer = "Bearer " + std::string(own.json().at("access_token").as_string());
-            const auto updated = data_of(graphql(port, change, {}, {{"Authorization", bearer}}));
+            const auto updated = data_of(post_graphql(port, change, {}, {{"Authorization", bearer}}));
             BOOST_TEST(updated.at("updateUser").at("name") == "Graph 2");
             const auto login =
                 post_json(port, "/api/v1/auth/login", R"({"email":"graph@mail.com","password":"other123"})");
             BOOST_TEST(login.status == 201u);  // the new password works on REST
             BOOST_TEST(
-                data_of(graphql(port, "mutation { deleteUser(id: " + user_id + ") }")).at("deleteUser") ==
-                true
+                data_of(post_graphql(port, "mutation { deleteUser(id: " + user_id + ") }"))
+                    .at("deleteUser") == true
             );
         }
     }
@@ -295,7 +304,7 @@ BOOST_AUTO_TEST_CASE(one_login_works_on_both_surfaces) {
     running_server server(graphql_config("memory"));
     const auto port = server.port();
     // myProfile without a token: UNAUTHENTICATED (apps refresh on this code).
-    const auto anonymous = graphql(port, "{ myProfile { id } }");
+    const auto anonymous = post_graphql(port, "{ myProfile { id } }");
     BOOST_TEST(first_code(anonymous) == "UNAUTHENTICATED");
     // A GraphQL login's token on REST.
     const std::string token = access_token(port);
@@ -310,25 +319,25 @@ BOOST_AUTO_TEST_CASE(one_login_works_on_both_surfaces) {
         post_json(port, "/api/v1/auth/login", R"({"email":"maria@mail.com","password":"12345"})");
     BOOST_TEST_REQUIRE(rest_login.status == 201u, rest_login.body);
     const std::string rest_token(rest_login.json().at("access_token").as_string());
-    const auto mine = data_of(
-        graphql(port, "{ myProfile { email password } }", {}, {{"Authorization", "Bearer " + rest_token}})
-    );
+    const auto mine = data_of(post_graphql(
+        port, "{ myProfile { email password } }", {}, {{"Authorization", "Bearer " + rest_token}}
+    ));
     BOOST_TEST(mine.at("myProfile").at("email") == "maria@mail.com");
     BOOST_TEST(mine.at("myProfile").at("password") == "********");
     // Refresh rotates: the pair works once.
     const std::string refresh(rest_login.json().at("refresh_token").as_string());
-    const auto refreshed = graphql(
+    const auto refreshed = post_graphql(
         port, "mutation($t: String!) { refreshToken(refreshToken: $t) { access_token } }", {{"t", refresh}}
     );
     BOOST_TEST(!data_of(refreshed).at("refreshToken").at("access_token").as_string().empty());
-    const auto replayed = graphql(
+    const auto replayed = post_graphql(
         port, "mutation($t: String!) { refreshToken(refreshToken: $t) { access_token } }", {{"t", refresh}}
     );
     BOOST_TEST(first_code(replayed) == "UNAUTHENTICATED");
     BOOST_TEST(
-        first_code(
-            graphql(port, R"(mutation { login(email: "john@mail.com", password: "wrong") { access_token } })")
-        ) == "UNAUTHENTICATED"
+        first_code(post_graphql(
+            port, R"(mutation { login(email: "john@mail.com", password: "wrong") { access_token } })"
+        )) == "UNAUTHENTICATED"
     );
 }
 
@@ -341,13 +350,13 @@ BOOST_AUTO_TEST_CASE(sandboxes_keep_graphql_writes_to_themselves) {
             const std::string add =
                 R"(mutation { addCategory(data: {name: "Sandboxed", image: "https://placehold.co/600x400"}) { id } })";
             // By prefix: the sandbox's own first id, invisible to the shared view and other sandboxes.
-            const auto made = data_of(graphql(port, add, {}, {}, "/sandbox/graph-1"));
+            const auto made = data_of(post_graphql(port, add, {}, {}, "/sandbox/graph-1"));
             BOOST_TEST(made.at("addCategory").at("id").as_string() == "6");
             BOOST_TEST(
-                data_of(graphql(port, "{ categories { id } }")).at("categories").as_array().size() == 5u
+                data_of(post_graphql(port, "{ categories { id } }")).at("categories").as_array().size() == 5u
             );
             BOOST_TEST(
-                data_of(graphql(port, "{ categories { id } }", {}, {}, "/sandbox/graph-1"))
+                data_of(post_graphql(port, "{ categories { id } }", {}, {}, "/sandbox/graph-1"))
                     .at("categories")
                     .as_array()
                     .size() == 6u
@@ -355,10 +364,10 @@ BOOST_AUTO_TEST_CASE(sandboxes_keep_graphql_writes_to_themselves) {
             BOOST_TEST(get(port, "/sandbox/graph-1/api/v1/categories/6").status == 200u);  // and REST in it
             // By header.
             const auto by_header =
-                data_of(graphql(port, "{ categories { id } }", {}, {{"X-Sandbox", "graph-1"}}));
+                data_of(post_graphql(port, "{ categories { id } }", {}, {{"X-Sandbox", "graph-1"}}));
             BOOST_TEST(by_header.at("categories").as_array().size() == 6u);
             BOOST_TEST(
-                data_of(graphql(port, "{ categories { id } }", {}, {}, "/sandbox/graph-2"))
+                data_of(post_graphql(port, "{ categories { id } }", {}, {}, "/sandbox/graph-2"))
                     .at("categories")
                     .as_array()
                     .size() == 5u
@@ -366,11 +375,12 @@ BOOST_AUTO_TEST_CASE(sandboxes_keep_graphql_writes_to_themselves) {
             // A token of one sandbox is not valid in the shared view.
             const std::string token = access_token(port, "/sandbox/graph-1");
             BOOST_TEST(
-                first_code(graphql(port, "{ myProfile { id } }", {}, {{"Authorization", "Bearer " + token}})
+                first_code(
+                    post_graphql(port, "{ myProfile { id } }", {}, {{"Authorization", "Bearer " + token}})
                 ) == "UNAUTHENTICATED"
             );
             BOOST_TEST(
-                data_of(graphql(
+                data_of(post_graphql(
                             port,
                             "{ myProfile { email } }",
                             {},
@@ -383,7 +393,7 @@ BOOST_AUTO_TEST_CASE(sandboxes_keep_graphql_writes_to_themselves) {
             // Queries over POST do not give a sandbox stores of its own; reset drops them.
             BOOST_TEST(send_request(port, {.method = "DELETE", .target = "/sandbox/graph-1"}).status == 204u);
             BOOST_TEST(
-                data_of(graphql(port, "{ categories { id } }", {}, {}, "/sandbox/graph-1"))
+                data_of(post_graphql(port, "{ categories { id } }", {}, {}, "/sandbox/graph-1"))
                     .at("categories")
                     .as_array()
                     .size() == 5u
@@ -398,7 +408,7 @@ BOOST_AUTO_TEST_CASE(sandbox_row_quota_refuses_graphql_additions) {
     running_server server(config);
     const auto port = server.port();
     const auto add = [&](const std::string& name) {
-        return graphql(
+        return post_graphql(
             port,
             R"(mutation { addCategory(data: {name: ")" + name +
                 R"(", image: "https://placehold.co/600x400"}) { id } })",
@@ -476,7 +486,7 @@ BOOST_AUTO_TEST_CASE(graphql_over_http) {
          .headers = {{"Accept", "application/graphql-response+json"}}}
     );
     BOOST_TEST(parse.status == 400u);
-    BOOST_TEST(graphql(port, "{ products { id }").status == 200u);
+    BOOST_TEST(post_graphql(port, "{ products { id }").status == 200u);
     BOOST_TEST(first_code(parse) == "GRAPHQL_PARSE_FAILED");
     BOOST_TEST(parse.json().at("errors").as_array()[0].as_object().contains("locations"));
     BOOST_TEST(!parse.json().as_object().contains("data"));
@@ -492,7 +502,7 @@ BOOST_AUTO_TEST_CASE(graphql_over_http) {
     BOOST_TEST(first_code(unknown_field) == "GRAPHQL_VALIDATION_FAILED");
     // Variables of the wrong type: BAD_USER_INPUT, nothing runs.
     const auto wrong_variable =
-        graphql(port, "query($id: ID!) { product(id: $id) { id } }", {{"id", json::array{1, 2}}});
+        post_graphql(port, "query($id: ID!) { product(id: $id) { id } }", {{"id", json::array{1, 2}}});
     BOOST_TEST(first_code(wrong_variable) == "BAD_USER_INPUT");
     // A browser gets GraphiQL (offline, under the same CSP as /docs); urql's Accept still gets a query
     // answer.
@@ -523,7 +533,7 @@ BOOST_AUTO_TEST_CASE(graphql_over_http) {
     BOOST_TEST(sdl.body.find("type Query {") != std::string::npos);
     BOOST_TEST(sdl.body.find("categoryId: Float") != std::string::npos);
     // Introspection is on.
-    const auto type = data_of(graphql(port, R"({ __type(name: "Product") { name fields { name } } })"));
+    const auto type = data_of(post_graphql(port, R"({ __type(name: "Product") { name fields { name } } })"));
     BOOST_TEST(type.at("__type").at("fields").as_array().size() == 10u);  // and stock (issue 42)
 }
 
@@ -589,21 +599,21 @@ BOOST_AUTO_TEST_CASE(hostile_documents_get_clear_errors_and_change_nothing) {
     );
     BOOST_TEST(too_deep.status == 400u, too_deep.body);
     BOOST_TEST(first_code(too_deep) == "GRAPHQL_VALIDATION_FAILED");
-    BOOST_TEST(graphql(port, nested(20)).status == 200u);
+    BOOST_TEST(post_graphql(port, nested(20)).status == 200u);
     // Thousands of aliases, directives, huge strings, invalid UTF-8, deep values.
     std::string aliases = "{";
     for (int i = 0; i < 5000; ++i) {
         aliases += " a" + std::to_string(i) + ": categories { id }";
     }
     aliases += " }";
-    BOOST_TEST(graphql(port, aliases).json().as_object().contains("errors"));
+    BOOST_TEST(post_graphql(port, aliases).json().as_object().contains("errors"));
     std::string directives = "{ categories @include(if: true)";
     for (int i = 0; i < 3000; ++i) {
         directives += " @skip(if: false)";
     }
     directives += " { id } }";
-    BOOST_TEST(graphql(port, directives).json().as_object().contains("errors"));
-    BOOST_TEST(graphql(port, R"({ isAvailable(email: ")" + std::string(60000, 'x') + R"(") })")
+    BOOST_TEST(post_graphql(port, directives).json().as_object().contains("errors"));
+    BOOST_TEST(post_graphql(port, R"({ isAvailable(email: ")" + std::string(60000, 'x') + R"(") })")
                    .json()
                    .as_object()
                    .contains("errors"));
@@ -618,7 +628,7 @@ BOOST_AUTO_TEST_CASE(hostile_documents_get_clear_errors_and_change_nothing) {
     BOOST_TEST(bad_utf8.json().as_object().contains("errors"));
     std::string nested_value =
         "{ products(title: " + std::string(5000, '[') + std::string(5000, ']') + ") { id } }";
-    BOOST_TEST(graphql(port, nested_value).json().as_object().contains("errors"));
+    BOOST_TEST(post_graphql(port, nested_value).json().as_object().contains("errors"));
     // More fields than --graphql-max-fields: an error, not a huge answer.
     std::string wide = "{";
     for (int i = 0; i < 20; ++i) {
@@ -627,12 +637,12 @@ BOOST_AUTO_TEST_CASE(hostile_documents_get_clear_errors_and_change_nothing) {
                 "slug image } }";
     }
     wide += " }";
-    const auto too_wide = graphql(port, wide);
+    const auto too_wide = post_graphql(port, wide);
     BOOST_TEST(too_wide.json().as_object().contains("errors"));
     const bool quick = std::chrono::steady_clock::now() - started < std::chrono::seconds(20);
     BOOST_TEST(quick);
     // Still serving, nothing changed.
-    BOOST_TEST(data_of(graphql(port, "{ categories { id } }")).at("categories").as_array().size() == 5u);
+    BOOST_TEST(data_of(post_graphql(port, "{ categories { id } }")).at("categories").as_array().size() == 5u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -8,7 +8,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-namespace storefront::server::graphql::testing {
+namespace storefront::graphql::testing {
 
 namespace json = boost::json;
 
@@ -220,4 +220,4 @@ std::vector<std::string> preparation_messages(const std::string& query) {
     return out;
 }
 
-}  // namespace storefront::server::graphql::testing
+}  // namespace storefront::graphql::testing

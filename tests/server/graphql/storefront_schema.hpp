@@ -5,11 +5,11 @@
 
 #include <boost/json/value.hpp>
 
-#include "server/graphql/document.hpp"
-#include "server/graphql/executor.hpp"
-#include "server/graphql/schema.hpp"
+#include "graphql/document.hpp"
+#include "graphql/executor.hpp"
+#include "graphql/schema.hpp"
 
-namespace storefront::server::graphql::testing {
+namespace storefront::graphql::testing {
 
 // The storefront schema text of /work/shared/reference/graphql.md, as the reference writes it.
 extern const char* const storefront_sdl;
@@ -34,4 +34,4 @@ struct store_fixture {
 // Messages of prepare()'s errors (empty: valid).
 [[nodiscard]] std::vector<std::string> preparation_messages(const std::string& query);
 
-}  // namespace storefront::server::graphql::testing
+}  // namespace storefront::graphql::testing

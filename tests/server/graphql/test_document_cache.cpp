@@ -7,10 +7,10 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "server/graphql/document_cache.hpp"
+#include "graphql/document_cache.hpp"
 #include "storefront_schema.hpp"
 
-namespace gql = storefront::server::graphql;
+namespace gql = storefront::graphql;
 
 BOOST_AUTO_TEST_SUITE(graphql_document_cache)
 

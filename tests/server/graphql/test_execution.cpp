@@ -8,10 +8,10 @@
 #include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include "server/graphql/executor.hpp"
+#include "graphql/executor.hpp"
 #include "storefront_schema.hpp"
 
-namespace gql = storefront::server::graphql;
+namespace gql = storefront::graphql;
 namespace json = boost::json;
 using gql::testing::run;
 using gql::testing::store_fixture;

@@ -9,7 +9,7 @@
 
 #include "storefront_schema.hpp"
 
-namespace gql = storefront::server::graphql;
+namespace gql = storefront::graphql;
 namespace json = boost::json;
 
 namespace {

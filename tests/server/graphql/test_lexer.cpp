@@ -6,9 +6,9 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "server/graphql/lexer.hpp"
+#include "graphql/lexer.hpp"
 
-namespace gql = storefront::server::graphql;
+namespace gql = storefront::graphql;
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include "storefront_schema.hpp"
 
-namespace gql = storefront::server::graphql;
+namespace gql = storefront::graphql;
 
 namespace {
 

@@ -6,9 +6,9 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "server/graphql/parser.hpp"
+#include "graphql/parser.hpp"
 
-namespace gql = storefront::server::graphql;
+namespace gql = storefront::graphql;
 
 BOOST_AUTO_TEST_SUITE(graphql_parser)
 

@@ -7,10 +7,10 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "server/graphql/validator.hpp"
+#include "graphql/validator.hpp"
 #include "storefront_schema.hpp"
 
-namespace gql = storefront::server::graphql;
+namespace gql = storefront::graphql;
 using gql::testing::preparation_messages;
 
 BOOST_AUTO_TEST_SUITE(graphql_validation)

@@ -1,13 +1,13 @@
 // The embedded documentation files, indexed by name once, with media types from their extensions and
 // the cache policy of each kind of file.
 
-#include "api/docs/docs_assets.hpp"
+#include "docs_assets.hpp"
 
 #include <algorithm>
 #include <iterator>
 #include <map>
 
-#include "api/docs/embedded_files.hpp"
+#include "embedded_files.hpp"
 
 namespace storefront::server {
 

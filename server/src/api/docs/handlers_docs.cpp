@@ -2,9 +2,9 @@
 // and compression from routing, computed once per file), with a Content-Security-Policy that allows only this
 // origin's scripts, styles and API calls.
 
-#include "api/docs/handlers_docs.hpp"
+#include "handlers_docs.hpp"
 
-#include "api/docs/docs_assets.hpp"
+#include "docs_assets.hpp"
 #include "server/api/docs/graphiql.hpp"
 #include "server/codec/http_caching.hpp"
 #include "server/routing/error_responses.hpp"

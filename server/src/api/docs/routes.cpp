@@ -6,7 +6,7 @@
 
 #include <array>
 
-#include "api/docs/handlers_docs.hpp"
+#include "handlers_docs.hpp"
 
 namespace storefront::server {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "core/write_policy.hpp"
+#include "graphql/executor.hpp"
 #include "server/api/store/store_services.hpp"
-#include "server/graphql/executor.hpp"
 
 namespace storefront::server {
 

@@ -15,8 +15,8 @@
 #include "core/model.hpp"
 #include "core/pagination.hpp"
 #include "core/validation.hpp"
+#include "graphql/executor.hpp"
 #include "server/api/store/store_services.hpp"
-#include "server/graphql/executor.hpp"
 
 namespace storefront::server {
 

@@ -12,10 +12,10 @@
 
 #include "graph_call.hpp"
 #include "graph_http.hpp"
+#include "graphql/document.hpp"
+#include "graphql/executor.hpp"
 #include "server/api/store/routes.hpp"
 #include "server/codec/cookies.hpp"
-#include "server/graphql/document.hpp"
-#include "server/graphql/executor.hpp"
 #include "server/routing/write_gate.hpp"
 
 namespace storefront::server {

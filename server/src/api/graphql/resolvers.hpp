@@ -2,7 +2,7 @@
 // The resolvers of the store schema, by aggregate. Each calls the core rules and stores the REST handlers
 // call, with the view's services from the call's context (graph_call.hpp).
 
-#include "server/graphql/schema.hpp"
+#include "graphql/schema.hpp"
 
 namespace storefront::server {
 

@@ -7,8 +7,6 @@
 
 #include <boost/json/parse.hpp>
 
-#include "api/store/shop_json.hpp"
-#include "api/store/shop_support.hpp"
 #include "core/card_payments.hpp"
 #include "core/cart_rules.hpp"
 #include "core/coupons.hpp"
@@ -17,6 +15,8 @@
 #include "graph_call.hpp"
 #include "graph_values.hpp"
 #include "resolvers.hpp"
+#include "server/api/store/shop_json.hpp"
+#include "server/api/store/shop_support.hpp"
 
 namespace storefront::server {
 

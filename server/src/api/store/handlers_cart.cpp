@@ -8,9 +8,9 @@
 #include "core/coupons.hpp"
 #include "core/validation.hpp"
 #include "server/api/store/handlers.hpp"
+#include "server/api/store/shop_json.hpp"
+#include "server/api/store/shop_support.hpp"
 #include "server/codec/request_body.hpp"
-#include "shop_json.hpp"
-#include "shop_support.hpp"
 #include "store_params.hpp"
 
 namespace storefront::server {

@@ -13,9 +13,9 @@
 #include "core/validation.hpp"
 #include "list_answer.hpp"
 #include "server/api/store/handlers.hpp"
+#include "server/api/store/shop_json.hpp"
+#include "server/api/store/shop_support.hpp"
 #include "server/services/shop_counters.hpp"
-#include "shop_json.hpp"
-#include "shop_support.hpp"
 #include "store_params.hpp"
 
 namespace storefront::server {

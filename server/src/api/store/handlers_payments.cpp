@@ -8,9 +8,9 @@
 #include "core/card_payments.hpp"
 #include "core/order_states.hpp"
 #include "server/api/store/handlers.hpp"
+#include "server/api/store/shop_json.hpp"
+#include "server/api/store/shop_support.hpp"
 #include "server/services/shop_counters.hpp"
-#include "shop_json.hpp"
-#include "shop_support.hpp"
 #include "store_params.hpp"
 
 namespace storefront::server {

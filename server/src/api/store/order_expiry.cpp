@@ -1,13 +1,13 @@
 // Unpaid orders past --order-ttl expire in the background; the change feed says so, as it says every other
 // move of an order (handlers_orders.cpp, handlers_payments.cpp).
 
-#include "order_expiry.hpp"
+#include "server/api/store/order_expiry.hpp"
 
 #include <exception>
 #include <string>
 
+#include "server/api/store/shop_json.hpp"
 #include "server/telemetry/log.hpp"
-#include "shop_json.hpp"
 
 namespace storefront::server {
 

@@ -1,7 +1,7 @@
 // JSON of carts, orders and payments (issue 42). Money is written from integer cents with format_cents, so
 // a total is never 0.30000000000000004; card numbers never get here (a payment has brand and last4 only).
 
-#include "shop_json.hpp"
+#include "server/api/store/shop_json.hpp"
 
 #include <boost/json/value.hpp>
 

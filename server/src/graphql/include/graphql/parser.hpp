@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
-#include "server/graphql/ast.hpp"
+#include "graphql/ast.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 // Lists, input objects and list types nest at most this deep; selection sets at most twice as deep. Deeper
 // input is a syntax error, so parsing recursion is bounded whatever the token limit.
@@ -49,4 +49,4 @@ struct sdl_type {
 // Throws syntax_error.
 [[nodiscard]] std::vector<sdl_type> parse_sdl(std::string_view source);
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

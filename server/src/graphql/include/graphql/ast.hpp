@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "server/graphql/errors.hpp"
+#include "graphql/errors.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 enum class operation_kind { query, mutation, subscription };
 
@@ -116,4 +116,4 @@ struct document {
     std::vector<other_definition> others;
 };
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

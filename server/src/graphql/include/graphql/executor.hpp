@@ -8,12 +8,12 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
-#include "server/graphql/document.hpp"
-#include "server/graphql/errors.hpp"
-#include "server/graphql/limits.hpp"
-#include "server/graphql/schema.hpp"
+#include "graphql/document.hpp"
+#include "graphql/errors.hpp"
+#include "graphql/limits.hpp"
+#include "graphql/schema.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 struct execution {
     std::optional<boost::json::value>
@@ -38,4 +38,4 @@ struct execution {
 // {"errors":[...]} (only when not empty) then {"data":...} (only when present), serialised.
 [[nodiscard]] std::string to_response_json(const execution& result);
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

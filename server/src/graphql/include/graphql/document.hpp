@@ -6,12 +6,12 @@
 #include <string_view>
 #include <vector>
 
-#include "server/graphql/ast.hpp"
-#include "server/graphql/errors.hpp"
-#include "server/graphql/limits.hpp"
-#include "server/graphql/schema.hpp"
+#include "graphql/ast.hpp"
+#include "graphql/errors.hpp"
+#include "graphql/limits.hpp"
+#include "graphql/schema.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 // A parsed and validated document, immutable, shareable between threads.
 class prepared_document final {
@@ -53,4 +53,4 @@ struct operation_choice {
     const prepared_document& doc, std::string_view operation_name
 );
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
-#include "server/graphql/errors.hpp"
+#include "graphql/errors.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 enum class token_kind {
     eof,
@@ -49,4 +49,4 @@ struct token {
 // document has more than `max_tokens` tokens.
 [[nodiscard]] std::vector<token> tokenize(std::string_view source, std::size_t max_tokens);
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "server/graphql/document.hpp"
+#include "graphql/document.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 // Bounded LRU of preparations (successful ones only) keyed by query text; thread-safe (a mutex). Parsing
 // and validation run outside the lock, so a slow document never blocks hits on others.
@@ -30,4 +30,4 @@ class document_cache final {
     std::unordered_map<std::string_view, std::list<entry>::iterator> index_;
 };
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

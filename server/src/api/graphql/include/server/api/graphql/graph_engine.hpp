@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <string_view>
 
-#include "server/graphql/document_cache.hpp"
-#include "server/graphql/executor.hpp"
-#include "server/graphql/schema.hpp"
+#include "graphql/document_cache.hpp"
+#include "graphql/executor.hpp"
+#include "graphql/schema.hpp"
 
 namespace storefront::server {
 

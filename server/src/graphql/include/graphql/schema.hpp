@@ -10,10 +10,10 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
-#include "server/graphql/ast.hpp"
-#include "server/graphql/errors.hpp"
+#include "graphql/ast.hpp"
+#include "graphql/errors.hpp"
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 // What a resolver returns: a value, or an error for this field (the executor adds locations and path,
 // and applies null propagation per the spec).
@@ -141,4 +141,4 @@ class schema final {
     field_def type_field_;
 };
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

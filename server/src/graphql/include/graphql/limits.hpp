@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 // Bounds on one document and one execution, so hostile documents fail fast.
 struct limits {
@@ -14,4 +14,4 @@ struct limits {
     std::size_t max_document_bytes = 100000;
 };
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql

@@ -8,7 +8,7 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
-namespace storefront::server::graphql {
+namespace storefront::graphql {
 
 // A 1-based line and column in a GraphQL document (0 = unknown).
 struct location {
@@ -40,4 +40,4 @@ class syntax_error final : public std::runtime_error {
     location where_;
 };
 
-}  // namespace storefront::server::graphql
+}  // namespace storefront::graphql
