@@ -6,11 +6,29 @@
 #include <array>
 #include <utility>
 
+#include "core/enum_names.hpp"
 #include "core/order_states.hpp"
 
 namespace storefront::core {
 
 namespace {
+
+constexpr enum_name<payment_status> payment_status_names[] = {
+    {payment_status::succeeded, "succeeded"},
+    {payment_status::failed, "failed"},
+    {payment_status::requires_action, "requires_action"},
+    {payment_status::refunded, "refunded"},
+};
+
+// Each problem's field and the message that explains it, side by side.
+constexpr problem_text<card_problem> card_problem_texts[] = {
+    {card_problem::invalid_number,
+     "card.number",
+     "card.number must be 12 to 19 digits that pass the Luhn check"},
+    {card_problem::invalid_expiry_month, "card.expMonth", "card.expMonth must be an integer from 1 to 12"},
+    {card_problem::expired, "card.expYear", "card.expYear/expMonth is in the past"},
+    {card_problem::invalid_cvc, "card.cvc", "card.cvc must be 3 digits (4 for amex)"},
+};
 
 struct test_card {
     std::string_view number;
@@ -81,58 +99,21 @@ std::pair<std::int64_t, int> year_month(timestamp_ms now) noexcept {
 }  // namespace
 
 std::string_view to_string(payment_status status) noexcept {
-    switch (status) {
-        case payment_status::succeeded:
-            return "succeeded";
-        case payment_status::failed:
-            return "failed";
-        case payment_status::requires_action:
-            return "requires_action";
-        case payment_status::refunded:
-            return "refunded";
-    }
-    return "failed";
+    return name_of(payment_status_names, status, "failed");
 }
 
 std::optional<payment_status> parse_payment_status(std::string_view text) noexcept {
-    for (const auto s :
-         {payment_status::succeeded,
-          payment_status::failed,
-          payment_status::requires_action,
-          payment_status::refunded}) {
-        if (to_string(s) == text) {
-            return s;
-        }
-    }
-    return std::nullopt;
+    return value_named(payment_status_names, text);
 }
 
 std::string card_problem_message(card_problem problem) {
-    switch (problem) {
-        case card_problem::invalid_number:
-            return "card.number must be 12 to 19 digits that pass the Luhn check";
-        case card_problem::invalid_expiry_month:
-            return "card.expMonth must be an integer from 1 to 12";
-        case card_problem::expired:
-            return "card.expYear/expMonth is in the past";
-        case card_problem::invalid_cvc:
-            return "card.cvc must be 3 digits (4 for amex)";
-    }
-    return "invalid card";
+    return std::string(
+        text_of(card_problem_texts, problem, &problem_text<card_problem>::message, "invalid card")
+    );
 }
 
 std::string_view card_problem_field(card_problem problem) noexcept {
-    switch (problem) {
-        case card_problem::invalid_number:
-            return "card.number";
-        case card_problem::invalid_expiry_month:
-            return "card.expMonth";
-        case card_problem::expired:
-            return "card.expYear";
-        case card_problem::invalid_cvc:
-            return "card.cvc";
-    }
-    return "card";
+    return text_of(card_problem_texts, problem, &problem_text<card_problem>::field, "card");
 }
 
 bool passes_luhn(std::string_view digits) noexcept {

@@ -5,11 +5,21 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/enum_names.hpp"
 #include "core/shipping_rule.hpp"
 
 namespace storefront::core {
 
 namespace {
+
+// Each problem's field and the message that explains it, side by side.
+constexpr problem_text<cart_problem> cart_problem_texts[] = {
+    {cart_problem::quantity_out_of_range,
+     "quantity",
+     "quantity must be an integer from 1 to 99 (also with what the cart already holds)"},
+    {cart_problem::too_many_lines, "items", "items: a cart holds at most 50 different products"},
+    {cart_problem::line_not_found, "items", "the cart has no item of that product"},
+};
 
 bool in_range(std::int64_t quantity) noexcept {
     return quantity >= min_line_quantity && quantity <= max_line_quantity;
@@ -24,19 +34,13 @@ auto find_line(std::vector<cart_line>& lines, std::int64_t product_id) {
 }  // namespace
 
 std::string cart_problem_message(cart_problem problem) {
-    switch (problem) {
-        case cart_problem::quantity_out_of_range:
-            return "quantity must be an integer from 1 to 99 (also with what the cart already holds)";
-        case cart_problem::too_many_lines:
-            return "items: a cart holds at most 50 different products";
-        case cart_problem::line_not_found:
-            return "the cart has no item of that product";
-    }
-    return "invalid cart change";
+    return std::string(
+        text_of(cart_problem_texts, problem, &problem_text<cart_problem>::message, "invalid cart change")
+    );
 }
 
 std::string_view cart_problem_field(cart_problem problem) noexcept {
-    return problem == cart_problem::quantity_out_of_range ? "quantity" : "items";
+    return text_of(cart_problem_texts, problem, &problem_text<cart_problem>::field, "items");
 }
 
 std::optional<std::int32_t> read_quantity(const input_value& value, bool allow_zero) {

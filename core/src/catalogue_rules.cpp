@@ -121,8 +121,7 @@ bool is_domain(std::string_view host) noexcept {
 // Reads the fields of one body, appending a message for every problem.
 class field_reader {
   public:
-    field_reader(const input_fields& fields, std::vector<std::string>& messages)
-        : fields_(fields), messages_(messages) {}
+    explicit field_reader(const input_fields& fields) : fields_(fields) {}
 
     // The field, or nullptr when absent or null (class-validator treats null as absent).
     const input_value* find(std::string_view name) const {
@@ -312,13 +311,23 @@ class field_reader {
 
     bool ok() const { return messages_.empty(); }
 
+    // Every problem the reads found, or what `build` makes of the values read (called only when there is
+    // none, so it may dereference them). Read every field before, so a body's problems come back at once.
+    template <class Build>
+    auto finish(Build build) -> validated<decltype(build())> {
+        if (!ok()) {
+            return validation_errors{std::move(messages_)};
+        }
+        return build();
+    }
+
   private:
     void fail(std::string_view name, std::string_view what) {
         messages_.push_back(std::string(name).append(what));
     }
 
     const input_fields& fields_;
-    std::vector<std::string>& messages_;
+    std::vector<std::string> messages_;
 };
 
 // Reads `name` with `read` only when present: the optional fields of an update.
@@ -373,9 +382,7 @@ bool is_url(std::string_view text) noexcept {
 }
 
 validated<product_draft> read_product_draft(const input_fields& fields) {
-    validation_errors errors;
-    field_reader reader(fields, errors.messages);
-    product_draft draft;
+    field_reader reader(fields);
     auto title = reader.text("title", max_title_length);
     auto price = reader.price("price");
     auto description = reader.text("description", max_description_length);
@@ -383,21 +390,19 @@ validated<product_draft> read_product_draft(const input_fields& fields) {
     auto images = reader.url_list("images");
     // Optional on create: a product made without it has none to sell yet.
     auto stock = if_present(reader, "stock", [&] { return reader.stock("stock"); });
-    if (!reader.ok()) {
-        return errors;
-    }
-    return product_draft{
-        std::move(*title),
-        *price,
-        std::move(*description),
-        *category_id,
-        std::move(*images),
-        stock.value_or(0)};
+    return reader.finish([&] {
+        return product_draft{
+            std::move(*title),
+            *price,
+            std::move(*description),
+            *category_id,
+            std::move(*images),
+            stock.value_or(0)};
+    });
 }
 
 validated<product_patch> read_product_patch(const input_fields& fields) {
-    validation_errors errors;
-    field_reader reader(fields, errors.messages);
+    field_reader reader(fields);
     product_patch patch;
     patch.title = if_present(reader, "title", [&] { return reader.text("title", max_title_length); });
     patch.price = if_present(reader, "price", [&] { return reader.price("price"); });
@@ -406,67 +411,50 @@ validated<product_patch> read_product_patch(const input_fields& fields) {
     patch.category_id = if_present(reader, "categoryId", [&] { return reader.integer("categoryId"); });
     patch.images = if_present(reader, "images", [&] { return reader.url_list("images"); });
     patch.stock = if_present(reader, "stock", [&] { return reader.stock("stock"); });
-    if (!reader.ok()) {
-        return errors;
-    }
-    return patch;
+    return reader.finish([&] { return std::move(patch); });
 }
 
 validated<category_draft> read_category_draft(const input_fields& fields) {
-    validation_errors errors;
-    field_reader reader(fields, errors.messages);
+    field_reader reader(fields);
     auto name = reader.text("name", max_name_length);
     auto image = reader.url("image");
-    if (!reader.ok()) {
-        return errors;
-    }
-    return category_draft{std::move(*name), std::move(*image)};
+    return reader.finish([&] { return category_draft{std::move(*name), std::move(*image)}; });
 }
 
 validated<category_patch> read_category_patch(const input_fields& fields) {
-    validation_errors errors;
-    field_reader reader(fields, errors.messages);
+    field_reader reader(fields);
     category_patch patch;
     patch.name = if_present(reader, "name", [&] { return reader.text("name", max_name_length); });
     patch.image = if_present(reader, "image", [&] { return reader.url("image"); });
-    if (!reader.ok()) {
-        return errors;
-    }
-    return patch;
+    return reader.finish([&] { return std::move(patch); });
 }
 
 validated<user_registration> read_user_registration(const input_fields& fields) {
-    validation_errors errors;
-    field_reader reader(fields, errors.messages);
+    field_reader reader(fields);
     auto email = reader.email("email");
     auto name = reader.text("name", max_name_length);
     auto password = reader.password("password");
     auto avatar = reader.url("avatar");
     auto role = if_present(reader, "role", [&] { return reader.role("role"); });
-    if (!reader.ok()) {
-        return errors;
-    }
-    return user_registration{
-        std::move(*email),
-        std::move(*name),
-        std::move(*password),
-        std::move(*avatar),
-        role.value_or("customer")};
+    return reader.finish([&] {
+        return user_registration{
+            std::move(*email),
+            std::move(*name),
+            std::move(*password),
+            std::move(*avatar),
+            role.value_or("customer")};
+    });
 }
 
 validated<user_update> read_user_update(const input_fields& fields) {
-    validation_errors errors;
-    field_reader reader(fields, errors.messages);
+    field_reader reader(fields);
     user_update update;
     update.email = if_present(reader, "email", [&] { return reader.email("email"); });
     update.name = if_present(reader, "name", [&] { return reader.text("name", max_name_length); });
     update.password = if_present(reader, "password", [&] { return reader.password("password"); });
     update.avatar = if_present(reader, "avatar", [&] { return reader.url("avatar"); });
     update.role = if_present(reader, "role", [&] { return reader.role("role"); });
-    if (!reader.ok()) {
-        return errors;
-    }
-    return update;
+    return reader.finish([&] { return std::move(update); });
 }
 
 validated<product_filter> parse_product_filter(const query_params& params) {

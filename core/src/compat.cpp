@@ -3,20 +3,25 @@
 
 #include "core/compat.hpp"
 
+#include "core/enum_names.hpp"
+
 namespace storefront::core {
 
+namespace {
+
+constexpr enum_name<compat_mode> compat_mode_names[] = {
+    {compat_mode::none, "none"},
+    {compat_mode::public_service, "public"},
+};
+
+}  // namespace
+
 std::optional<compat_mode> parse_compat_mode(std::string_view text) noexcept {
-    if (text == "none") {
-        return compat_mode::none;
-    }
-    if (text == "public") {
-        return compat_mode::public_service;
-    }
-    return std::nullopt;
+    return value_named(compat_mode_names, text);
 }
 
 std::string_view compat_mode_name(compat_mode mode) noexcept {
-    return mode == compat_mode::public_service ? "public" : "none";
+    return name_of(compat_mode_names, mode, "none");
 }
 
 }  // namespace storefront::core

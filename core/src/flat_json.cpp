@@ -184,31 +184,15 @@ class parser {
             return false;
         }
         const char c = text_[pos_++];
-        switch (c) {
-            case '"':
-            case '\\':
-            case '/':
-                out.push_back(c);
-                return true;
-            case 'b':
-                out.push_back('\b');
-                return true;
-            case 'f':
-                out.push_back('\f');
-                return true;
-            case 'n':
-                out.push_back('\n');
-                return true;
-            case 'r':
-                out.push_back('\r');
-                return true;
-            case 't':
-                out.push_back('\t');
-                return true;
-            case 'u':
-                break;
-            default:
-                return false;
+        // The one-letter escapes of RFC 8259 §7, and what each stands for; "\u" is read below.
+        constexpr std::string_view letters = "\"\\/bfnrt";
+        constexpr std::string_view meanings = "\"\\/\b\f\n\r\t";
+        if (const std::size_t at = letters.find(c); at != std::string_view::npos) {
+            out.push_back(meanings[at]);
+            return true;
+        }
+        if (c != 'u') {
+            return false;
         }
         auto cp = hex4();
         if (!cp) {

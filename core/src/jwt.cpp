@@ -3,44 +3,20 @@
 
 #include "core/jwt.hpp"
 
-#include <array>
 #include <charconv>
 #include <stdexcept>
 #include <utility>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include "core/base64url.hpp"
 #include "core/flat_json.hpp"
+#include "core/hmac_sha256.hpp"
 
 namespace storefront::core {
 namespace {
 
 constexpr std::size_t max_token_length = 8192;
-constexpr std::size_t sha256_length = 32;
-
-using digest = std::array<unsigned char, sha256_length>;
-
-digest hmac_sha256(std::string_view key, std::string_view data) {
-    digest out{};
-    unsigned int out_length = 0;
-    const unsigned char* ok = HMAC(
-        EVP_sha256(),
-        key.data(),
-        static_cast<int>(key.size()),
-        reinterpret_cast<const unsigned char*>(data.data()),
-        data.size(),
-        out.data(),
-        &out_length
-    );
-    if (ok == nullptr || out_length != sha256_length) {
-        throw std::runtime_error("HMAC-SHA256 failed");
-    }
-    return out;
-}
-
 // The canonical decimal form of an int64, or nullopt if `text` is not exactly one.
 std::optional<std::int64_t> parse_int64(std::string_view text) {
     std::int64_t n = 0;
@@ -61,16 +37,32 @@ const std::int64_t* get_int(const flat_object& object, std::string_view key) {
     return it == object.end() ? nullptr : std::get_if<std::int64_t>(&it->second);
 }
 
+// A claim that may be absent (then `out` keeps its value). Present, it must hold a T that satisfies `valid`;
+// false means the token is invalid.
+template <class T, class Valid>
+bool read_optional_claim(const flat_object& object, std::string_view key, T& out, Valid valid) {
+    const auto it = object.find(key);
+    if (it == object.end()) {
+        return true;
+    }
+    const T* value = std::get_if<T>(&it->second);
+    if (value == nullptr || !valid(*value)) {
+        return false;
+    }
+    out = *value;
+    return true;
+}
+
+constexpr auto any_value = [](const auto&) { return true; };
+
 bool header_ok(const flat_object& header) {
     const std::string* alg = get_string(header, "alg");
     if (alg == nullptr || *alg != "HS256") {
         return false;
     }
-    if (header.contains("typ")) {
-        const std::string* typ = get_string(header, "typ");
-        if (typ == nullptr || *typ != "JWT") {
-            return false;
-        }
+    std::string typ;
+    if (!read_optional_claim(header, "typ", typ, [](const std::string& t) { return t == "JWT"; })) {
+        return false;
     }
     // Unknown members (kid, cty, ...) are ignored, but "crit" demands we understand extensions we don't.
     return !header.contains("crit");
@@ -133,7 +125,7 @@ std::string jwt_codec::sign(const token_claims& claims) const {
     std::string token = base64url_encode(R"({"alg":"HS256","typ":"JWT"})");
     token += '.';
     token += base64url_encode(payload);
-    const digest mac = hmac_sha256(secret_, token);
+    const sha256_digest mac = hmac_sha256(secret_, token);
     token += '.';
     token += base64url_encode({reinterpret_cast<const char*>(mac.data()), mac.size()});
     return token;
@@ -167,7 +159,7 @@ result<token_claims> jwt_codec::verify(
     }
 
     // Authenticate before interpreting anything the sender wrote.
-    const digest mac = hmac_sha256(secret_, token.substr(0, dot2));
+    const sha256_digest mac = hmac_sha256(secret_, token.substr(0, dot2));
     if (CRYPTO_memcmp(mac.data(), signature->data(), sha256_length) != 0) {
         return errc::invalid_token;
     }
@@ -187,19 +179,11 @@ result<token_claims> jwt_codec::verify(
         return errc::invalid_token;
     }
     claims.expires_at = *exp;
-    if (payload->contains("iat")) {
-        const std::int64_t* iat = get_int(*payload, "iat");
-        if (iat == nullptr) {
-            return errc::invalid_token;
-        }
-        claims.issued_at = *iat;
-    }
     // RFC 7519 §4.1.5: honour "nbf" when a token carries it, although ours never do.
-    if (payload->contains("nbf")) {
-        const std::int64_t* nbf = get_int(*payload, "nbf");
-        if (nbf == nullptr || *nbf > now) {
-            return errc::invalid_token;
-        }
+    std::int64_t not_before = 0;
+    if (!read_optional_claim(*payload, "iat", claims.issued_at, any_value) ||
+        !read_optional_claim(*payload, "nbf", not_before, [&](std::int64_t nbf) { return nbf <= now; })) {
+        return errc::invalid_token;
     }
 
     const auto sub = payload->find("sub");
@@ -222,26 +206,10 @@ result<token_claims> jwt_codec::verify(
     }
     claims.type = std::string(expected.type);
     claims.audience = std::string(expected.audience);
-    if (payload->contains("scope")) {
-        const std::string* scope = get_string(*payload, "scope");
-        if (scope == nullptr) {
-            return errc::invalid_token;
-        }
-        claims.scope = *scope;
-    }
-    if (payload->contains("sid")) {
-        const std::string* session = get_string(*payload, "sid");
-        if (session == nullptr) {
-            return errc::invalid_token;
-        }
-        claims.session = *session;
-    }
-    if (payload->contains("gen")) {
-        const std::int64_t* generation = get_int(*payload, "gen");
-        if (generation == nullptr || *generation < 0) {
-            return errc::invalid_token;
-        }
-        claims.generation = *generation;
+    if (!read_optional_claim(*payload, "scope", claims.scope, any_value) ||
+        !read_optional_claim(*payload, "sid", claims.session, any_value) ||
+        !read_optional_claim(*payload, "gen", claims.generation, [](std::int64_t gen) { return gen >= 0; })) {
+        return errc::invalid_token;
     }
     return claims;
 }

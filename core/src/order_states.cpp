@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "core/enum_names.hpp"
+
 namespace storefront::core {
 
 namespace {
@@ -21,33 +23,23 @@ constexpr std::array<std::pair<status, status>, 6> moves{{
     {status::shipped, status::delivered},
 }};
 
-constexpr std::array<std::pair<status, std::string_view>, 6> names{{
+constexpr enum_name<status> names[] = {
     {status::pending_payment, "pending_payment"},
     {status::paid, "paid"},
     {status::shipped, "shipped"},
     {status::delivered, "delivered"},
     {status::cancelled, "cancelled"},
     {status::expired, "expired"},
-}};
+};
 
 }  // namespace
 
 std::string_view to_string(shop_order_status s) noexcept {
-    for (const auto& [value, name] : names) {
-        if (value == s) {
-            return name;
-        }
-    }
-    return "unknown";
+    return name_of(names, s, "unknown");
 }
 
 std::optional<shop_order_status> parse_shop_order_status(std::string_view text) noexcept {
-    for (const auto& [value, name] : names) {
-        if (name == text) {
-            return value;
-        }
-    }
-    return std::nullopt;
+    return value_named(names, text);
 }
 
 std::vector<shop_order_status> allowed_transitions(shop_order_status from) {

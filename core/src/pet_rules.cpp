@@ -4,24 +4,25 @@
 #include "core/pet_rules.hpp"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
+
+#include "core/enum_names.hpp"
 
 namespace storefront::core {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, pet_status>, 3> pet_status_names{{
-    {"available", pet_status::available},
-    {"pending", pet_status::pending},
-    {"sold", pet_status::sold},
-}};
+constexpr enum_name<pet_status> pet_status_names[] = {
+    {pet_status::available, "available"},
+    {pet_status::pending, "pending"},
+    {pet_status::sold, "sold"},
+};
 
-constexpr std::array<std::pair<std::string_view, order_status>, 3> order_status_names{{
-    {"placed", order_status::placed},
-    {"approved", order_status::approved},
-    {"delivered", order_status::delivered},
-}};
+constexpr enum_name<order_status> order_status_names[] = {
+    {order_status::placed, "placed"},
+    {order_status::approved, "approved"},
+    {order_status::delivered, "delivered"},
+};
 
 // Calls `each` with every non-empty comma-separated item of every value of parameter `name`.
 template <class Each>
@@ -71,39 +72,19 @@ bool starts_with_bytes(std::string_view bytes, std::string_view magic) noexcept 
 }  // namespace
 
 std::string_view to_string(pet_status status) noexcept {
-    for (const auto& [name, value] : pet_status_names) {
-        if (value == status) {
-            return name;
-        }
-    }
-    return "available";
+    return name_of(pet_status_names, status, "available");
 }
 
 std::string_view to_string(order_status status) noexcept {
-    for (const auto& [name, value] : order_status_names) {
-        if (value == status) {
-            return name;
-        }
-    }
-    return "placed";
+    return name_of(order_status_names, status, "placed");
 }
 
 std::optional<pet_status> parse_pet_status(std::string_view text) noexcept {
-    for (const auto& [name, value] : pet_status_names) {
-        if (name == text) {
-            return value;
-        }
-    }
-    return std::nullopt;
+    return value_named(pet_status_names, text);
 }
 
 std::optional<order_status> parse_order_status(std::string_view text) noexcept {
-    for (const auto& [name, value] : order_status_names) {
-        if (name == text) {
-            return value;
-        }
-    }
-    return std::nullopt;
+    return value_named(order_status_names, text);
 }
 
 validated<std::vector<pet_status>> parse_status_filter(const query_params& params) {

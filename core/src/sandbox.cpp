@@ -5,11 +5,10 @@
 #include <array>
 #include <stdexcept>
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
 
 #include "core/base64url.hpp"
+#include "core/hmac_sha256.hpp"
 
 namespace storefront::core {
 
@@ -50,20 +49,8 @@ std::string random_sandbox_id() {
 
 std::string sandbox_secret(std::string_view shared, std::string_view id) {
     const std::string label = "storefront sandbox " + std::string(id);
-    std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
-    unsigned int length = 0;
-    if (HMAC(
-            EVP_sha256(),
-            shared.data(),
-            static_cast<int>(shared.size()),
-            reinterpret_cast<const unsigned char*>(label.data()),
-            label.size(),
-            mac.data(),
-            &length
-        ) == nullptr) {
-        throw std::runtime_error("cannot derive a sandbox secret");
-    }
-    return std::string(reinterpret_cast<const char*>(mac.data()), length);
+    const sha256_digest mac = hmac_sha256(shared, label);
+    return std::string(reinterpret_cast<const char*>(mac.data()), mac.size());
 }
 
 }  // namespace storefront::core

@@ -2,16 +2,21 @@
 
 #include "core/write_policy.hpp"
 
+#include "core/enum_names.hpp"
+
 namespace storefront::core {
 
+namespace {
+
+constexpr enum_name<write_policy> write_policy_names[] = {
+    {write_policy::open, "open"},
+    {write_policy::roles, "roles"},
+};
+
+}  // namespace
+
 std::optional<write_policy> parse_write_policy(std::string_view text) noexcept {
-    if (text == "open") {
-        return write_policy::open;
-    }
-    if (text == "roles") {
-        return write_policy::roles;
-    }
-    return std::nullopt;
+    return value_named(write_policy_names, text);
 }
 
 result<void> may_write_catalogue(write_policy policy, const actor& caller) noexcept {

@@ -175,18 +175,18 @@ composition_root::data_sets::data_sets(
 )
     : sandboxes(
           config.sandboxes.mode == core::sandbox_mode::off ? nullptr
-                                                           : std::make_unique<sandbox_worlds>(
-                                                                 config.sandboxes,
-                                                                 config.storage,
-                                                                 parts.commons,
-                                                                 set.tokens,
-                                                                 set.pet_tokens,
-                                                                 sandbox_tables{
-                                                                     .store = &store_routes(),
-                                                                     .pets = &petstore_routes(),
-                                                                     .docs = &docs_routes(),
-                                                                     .graphql = &graphql_routes()}
-                                                             )
+                                                           : std::make_unique<sandbox_worlds>(sandbox_setup{
+                                                                 .config = config.sandboxes,
+                                                                 .shared = config.storage,
+                                                                 .commons = parts.commons,
+                                                                 .tokens = set.tokens,
+                                                                 .pet_tokens = set.pet_tokens,
+                                                                 .tables =
+                                                                     sandbox_tables{
+                                                                         .store = &store_routes(),
+                                                                         .pets = &petstore_routes(),
+                                                                         .docs = &docs_routes(),
+                                                                         .graphql = &graphql_routes()}})
       ),
       shared_stores(std::make_shared<store_set>(config.storage, parts.commons)),
       shared(shared_stores, parts.commons, set.tokens, set.pet_tokens, "", sandboxes.get()),

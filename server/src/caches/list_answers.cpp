@@ -6,33 +6,19 @@
 
 namespace storefront::server {
 
-namespace {
-
-std::size_t cost_of(const std::string& key, const list_answer& answer) {
-    return key.size() + answer.json->bytes().size();
-}
-
-}  // namespace
-
-list_answers::list_answers(std::size_t max_entries, std::size_t max_bytes)
-    : max_entries_(max_entries), max_bytes_(max_bytes) {}
+list_answers::list_answers(std::size_t max_entries, std::size_t max_bytes) : kept_(max_entries, max_bytes) {}
 
 std::optional<list_answer> list_answers::find(const std::string& key, std::uint64_t revision) {
     const std::lock_guard lock(mutex_);
     if (revision != revision_) {
         return std::nullopt;
     }
-    const auto found = index_.find(key);
-    if (found == index_.end()) {
-        return std::nullopt;
-    }
-    recent_.splice(recent_.begin(), recent_, found->second);
-    return found->second->answer;
+    const list_answer* found = kept_.find(key, [](const list_answer&) { return true; });
+    return found != nullptr ? std::optional<list_answer>(*found) : std::nullopt;
 }
 
 void list_answers::keep(const std::string& key, std::uint64_t revision, list_answer answer) {
-    const std::size_t cost = cost_of(key, answer);
-    if (cost > max_bytes_ / 10) {
+    if (!kept_.worth_keeping(key, answer)) {
         return;
     }
     const std::lock_guard lock(mutex_);
@@ -40,49 +26,25 @@ void list_answers::keep(const std::string& key, std::uint64_t revision, list_ans
         return;  // computed before a write the cache has already seen
     }
     if (revision != revision_) {
-        drop_all();
+        kept_.clear();
         revision_ = revision;
     }
-    if (const auto found = index_.find(key); found != index_.end()) {
-        const auto old = found->second;
-        bytes_ -= cost_of(old->key, old->answer);
-        index_.erase(found);
-        recent_.erase(old);
-    }
-    recent_.push_front(entry{key, std::move(answer)});
-    index_.emplace(recent_.front().key, recent_.begin());
-    bytes_ += cost;
-    while (recent_.size() > max_entries_ || bytes_ > max_bytes_) {
-        drop_oldest();
-    }
-}
-
-void list_answers::drop_oldest() {
-    const entry& last = recent_.back();
-    bytes_ -= cost_of(last.key, last.answer);
-    index_.erase(last.key);
-    recent_.pop_back();
-}
-
-void list_answers::drop_all() {
-    index_.clear();
-    recent_.clear();
-    bytes_ = 0;
+    kept_.keep(key, std::move(answer));
 }
 
 void list_answers::clear() {
     const std::lock_guard lock(mutex_);
-    drop_all();
+    kept_.clear();
 }
 
 std::size_t list_answers::size() const {
     const std::lock_guard lock(mutex_);
-    return recent_.size();
+    return kept_.size();
 }
 
 std::size_t list_answers::bytes() const {
     const std::lock_guard lock(mutex_);
-    return bytes_;
+    return kept_.bytes();
 }
 
 }  // namespace storefront::server

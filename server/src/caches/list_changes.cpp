@@ -41,19 +41,24 @@ serialised_changes changes_of(
     return out;
 }
 
-// Every changed row of one table, read by `find` (a result: an error means the row is gone).
-template <class Find, class Write>
-serialised_changes reread(
-    const core::row_changes& changes, core::row_table table, Find find, const Write& write
+// Every row of `table` changed since `since`, read again by `find` (a result: an error means the row is
+// gone); nullopt when the store cannot tell what changed.
+template <class Store, class Find, class Write>
+std::optional<serialised_changes> reread_since(
+    const Store& store, std::uint64_t since, core::row_table table, Find find, const Write& write
 ) {
-    auto ids = ids_of(changes, table);
+    const auto changes = store.changes_since(since);
+    if (!changes) {
+        return std::nullopt;
+    }
+    auto ids = ids_of(*changes, table);
     std::map<std::int64_t, std::string> written;
     for (const auto id : ids) {
         if (const auto row = find(id)) {
             written.emplace(id, write(*row));
         }
     }
-    return changes_of(changes.revision, std::move(ids), std::move(written));
+    return changes_of(changes->revision, std::move(ids), std::move(written));
 }
 
 }  // namespace
@@ -101,13 +106,8 @@ std::optional<serialised_changes> category_changes(
     std::uint64_t since,
     const std::function<std::string(const core::category&)>& write
 ) {
-    const auto changes = store.changes_since(since);
-    if (!changes) {
-        return std::nullopt;
-    }
-    return reread(
-        *changes, core::row_table::categories, [&](std::int64_t id) { return store.find_category(id); }, write
-    );
+    const auto find = [&store](std::int64_t id) { return store.find_category(id); };
+    return reread_since(store, since, core::row_table::categories, find, write);
 }
 
 std::optional<serialised_changes> user_changes(
@@ -115,13 +115,8 @@ std::optional<serialised_changes> user_changes(
     std::uint64_t since,
     const std::function<std::string(const core::user&)>& write
 ) {
-    const auto changes = store.changes_since(since);
-    if (!changes) {
-        return std::nullopt;
-    }
-    return reread(
-        *changes, core::row_table::users, [&](std::int64_t id) { return store.find_user(id); }, write
-    );
+    const auto find = [&store](std::int64_t id) { return store.find_user(id); };
+    return reread_since(store, since, core::row_table::users, find, write);
 }
 
 }  // namespace storefront::server

@@ -120,30 +120,33 @@ void json_writer::separate() {
     }
 }
 
-json_writer& json_writer::begin_object() {
+json_writer& json_writer::open(char bracket) {
     separate();
-    out_ += '{';
+    out_ += bracket;
     need_comma_ = false;
     return *this;
+}
+
+json_writer& json_writer::close(char bracket) {
+    out_ += bracket;
+    need_comma_ = true;
+    return *this;
+}
+
+json_writer& json_writer::begin_object() {
+    return open('{');
 }
 
 json_writer& json_writer::end_object() {
-    out_ += '}';
-    need_comma_ = true;
-    return *this;
+    return close('}');
 }
 
 json_writer& json_writer::begin_array() {
-    separate();
-    out_ += '[';
-    need_comma_ = false;
-    return *this;
+    return open('[');
 }
 
 json_writer& json_writer::end_array() {
-    out_ += ']';
-    need_comma_ = true;
-    return *this;
+    return close(']');
 }
 
 json_writer& json_writer::key(std::string_view name) {

@@ -55,14 +55,21 @@ json::object input_value(const input_value_def& v) {
     };
 }
 
-json::array input_values(const std::vector<input_value_def>& values, bool include_deprecated) {
+// `items` as introspection objects made by `describe`, the deprecated ones only when `include_deprecated`:
+// fields, enum values, arguments and input fields are filtered alike.
+template <class Item, class Describe>
+json::array described(const std::vector<Item>& items, bool include_deprecated, Describe describe) {
     json::array out;
-    for (const auto& v : values) {
-        if (include_deprecated || !v.deprecation) {
-            out.push_back(input_value(v));
+    for (const auto& item : items) {
+        if (include_deprecated || !item.deprecation) {
+            out.push_back(describe(item));
         }
     }
     return out;
+}
+
+json::array input_values(const std::vector<input_value_def>& values, bool include_deprecated) {
+    return described(values, include_deprecated, input_value);
 }
 
 bool include_deprecated(const resolve_info& info) {
@@ -97,20 +104,16 @@ json::value type_field(const schema& s, const resolve_info& info) {
         return t->specified_by.empty() ? json::value(nullptr) : json::value(t->specified_by);
     }
     if (field == "fields" && (t->kind == type_kind::object || t->kind == type_kind::interface)) {
-        json::array out;
-        for (const auto& f : t->fields) {
-            if (with_deprecated || !f.deprecation) {
-                out.push_back(json::object{
-                    {"name", f.name},
-                    {"description", nullptr},
-                    {"args", input_values(f.arguments, true)},
-                    {"type", type_value(f.type)},
-                    {"isDeprecated", f.deprecation.has_value()},
-                    {"deprecationReason", deprecation(f.deprecation)},
-                });
-            }
-        }
-        return out;
+        return described(t->fields, with_deprecated, [](const field_def& f) {
+            return json::object{
+                {"name", f.name},
+                {"description", nullptr},
+                {"args", input_values(f.arguments, true)},
+                {"type", type_value(f.type)},
+                {"isDeprecated", f.deprecation.has_value()},
+                {"deprecationReason", deprecation(f.deprecation)},
+            };
+        });
     }
     if (field == "interfaces" && (t->kind == type_kind::object || t->kind == type_kind::interface)) {
         json::array out;
@@ -129,18 +132,14 @@ json::value type_field(const schema& s, const resolve_info& info) {
         return out;
     }
     if (field == "enumValues" && t->kind == type_kind::enum_type) {
-        json::array out;
-        for (const auto& v : t->values) {
-            if (with_deprecated || !v.deprecation) {
-                out.push_back(json::object{
-                    {"name", v.name},
-                    {"description", nullptr},
-                    {"isDeprecated", v.deprecation.has_value()},
-                    {"deprecationReason", deprecation(v.deprecation)},
-                });
-            }
-        }
-        return out;
+        return described(t->values, with_deprecated, [](const enum_value_def& v) {
+            return json::object{
+                {"name", v.name},
+                {"description", nullptr},
+                {"isDeprecated", v.deprecation.has_value()},
+                {"deprecationReason", deprecation(v.deprecation)},
+            };
+        });
     }
     if (field == "inputFields" && t->kind == type_kind::input_object) {
         return input_values(t->input_fields, with_deprecated);

@@ -129,8 +129,7 @@ class parser final {
 
     // The rest of a variable definition or an input value after its name: ": Type", "= default"
     // (optional) and the directives.
-    template <class Definition>
-    void typed_default_directives(Definition& v) {
+    void typed_default_directives(input_value_definition& v) {
         expect(token_kind::colon);
         v.type = type(0);
         if (skip(token_kind::equals)) {

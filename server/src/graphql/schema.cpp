@@ -34,26 +34,7 @@ type_def type_of(const sdl_type& t) {
     out.name = t.name;
     out.interfaces = t.interfaces;
     out.members = t.members;
-    switch (t.what) {
-        case sdl_type::kind::scalar:
-            out.kind = type_kind::scalar;
-            break;
-        case sdl_type::kind::object:
-            out.kind = type_kind::object;
-            break;
-        case sdl_type::kind::interface:
-            out.kind = type_kind::interface;
-            break;
-        case sdl_type::kind::union_type:
-            out.kind = type_kind::union_type;
-            break;
-        case sdl_type::kind::enum_type:
-            out.kind = type_kind::enum_type;
-            break;
-        case sdl_type::kind::input_object:
-            out.kind = type_kind::input_object;
-            break;
-    }
+    out.kind = t.what;
     for (const auto& d : t.directives) {
         if (d.name == "specifiedBy" && !d.arguments.empty()) {
             out.specified_by = d.arguments[0].val.text;

@@ -271,6 +271,20 @@ std::optional<std::chrono::seconds> parse_duration(const std::string& text) {
     return std::chrono::seconds(seconds);
 }
 
+// The count option `name`, which must lie from `low` to `high` (the message says "at most" where `low` is 0).
+std::size_t bounded_count(
+    const po::variables_map& vm, const std::string& name, std::size_t low, std::size_t high
+) {
+    const std::size_t value = vm[name].as<std::size_t>();
+    if (value < low || value > high) {
+        const std::string range = low == 0
+                                      ? "at most " + std::to_string(high)
+                                      : "between " + std::to_string(low) + " and " + std::to_string(high);
+        throw po::error("--" + name + " must be " + range);
+    }
+    return value;
+}
+
 // --sandboxes, --sandbox-max, --sandbox-rows, --sandbox-ttl.
 void parse_sandbox_options(const po::variables_map& vm, server_config& c) {
     const std::string& mode = vm["sandboxes"].as<std::string>();
@@ -279,14 +293,8 @@ void parse_sandbox_options(const po::variables_map& vm, server_config& c) {
         throw po::error("--sandboxes must be off, on or required, not '" + mode + "'");
     }
     c.sandboxes.mode = *parsed;
-    c.sandboxes.max_live = vm["sandbox-max"].as<std::size_t>();
-    c.sandboxes.max_rows = vm["sandbox-rows"].as<std::size_t>();
-    if (c.sandboxes.max_live < 1 || c.sandboxes.max_live > 1'000'000) {
-        throw po::error("--sandbox-max must be between 1 and 1000000");
-    }
-    if (c.sandboxes.max_rows > 1'000'000) {
-        throw po::error("--sandbox-rows must be at most 1000000");
-    }
+    c.sandboxes.max_live = bounded_count(vm, "sandbox-max", 1, 1'000'000);
+    c.sandboxes.max_rows = bounded_count(vm, "sandbox-rows", 0, 1'000'000);
     const std::string& ttl = vm["sandbox-ttl"].as<std::string>();
     const auto lifetime = parse_duration(ttl);
     if (!lifetime) {
@@ -299,18 +307,9 @@ void parse_sandbox_options(const po::variables_map& vm, server_config& c) {
 
 // --events-history, --events-max-connections, --events-queue.
 void parse_event_options(const po::variables_map& vm, server_config& c) {
-    c.events.history = vm["events-history"].as<std::size_t>();
-    c.events.max_connections = vm["events-max-connections"].as<std::size_t>();
-    c.events.queue = vm["events-queue"].as<std::size_t>();
-    if (c.events.history < 1 || c.events.history > 10'000'000) {
-        throw po::error("--events-history must be between 1 and 10000000");
-    }
-    if (c.events.max_connections > 1'000'000) {
-        throw po::error("--events-max-connections must be at most 1000000");
-    }
-    if (c.events.queue < 1 || c.events.queue > 1'000'000) {
-        throw po::error("--events-queue must be between 1 and 1000000");
-    }
+    c.events.history = bounded_count(vm, "events-history", 1, 10'000'000);
+    c.events.max_connections = bounded_count(vm, "events-max-connections", 0, 1'000'000);
+    c.events.queue = bounded_count(vm, "events-queue", 1, 1'000'000);
 }
 
 // --instance N shifts the listening ports by N, so one environment file (STOREFRONT_PORT=8080) serves
@@ -392,14 +391,8 @@ parsed_config parse_config(int argc, const char* const argv[]) {
         parse_rate_limit_options(vm, c);
         parse_sandbox_options(vm, c);
         parse_event_options(vm, c);
-        c.graphql.max_depth = vm["graphql-max-depth"].as<std::size_t>();
-        c.graphql.max_fields = vm["graphql-max-fields"].as<std::size_t>();
-        if (c.graphql.max_depth < 2 || c.graphql.max_depth > 100) {
-            throw po::error("--graphql-max-depth must be between 2 and 100");
-        }
-        if (c.graphql.max_fields < 1 || c.graphql.max_fields > 1'000'000) {
-            throw po::error("--graphql-max-fields must be between 1 and 1000000");
-        }
+        c.graphql.max_depth = bounded_count(vm, "graphql-max-depth", 2, 100);
+        c.graphql.max_fields = bounded_count(vm, "graphql-max-fields", 1, 1'000'000);
         const long long drain = vm["drain-seconds"].as<long long>();
         if (drain < 0 || drain > 3600) {
             throw po::error("--drain-seconds must be between 0 and 3600");

@@ -83,14 +83,9 @@ boost::asio::awaitable<std::optional<response>> admit_request(
         if (!routed.sandbox_id.empty() && services.inspector != nullptr && inspector_path(routed.path)) {
             routed.inspector = true;
             const auto answer = [&] {
-                return inspector_answer(
-                    head,
-                    routed.path,
-                    target->query,
-                    routed.sandbox_id,
-                    *services.inspector,
-                    services.inspector_streams
-                );
+                const inspector_target to{
+                    .sandbox = routed.sandbox_id, .path = routed.path, .query = target->query};
+                return inspector_answer(head, to, *services.inspector, services.inspector_streams);
             };
             if (services.inspector->shared() && routed.path.starts_with("/requests")) {
                 co_return co_await services.access.storage.run(answer);  // reads the database

@@ -101,12 +101,11 @@ boost::asio::awaitable<request_outcome> handle_request(
         out.outcome = request_outcome::kind::answered_unread;
     }
     finish_answer(request, services, out.reply);
-    if (handled && reusable(request, routed, out.reply, services)) {
+    const answered_request answered{request, routed, out.reply};
+    if (handled && reusable(answered, services)) {
         out.reusable_at = revision;
     }
-    record_for_inspector(
-        co_await boost::asio::this_coro::executor, request, routed, out.reply, started, services
-    );
+    record_for_inspector(co_await boost::asio::this_coro::executor, answered, started, services);
     co_return out;
 }
 

@@ -129,13 +129,9 @@ bool inspector_path(std::string_view path) {
 }
 
 response inspector_answer(
-    const http::request_header<>& head,
-    std::string_view path,
-    std::string_view query,
-    std::string_view sandbox,
-    request_logs& logs,
-    std::size_t max_streams
+    const http::request_header<>& head, inspector_target target, request_logs& logs, std::size_t max_streams
 ) {
+    const auto [sandbox, path, query] = target;
     const http::verb method = head.method();
     if (path.starts_with("/inspector")) {
         if (method != http::verb::get && method != http::verb::head) {

@@ -73,12 +73,8 @@ void finish_answer(const http_request& request, const routing_services& services
     apply_cors(services.cors, request.base(), reply);
 }
 
-bool reusable(
-    const http_request& request,
-    const routed_request& routed,
-    const response& reply,
-    const routing_services& services
-) {
+bool reusable(const answered_request& answered, const routing_services& services) {
+    const auto& [request, routed, reply] = answered;
     const auto status = reply.status;
     return services.shared_data != nullptr && request.method() == http::verb::get &&
            routed.match.matched->reuse == answer_reuse::until_data_changes && routed.sandbox_id.empty() &&
@@ -88,12 +84,11 @@ bool reusable(
 
 void record_for_inspector(
     const boost::asio::any_io_executor& executor,
-    const http_request& request,
-    const routed_request& routed,
-    const response& reply,
+    const answered_request& answered,
     std::chrono::steady_clock::time_point started,
     const routing_services& services
 ) {
+    const auto& [request, routed, reply] = answered;
     if (services.inspector == nullptr || routed.sandbox_id.empty() || routed.inspector) {
         return;
     }

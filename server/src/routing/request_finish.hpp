@@ -26,23 +26,23 @@ struct routing_services;
 // Restyles an error `reply` for the surface `request` went to and sets its CORS fields.
 void finish_answer(const http_request& request, const routing_services& services, response& reply);
 
-// Whether the handler's `reply` to `request` answers every byte-identical request until the shared data
-// changes (request_outcome::reusable_at).
-[[nodiscard]] bool reusable(
-    const http_request& request,
-    const routed_request& routed,
-    const response& reply,
-    const routing_services& services
-);
+// A request, what admission made of it, and the answer it got: what the steps after the answer read.
+struct answered_request {
+    const http_request& request;
+    const routed_request& routed;
+    const response& reply;
+};
+
+// Whether the handler's answer answers every byte-identical request until the shared data changes
+// (request_outcome::reusable_at).
+[[nodiscard]] bool reusable(const answered_request& answered, const routing_services& services);
 
 // Records a sandbox request and its answer in the sandbox's inspector log (in the background when the
-// log is in the shared database, spawned on `executor`). Not for the shared view nor for the inspector's own
-// requests.
+// log is in the shared database, spawned on `executor`); the request arrived at `started`. Not for the
+// shared view nor for the inspector's own requests.
 void record_for_inspector(
     const boost::asio::any_io_executor& executor,
-    const http_request& request,
-    const routed_request& routed,
-    const response& reply,
+    const answered_request& answered,
     std::chrono::steady_clock::time_point started,
     const routing_services& services
 );

@@ -148,33 +148,29 @@ struct sandbox_worlds::entry {
     bool used_since_touch = false;
 };
 
-sandbox_worlds::sandbox_worlds(
-    const sandbox_config& config,
-    const storage::storage_config& shared,
-    const world_commons& commons,
-    const core::token_settings& tokens,
-    const core::pet_token_settings& pet_tokens,
-    sandbox_tables tables
-)
-    : config_(config),
-      commons_(commons),
-      tokens_(tokens),
-      pet_tokens_(pet_tokens),
-      tables_(tables),
-      registry_(storage::make_sandbox_store(shared)),
-      pristine_(std::make_shared<store_set>(storage::storage_config{}, commons)),
-      open_capacity_(open_capacity_of(shared, registry_->durable())) {
+sandbox_worlds::sandbox_worlds(const sandbox_setup& setup)
+    : config_(setup.config),
+      commons_(setup.commons),
+      tokens_(setup.tokens),
+      pet_tokens_(setup.pet_tokens),
+      tables_(setup.tables),
+      registry_(storage::make_sandbox_store(setup.shared)),
+      pristine_(std::make_shared<store_set>(storage::storage_config{}, setup.commons)),
+      open_capacity_(open_capacity_of(setup.shared, registry_->durable())) {
     pristine_->warm();
     for (const row_kind kind : every_row_kind) {
         seed_rows_.of[static_cast<std::size_t>(kind)] = rows_of(kind, *pristine_);
     }
-    purge_thread_ = std::jthread([this](std::stop_token stop) { purge_loop(std::move(stop)); });
+    // Often enough that a sandbox expires within about a tenth of its TTL, at most once a minute.
+    const auto interval = std::clamp<std::chrono::milliseconds>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(config_.ttl) / 10,
+        std::chrono::milliseconds(200),
+        std::chrono::minutes(1)
+    );
+    purge_ = std::make_unique<periodic_task>("sandbox_purge", interval, [this] { purge_now(); });
 }
 
-sandbox_worlds::~sandbox_worlds() {
-    purge_thread_.request_stop();
-    purge_wakeup_.notify_all();
-}
+sandbox_worlds::~sandbox_worlds() = default;
 
 std::shared_ptr<const sandbox_worlds::view> sandbox_worlds::make_view(
     const std::string& id, std::shared_ptr<store_set> stores
@@ -442,30 +438,6 @@ void sandbox_worlds::purge_now() {
     metrics().sandbox_rows(rows);
     if (auto live = registry_->count()) {
         metrics().sandboxes_live(*live);
-    }
-}
-
-void sandbox_worlds::purge_loop(std::stop_token stop) {
-    // Often enough that a sandbox expires within about a tenth of its TTL, at most once a minute.
-    const auto interval = std::clamp<std::chrono::milliseconds>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(config_.ttl) / 10,
-        std::chrono::milliseconds(200),
-        std::chrono::minutes(1)
-    );
-    std::unique_lock lock(purge_mutex_);
-    while (true) {
-        // Returns at the interval, or at once when a stop is requested (the predicate never holds).
-        (void)purge_wakeup_.wait_for(lock, stop, interval, [] { return false; });
-        if (stop.stop_requested()) {
-            return;
-        }
-        lock.unlock();
-        try {
-            purge_now();
-        } catch (const std::exception& e) {
-            log_event("warning", "sandbox_purge_failed", {field("what", e.what())});
-        }
-        lock.lock();
     }
 }
 

@@ -37,6 +37,17 @@ std::string_view password_mask_of(core::compat_mode compat) {
     return compat == core::compat_mode::public_service ? core::placeholder_password : std::string_view{};
 }
 
+// The cached list of one table: `revision` of its store, every row from `all`, the rows changed since a
+// revision from `changes`; each row in the JSON `write` makes, the same in the whole list as in a patch.
+template <class Revision, class All, class Changes, class Write>
+fragment_list rows_as_json(Revision revision, All all, Changes changes, Write write) {
+    return fragment_list(
+        std::move(revision),
+        [all, write] { return serialise_each(all(), write); },
+        [changes, write](std::uint64_t since) { return changes(since, write); }
+    );
+}
+
 }  // namespace
 
 store_set::store_set(const storage::storage_config& config, const world_commons& commons)
@@ -50,45 +61,30 @@ store_set::store_set(const storage::storage_config& config, const world_commons&
       pet_images(storage::make_pet_image_store(config, commons.image_budget)),
       shop(storage::make_shop_store(config, *catalogue)),
       logins(*sessions),
-      product_json(
+      product_json(rows_as_json(
           [this] { return catalogue->revision(); },
-          [this, &commons] {
-              return serialise_each(catalogue->list_products({}, everything()), [&](const auto& p) {
-                  return to_json(p, commons.public_url);
-              });
+          [this] { return catalogue->list_products({}, everything()); },
+          [this](std::uint64_t since, const auto& write) {
+              return product_changes(*catalogue, since, write);
           },
-          [this, &commons](std::uint64_t since) {
-              return product_changes(*catalogue, since, [&](const core::product& p) {
-                  return to_json(p, commons.public_url);
-              });
-          }
-      ),
-      category_json(
+          [&commons](const core::product& p) { return to_json(p, commons.public_url); }
+      )),
+      category_json(rows_as_json(
           [this] { return catalogue->revision(); },
-          [this, &commons] {
-              return serialise_each(catalogue->list_categories(), [&](const auto& c) {
-                  return to_json(c, commons.public_url);
-              });
+          [this] { return catalogue->list_categories(); },
+          [this](std::uint64_t since, const auto& write) {
+              return category_changes(*catalogue, since, write);
           },
-          [this, &commons](std::uint64_t since) {
-              return category_changes(*catalogue, since, [&](const core::category& c) {
-                  return to_json(c, commons.public_url);
-              });
-          }
-      ),
-      user_json(
+          [&commons](const core::category& c) { return to_json(c, commons.public_url); }
+      )),
+      user_json(rows_as_json(
           [this] { return users->revision(); },
-          [this, &commons] {
-              return serialise_each(users->list_users(everything()), [&](const auto& u) {
-                  return to_json(u, commons.public_url, {}, password_mask_of(commons.compat));
-              });
-          },
-          [this, &commons](std::uint64_t since) {
-              return user_changes(*users, since, [&](const core::user& u) {
-                  return to_json(u, commons.public_url, {}, password_mask_of(commons.compat));
-              });
+          [this] { return users->list_users(everything()); },
+          [this](std::uint64_t since, const auto& write) { return user_changes(*users, since, write); },
+          [&commons](const core::user& u) {
+              return to_json(u, commons.public_url, {}, password_mask_of(commons.compat));
           }
-      ),
+      )),
       // 128 answers or 1 MiB per store set (a products page is ~5 KB): at most 64 MiB over the 64 sandboxes
       // an instance keeps open.
       graphql_answers(128, 1024 * 1024),

@@ -13,6 +13,22 @@ namespace {
 std::atomic<std::uint64_t> refused_total{0};
 std::atomic<std::uint64_t> failed_total{0};
 
+// The kept state of `key` with one of its logins finished (no longer in flight); nullptr when `key` is
+// empty or not kept (pruned, or never admitted).
+template <class Table>
+typename Table::mapped_type* finish_login(Table& keys, std::string_view key) {
+    if (key.empty()) {
+        return nullptr;
+    }
+    const auto it = keys.find(std::string(key));
+    if (it == keys.end()) {
+        return nullptr;
+    }
+    auto& state = it->second;
+    state.in_flight -= state.in_flight > 0 ? 1 : 0;
+    return &state;
+}
+
 }  // namespace
 
 login_brake::totals login_brake::counted() noexcept {
@@ -99,26 +115,17 @@ void login_brake::settle(
         failed_total.fetch_add(1, std::memory_order_relaxed);
     }
     std::lock_guard lock(mutex_);
-    if (!account.empty()) {
-        if (const auto it = accounts_.find(std::string(account)); it != accounts_.end()) {
-            auto& state = it->second;
-            state.in_flight -= state.in_flight > 0 ? 1 : 0;
-            if (result == outcome::failure) {
-                fail(state, settings_.account_free_failures, now);
-            } else if (result == outcome::success) {
-                state.failures = 0;
-                state.paused_until = 0;
-            }
+    if (key_state* state = finish_login(accounts_, account)) {
+        if (result == outcome::failure) {
+            fail(*state, settings_.account_free_failures, now);
+        } else if (result == outcome::success) {
+            state->failures = 0;
+            state->paused_until = 0;
         }
     }
-    if (!client.empty()) {
-        if (const auto it = clients_.find(std::string(client)); it != clients_.end()) {
-            auto& state = it->second;
-            state.in_flight -= state.in_flight > 0 ? 1 : 0;
-            if (result == outcome::failure) {
-                fail(state, settings_.client_free_failures, now);
-            }
-        }
+    // A success resets the account's failures only; the client's stay counted.
+    if (key_state* state = finish_login(clients_, client); state != nullptr && result == outcome::failure) {
+        fail(*state, settings_.client_free_failures, now);
     }
 }
 

@@ -139,8 +139,9 @@ class connection final : body_source {
             }
             const head_options options{
                 .keep_alive = false, .http10 = facts.http10, .more_headers = verdict.rate_headers};
+            const stream_connection stream_on{io_, owner_, services_.state, slot_};
             const stream_delivered streamed =
-                co_await deliver_stream(io_, request, handled.reply, options, owner_, services_.state, slot_);
+                co_await deliver_stream(stream_on, request, handled.reply, options);
             response logged_as;  // the metrics and log read its status only
             logged_as.status = streamed.status;
             account(facts, logged_as, handled.matched, handled.logged, started, streamed.bytes);

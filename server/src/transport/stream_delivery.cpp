@@ -12,14 +12,12 @@
 namespace storefront::server {
 
 boost::asio::awaitable<stream_delivered> deliver_stream(
-    connection_io& io,
-    const http_request& request,
-    const response& reply,
-    head_options options,
-    worker& owner,
-    const serving_state& state,
-    connection_slot* slot
+    const stream_connection& on, const http_request& request, const response& reply, head_options options
 ) {
+    connection_io& io = on.io;
+    worker& owner = on.owner;
+    const serving_state& state = on.state;
+    connection_slot* const slot = on.slot;
     // Named, not temporaries in the co_await expressions: GCC 12 destroys those twice (bug 99576).
     const std::function<void(std::function<void()>)> interrupt_with = [slot](std::function<void()> fn) {
         if (slot != nullptr) {
@@ -28,16 +26,13 @@ boost::asio::awaitable<stream_delivered> deliver_stream(
     };
     if (boost::beast::websocket::is_upgrade(request)) {
         // Beast writes the 101 (or refuses the handshake).
-        std::function<bool()> closing = [&owner, &state] { return owner.stopping || state.draining(); };
-        const std::size_t sent = co_await serve_websocket(
-            io.stream(),
-            request,
-            *reply.stream,
-            websocket_limits{},
-            owner.wakeups,
-            std::move(closing),
-            interrupt_with
-        );
+        websocket_context context{
+            .limits = {},
+            .wakeups = owner.wakeups,
+            .closing = [&owner, &state] { return owner.stopping || state.draining(); },
+            .on_interrupt = interrupt_with};
+        const std::size_t sent =
+            co_await serve_websocket(io.stream(), request, *reply.stream, std::move(context));
         co_return stream_delivered{.status = http::status::switching_protocols, .bytes = sent};
     }
     const bool head_only = request.method() == http::verb::head;

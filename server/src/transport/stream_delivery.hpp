@@ -21,16 +21,19 @@ struct stream_delivered {
     std::size_t bytes = 0;  // written after the head (or the handshake)
 };
 
-// Streams `reply` (whose `stream` is set) to `request` on `io`; `options` are the head's (keep_alive is
-// ignored: the connection closes after the stream). `slot`: the connection's, for shutdown (may be nullptr).
+// The connection a stream goes out on: its I/O, the worker that owns it (its wakeups, whether it stops),
+// the instance's serving state (whether it drains) and its slot, for shutdown (may be nullptr).
+struct stream_connection {
+    connection_io& io;
+    worker& owner;
+    const serving_state& state;
+    connection_slot* slot;
+};
+
+// Streams `reply` (whose `stream` is set) to `request` on `on`; `options` are the head's (keep_alive is
+// ignored: the connection closes after the stream).
 [[nodiscard]] boost::asio::awaitable<stream_delivered> deliver_stream(
-    connection_io& io,
-    const http_request& request,
-    const response& reply,
-    head_options options,
-    worker& owner,
-    const serving_state& state,
-    connection_slot* slot
+    const stream_connection& on, const http_request& request, const response& reply, head_options options
 );
 
 }  // namespace storefront::server

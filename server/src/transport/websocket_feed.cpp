@@ -139,15 +139,10 @@ class websocket_sink final : public stream_sink {
 }  // namespace
 
 asio::awaitable<std::size_t> serve_websocket(
-    beast::tcp_stream& stream,
-    const http_request& request,
-    stream_answer& answer,
-    websocket_limits limits,
-    std::shared_ptr<stream_wakeups> wakeups,
-    std::function<bool()> closing,
-    const std::function<void(std::function<void()>)>& on_interrupt
+    beast::tcp_stream& stream, const http_request& request, stream_answer& answer, websocket_context context
 ) {
-    auto state = std::make_shared<connection_state>(std::move(stream), std::move(wakeups));
+    const websocket_limits limits = context.limits;
+    auto state = std::make_shared<connection_state>(std::move(stream), std::move(context.wakeups));
     auto& ws = state->ws;
     beast::get_lowest_layer(ws).expires_never();  // the websocket timeouts below take over
     // As for SSE: the subscriber's queue, not megabytes of socket buffer, decides when a client is too slow.
@@ -171,10 +166,10 @@ asio::awaitable<std::size_t> serve_websocket(
         co_return 0;
     }
     read_next(state, limits);
-    websocket_sink sink(state, std::move(closing));
-    on_interrupt(sink.waker());
+    websocket_sink sink(state, std::move(context.closing));
+    context.on_interrupt(sink.waker());
     co_await answer.run(sink);
-    on_interrupt(nullptr);
+    context.on_interrupt(nullptr);
     state->waiter->cancel();  // its deadline timer would otherwise keep the thread's io_context busy
     if (!state->close_started && !state->gone) {
         co_await sink.close(static_cast<std::uint16_t>(websocket::close_code::normal), "");

@@ -21,17 +21,23 @@ struct websocket_limits {
     std::size_t pending_max = 16;    // client messages not yet handled (close 1008 beyond)
 };
 
-// Accepts `request` on `stream` (moved from), then runs `answer`, its waits woken through `wakeups` (the
-// I/O thread's); `closing` tells whether the instance drains; `on_interrupt` receives the function that ends
-// the answer's wait (shutdown). Answers the bytes written after the handshake.
+// What the connection's owner gives a WebSocket answer besides the request: its limits, `wakeups` (the I/O
+// thread's) that wake the answer's waits, `closing` that tells whether the instance drains, and
+// `on_interrupt` that receives the function ending the answer's wait (shutdown).
+struct websocket_context {
+    websocket_limits limits;
+    std::shared_ptr<stream_wakeups> wakeups;
+    std::function<bool()> closing;
+    std::function<void(std::function<void()>)> on_interrupt;
+};
+
+// Accepts `request` on `stream` (moved from), then runs `answer` in `context`. Answers the bytes written
+// after the handshake.
 [[nodiscard]] boost::asio::awaitable<std::size_t> serve_websocket(
     boost::beast::tcp_stream& stream,
     const http_request& request,
     stream_answer& answer,
-    websocket_limits limits,
-    std::shared_ptr<stream_wakeups> wakeups,
-    std::function<bool()> closing,
-    const std::function<void(std::function<void()>)>& on_interrupt
+    websocket_context context
 );
 
 }  // namespace storefront::server

@@ -11,7 +11,11 @@ namespace storefront::graphql {
 
 enum class operation_kind { query, mutation, subscription };
 
+// The kinds of named types, as the type system defines them and introspection names them.
+enum class type_kind { scalar, object, interface, union_type, enum_type, input_object };
+
 // A type reference: a named type, a list of one, or a non-null one ("[Int!]!").
+
 struct type_ref {
     enum class kind { named, list, non_null };
     kind wrap = kind::named;
@@ -78,13 +82,16 @@ struct selection {
     [[nodiscard]] const std::string& response_name() const { return alias.empty() ? name : alias; }
 };
 
-struct variable_definition {
+// A name with a type, an optional default and directives: an operation's variable ($name: Type = default)
+// and a type-system argument or input field (name: Type = default) are written, parsed and kept alike.
+struct input_value_definition {
     std::string name;
     type_ref type;
     std::optional<value> default_value;
     std::vector<directive> directives;
     location where;
 };
+using variable_definition = input_value_definition;
 
 struct operation_definition {
     operation_kind kind = operation_kind::query;

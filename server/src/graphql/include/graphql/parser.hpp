@@ -18,13 +18,7 @@ inline constexpr std::size_t max_nesting = 100;
 [[nodiscard]] document parse_document(std::string_view source, std::size_t max_tokens);
 
 // One argument or input field of a type-system definition.
-struct sdl_input_value {
-    std::string name;
-    type_ref type;
-    std::optional<value> default_value;
-    std::vector<directive> directives;
-    location where;
-};
+using sdl_input_value = input_value_definition;
 // A field (or, with no type, an enum value) of a type-system definition.
 struct sdl_field {
     std::string name;
@@ -34,7 +28,7 @@ struct sdl_field {
     location where;
 };
 struct sdl_type {
-    enum class kind { scalar, object, interface, union_type, enum_type, input_object };
+    using kind = type_kind;
     kind what = kind::scalar;
     std::string name;
     std::vector<std::string> interfaces;  // object and interface types

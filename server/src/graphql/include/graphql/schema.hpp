@@ -39,8 +39,6 @@ struct resolve_info {
 };
 using resolver = std::function<resolved(const resolve_info&)>;
 
-enum class type_kind { scalar, object, interface, union_type, enum_type, input_object };
-
 // An argument or input field: its type, its default (as a literal) and its deprecation reason.
 struct input_value_def {
     std::string name;

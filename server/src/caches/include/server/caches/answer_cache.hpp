@@ -7,13 +7,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <list>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 
+#include "server/caches/bounded_lru.hpp"
 #include "server/codec/representation.hpp"
 
 namespace storefront::server {
@@ -43,19 +41,16 @@ class answer_cache {
     [[nodiscard]] std::size_t size() const;
 
   private:
-    struct entry {
-        std::string key;
+    struct kept {
         store_revisions at;
         std::shared_ptr<const prepared_body> answer;
     };
-    void drop_oldest();
+    struct answer_bytes {
+        std::size_t operator()(const kept& k) const { return k.answer->bytes().size(); }
+    };
 
-    std::size_t max_entries_;
-    std::size_t max_bytes_;
     mutable std::mutex mutex_;
-    std::list<entry> recent_;                                                 // most recently used first
-    std::unordered_map<std::string_view, std::list<entry>::iterator> index_;  // keys view into recent_
-    std::size_t bytes_ = 0;
+    bounded_lru<kept, answer_bytes> kept_;
 };
 
 }  // namespace storefront::server

@@ -7,14 +7,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <list>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 
+#include "server/caches/bounded_lru.hpp"
 #include "server/codec/representation.hpp"
 
 namespace storefront::server {
@@ -44,20 +42,13 @@ class list_answers {
     [[nodiscard]] std::size_t bytes() const;
 
   private:
-    struct entry {
-        std::string key;
-        list_answer answer;
+    struct answer_bytes {
+        std::size_t operator()(const list_answer& a) const { return a.json->bytes().size(); }
     };
-    void drop_oldest();
-    void drop_all();
 
-    std::size_t max_entries_;
-    std::size_t max_bytes_;
     mutable std::mutex mutex_;
-    std::uint64_t revision_ = 0;                                              // of every entry kept
-    std::list<entry> recent_;                                                 // most recently used first
-    std::unordered_map<std::string_view, std::list<entry>::iterator> index_;  // keys view into recent_
-    std::size_t bytes_ = 0;
+    std::uint64_t revision_ = 0;  // of every entry kept
+    bounded_lru<list_answer, answer_bytes> kept_;
 };
 
 }  // namespace storefront::server

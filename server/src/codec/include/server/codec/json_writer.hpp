@@ -28,6 +28,8 @@ class json_writer {
 
   private:
     void separate();
+    json_writer& open(char bracket);   // an object or array begins: its first member needs no comma
+    json_writer& close(char bracket);  // it ends, and is a value the next member is separated from
     std::string& out_;
     bool need_comma_ = false;
 };

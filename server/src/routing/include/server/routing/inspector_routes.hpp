@@ -19,15 +19,18 @@ namespace storefront::server {
 // /requests/stream, and the page /inspector with its files under /inspector/.
 [[nodiscard]] bool inspector_path(std::string_view path);
 
-// The answer to an inspector request on `sandbox` (`path` as inspector_path accepted it, `query` without
-// '?'): 200, 204, the stream, 400 for a bad limit, 405 with Allow, 503 at the stream limit.
+// Where an inspector request goes: its sandbox, the path inside it (as inspector_path accepted it) and the
+// query (without '?').
+struct inspector_target {
+    std::string_view sandbox;
+    std::string_view path;
+    std::string_view query;
+};
+
+// The answer to an inspector request from `logs`, at most `max_streams` streams open: 200, 204, the
+// stream, 400 for a bad limit, 405 with Allow, 503 at the stream limit.
 [[nodiscard]] response inspector_answer(
-    const http::request_header<>& head,
-    std::string_view path,
-    std::string_view query,
-    std::string_view sandbox,
-    request_logs& logs,
-    std::size_t max_streams
+    const http::request_header<>& head, inspector_target target, request_logs& logs, std::size_t max_streams
 );
 
 // The record of `request` and its final `reply` (secrets redacted, bodies cut); it arrived at `started`.

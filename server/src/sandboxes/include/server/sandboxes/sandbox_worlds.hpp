@@ -6,17 +6,16 @@
 
 #include <array>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "core/auth_tokens.hpp"
 #include "core/pet_auth.hpp"
 #include "core/sandbox.hpp"
+#include "server/ops/periodic_task.hpp"
 #include "server/ops/server_config.hpp"
 #include "server/routing/sandbox_gateway.hpp"
 #include "server/sandboxes/store_world.hpp"
@@ -38,18 +37,23 @@ struct row_counts {
     std::array<std::size_t, static_cast<std::size_t>(row_kind::none)> of{};
 };
 
+// What the sandboxes are made from: the --sandbox-* settings, the shared storage (whose backend keeps the
+// registry), what every world shares, the token settings each sandbox derives its own secrets from, and the
+// route tables. The referenced objects must outlive the sandbox_worlds.
+struct sandbox_setup {
+    const sandbox_config& config;
+    const storage::storage_config& shared;
+    const world_commons& commons;
+    const core::token_settings& tokens;
+    const core::pet_token_settings& pet_tokens;
+    sandbox_tables tables;
+};
+
 class sandbox_worlds final : public sandbox_gateway {
   public:
-    // Opens the registry of `shared`'s backend (throws like the storage factory) and starts the purge
-    // thread. `commons` and the token settings must outlive this object.
-    sandbox_worlds(
-        const sandbox_config& config,
-        const storage::storage_config& shared,
-        const world_commons& commons,
-        const core::token_settings& tokens,
-        const core::pet_token_settings& pet_tokens,
-        sandbox_tables tables
-    );
+    // Opens the registry of the shared storage's backend (throws like the storage factory) and starts the
+    // purge thread.
+    explicit sandbox_worlds(const sandbox_setup& setup);
     ~sandbox_worlds() override;
     sandbox_worlds(const sandbox_worlds&) = delete;
     sandbox_worlds& operator=(const sandbox_worlds&) = delete;
@@ -83,7 +87,6 @@ class sandbox_worlds final : public sandbox_gateway {
     [[nodiscard]] storage::storage_config own_config(const std::string& id) const;
     void remove(const std::string& id);
     void evict_beyond_capacity();
-    void purge_loop(std::stop_token stop);
 
     const sandbox_config config_;
     const world_commons& commons_;
@@ -99,9 +102,7 @@ class sandbox_worlds final : public sandbox_gateway {
     std::mutex map_mutex_;    // guards entries_ (held briefly, on I/O threads too)
     std::map<std::string, entry, std::less<>> entries_;
 
-    std::mutex purge_mutex_;
-    std::condition_variable_any purge_wakeup_;
-    std::jthread purge_thread_;
+    std::unique_ptr<periodic_task> purge_;  // last: stopped first, before the members a purge uses
 };
 
 }  // namespace storefront::server
