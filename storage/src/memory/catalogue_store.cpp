@@ -356,7 +356,7 @@ class memory_catalogue_store final : public catalogue_store, public detail::memo
         }
     }
 
-    std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+    core::result<core::row_changes> changes_since(std::uint64_t since) const override {
         return journal_.changes_since(since);
     }
 

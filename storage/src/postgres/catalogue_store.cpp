@@ -352,7 +352,7 @@ class pg_catalogue_store final : public catalogue_store {
     // In memory: bumped by this store's commits and by other instances' notifications.
     [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
 
-    [[nodiscard]] std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+    [[nodiscard]] core::result<core::row_changes> changes_since(std::uint64_t since) const override {
         return aggregate_.changes_since(since);
     }
 
