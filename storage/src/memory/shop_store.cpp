@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/next_id.hpp"
+#include "common/shop_checks.hpp"
 #include "core/cart_rules.hpp"
 #include "core/order_states.hpp"
 #include "memory/stores.hpp"
@@ -199,9 +200,8 @@ class memory_shop_store final : public shop_store {
             return core::errc::not_found;
         }
         core::shop_order& o = it->second;
-        // Past its expiresAt an unpaid order is no longer payable (expire_orders releases its stock).
-        if (o.status != shop_order_status::pending_payment || core::is_due_to_expire(o, now)) {
-            return core::errc::transition_not_allowed;
+        if (auto may = detail::payable(o, now); !may) {
+            return may.error();
         }
         core::payment p = core::payment_of(o, decision, now);
         p.id = next_id(last_payment_id_);
@@ -277,18 +277,11 @@ class memory_shop_store final : public shop_store {
         std::lock_guard lock(mutex_);
         const auto it = keys_.find({user_id, key});
         const auto existing = it == keys_.end() ? std::nullopt : std::optional(it->second);
-        switch (core::decide_idempotency(existing, fingerprint, now)) {
-            case core::idempotency_decision::replay:
-                return std::optional<stored_answer>(stored_answer{existing->status, existing->body});
-            case core::idempotency_decision::mismatch:
-                return core::errc::idempotency_mismatch;
-            case core::idempotency_decision::in_progress:
-                return core::errc::idempotency_in_progress;
-            case core::idempotency_decision::start:
-                break;
+        auto answer = detail::idempotency_answer(existing, fingerprint, now);
+        if (answer && !*answer) {  // the request starts: its key is in progress
+            keys_[{user_id, key}] = core::idempotency_record{fingerprint, true, 0, "", now, now};
         }
-        keys_[{user_id, key}] = core::idempotency_record{fingerprint, true, 0, "", now, now};
-        return std::optional<stored_answer>();
+        return answer;
     }
 
     core::result<void> finish_request(
@@ -336,18 +329,18 @@ class memory_shop_store final : public shop_store {
     core::result<core::shop_order> move_order(
         core::shop_order& o, shop_order_status to, core::timestamp_ms now
     ) {
-        const auto check = core::check_transition(o.status, to);
-        if (!check.allowed || to == shop_order_status::paid) {
-            return core::errc::transition_not_allowed;
+        const auto check = detail::order_move(o.status, to);
+        if (!check) {
+            return check.error();
         }
-        if (check.gives_stock_back) {
+        if (check->gives_stock_back) {
             std::vector<core::cart_line> lines;
             for (const auto& item : o.items) {
                 lines.push_back({item.product_id, item.quantity});
             }
             stock_.give_back_stock(lines);
         }
-        if (check.refunds_payment) {
+        if (check->refunds_payment) {
             for (auto& [pid, p] : payments_) {
                 if (p.order_id == o.id && p.status == core::payment_status::succeeded) {
                     p.status = core::payment_status::refunded;

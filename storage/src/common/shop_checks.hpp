@@ -1,0 +1,90 @@
+#pragma once
+// The decisions the memory, SQLite and PostgreSQL shop stores make the same way around their own reads and
+// writes: who may see an order or a payment, whether an order may move or be paid, what an idempotency key's
+// record answers, and the SQL order of GET /orders.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/errc.hpp"
+#include "core/idempotency.hpp"
+#include "core/order_states.hpp"
+#include "core/shop_model.hpp"
+#include "storage/shop_store.hpp"
+
+namespace storefront::storage::detail {
+
+// `row` (an order or a payment, read by id) as `owner` may see it: errc::not_found when there is none or it
+// is another user's (nullopt owner: an admin, who sees every row).
+template <class Row>
+[[nodiscard]] core::result<Row> owned(std::optional<Row> row, std::optional<std::int64_t> owner) {
+    if (!row || (owner && row->user_id != *owner)) {
+        return core::errc::not_found;
+    }
+    return std::move(*row);
+}
+
+// The first of `rows` (a lookup by id: one row or none).
+template <class Row>
+[[nodiscard]] std::optional<Row> first_of(std::vector<Row> rows) {
+    if (rows.empty()) {
+        return std::nullopt;
+    }
+    return std::move(rows.front());
+}
+
+// Whether an order in `from` may move to `to` by a status change (paid comes only from a payment), and what
+// the move does besides (stock back, refund); errc::transition_not_allowed.
+[[nodiscard]] inline core::result<core::transition_check> order_move(
+    core::shop_order_status from, core::shop_order_status to
+) {
+    const auto check = core::check_transition(from, to);
+    if (!check.allowed || to == core::shop_order_status::paid) {
+        return core::errc::transition_not_allowed;
+    }
+    return check;
+}
+
+// Whether order `o` may be paid at `now`: pending and, past its expiresAt, no longer (expire_orders
+// releases its stock); errc::transition_not_allowed.
+[[nodiscard]] inline core::result<void> payable(const core::shop_order& o, core::timestamp_ms now) {
+    if (o.status != core::shop_order_status::pending_payment || core::is_due_to_expire(o, now)) {
+        return core::errc::transition_not_allowed;
+    }
+    return {};
+}
+
+// What begin_request answers for a key whose record is `existing` (if any): the stored answer to replay,
+// errc::idempotency_mismatch or errc::idempotency_in_progress, or nullopt when the request starts (the store
+// then records the key as in progress).
+[[nodiscard]] inline core::result<std::optional<stored_answer>> idempotency_answer(
+    const std::optional<core::idempotency_record>& existing,
+    std::string_view fingerprint,
+    core::timestamp_ms now
+) {
+    switch (core::decide_idempotency(existing, fingerprint, now)) {
+        case core::idempotency_decision::replay:
+            return std::optional<stored_answer>(stored_answer{existing->status, existing->body});
+        case core::idempotency_decision::mismatch:
+            return core::errc::idempotency_mismatch;
+        case core::idempotency_decision::in_progress:
+            return core::errc::idempotency_in_progress;
+        case core::idempotency_decision::start:
+            break;
+    }
+    return std::optional<stored_answer>();
+}
+
+// The ORDER BY clause of GET /orders in SQL (SQLite and PostgreSQL alike): the sort key, then id.
+[[nodiscard]] inline std::string order_by(const order_sort& sort) {
+    const char* column = sort.by == order_sort::key::created_at ? "created_at"
+                         : sort.by == order_sort::key::total    ? "total"
+                                                                : "id";
+    return std::string("ORDER BY ") + column + (sort.descending ? " DESC" : " ASC") + ", id ASC";
+}
+
+}  // namespace storefront::storage::detail
