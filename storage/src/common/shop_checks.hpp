@@ -28,6 +28,14 @@ template <class Row>
     return std::move(*row);
 }
 
+// The row under `id` in `rows` (a map by id, as the memory store keeps them) as `owner` may see it, to read
+// or change in place; nullptr when there is none or it is another user's.
+template <class Map>
+[[nodiscard]] auto* owned_in(Map& rows, std::int64_t id, std::optional<std::int64_t> owner) {
+    const auto it = rows.find(id);
+    return it == rows.end() || (owner && it->second.user_id != *owner) ? nullptr : &it->second;
+}
+
 // The first of `rows` (a lookup by id: one row or none).
 template <class Row>
 [[nodiscard]] std::optional<Row> first_of(std::vector<Row> rows) {

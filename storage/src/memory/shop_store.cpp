@@ -103,11 +103,11 @@ class memory_shop_store final : public shop_store {
     core::result<core::shop_order> find_order(std::int64_t id, std::optional<std::int64_t> owner)
         const override {
         std::lock_guard lock(mutex_);
-        const auto it = orders_.find(id);
-        if (it == orders_.end() || (owner && it->second.user_id != *owner)) {
+        const auto* o = detail::owned_in(orders_, id, owner);
+        if (o == nullptr) {
             return core::errc::not_found;
         }
-        return it->second;
+        return *o;
     }
 
     core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter) const override {
@@ -148,14 +148,14 @@ class memory_shop_store final : public shop_store {
         std::int64_t id, shop_order_status to, core::timestamp_ms now, std::optional<std::int64_t> owner
     ) override {
         std::lock_guard lock(mutex_);
-        const auto it = orders_.find(id);
-        if (it == orders_.end() || (owner && it->second.user_id != *owner)) {
+        auto* o = detail::owned_in(orders_, id, owner);
+        if (o == nullptr) {
             return core::errc::not_found;
         }
         // A pending order past its expiresAt expires first; that is kept, and the answer is a refusal unless
         // `to` is expired.
-        const auto target = core::is_due_to_expire(it->second, now) ? shop_order_status::expired : to;
-        auto moved = move_order(it->second, target, now);
+        const auto target = core::is_due_to_expire(*o, now) ? shop_order_status::expired : to;
+        auto moved = move_order(*o, target, now);
         if (moved && moved->status != to) {
             return core::errc::transition_not_allowed;
         }
@@ -195,11 +195,11 @@ class memory_shop_store final : public shop_store {
         core::timestamp_ms now
     ) override {
         std::lock_guard lock(mutex_);
-        const auto it = orders_.find(order_id);
-        if (it == orders_.end() || (owner && it->second.user_id != *owner)) {
+        auto* found = detail::owned_in(orders_, order_id, owner);
+        if (found == nullptr) {
             return core::errc::not_found;
         }
-        core::shop_order& o = it->second;
+        core::shop_order& o = *found;
         if (auto may = detail::payable(o, now); !may) {
             return may.error();
         }
@@ -218,11 +218,11 @@ class memory_shop_store final : public shop_store {
         std::int64_t payment_id, std::optional<std::int64_t> owner, bool approve, core::timestamp_ms now
     ) override {
         std::lock_guard lock(mutex_);
-        const auto it = payments_.find(payment_id);
-        if (it == payments_.end() || (owner && it->second.user_id != *owner)) {
+        auto* found = detail::owned_in(payments_, payment_id, owner);
+        if (found == nullptr) {
             return core::errc::not_found;
         }
-        core::payment& p = it->second;
+        core::payment& p = *found;
         const auto order = orders_.find(p.order_id);
         if (auto done = core::complete_stored_three_d_secure(
                 p, order == orders_.end() ? nullptr : &order->second, approve, now
@@ -240,19 +240,19 @@ class memory_shop_store final : public shop_store {
     core::result<core::payment> find_payment(std::int64_t payment_id, std::optional<std::int64_t> owner)
         const override {
         std::lock_guard lock(mutex_);
-        const auto it = payments_.find(payment_id);
-        if (it == payments_.end() || (owner && it->second.user_id != *owner)) {
+        const auto* p = detail::owned_in(payments_, payment_id, owner);
+        if (p == nullptr) {
             return core::errc::not_found;
         }
-        return it->second;
+        return *p;
     }
 
     core::result<std::vector<core::payment>> payments_of(
         std::int64_t order_id, std::optional<std::int64_t> owner
     ) const override {
         std::lock_guard lock(mutex_);
-        const auto order = orders_.find(order_id);
-        if (order == orders_.end() || (owner && order->second.user_id != *owner)) {
+        auto* order = detail::owned_in(orders_, order_id, owner);
+        if (order == nullptr) {
             return core::errc::not_found;
         }
         std::vector<core::payment> out;
