@@ -1,7 +1,7 @@
 #pragma once
 // The decisions the memory, SQLite and PostgreSQL shop stores make the same way around their own reads and
-// writes: who may see an order or a payment, whether an order may move or be paid, what an idempotency key's
-// record answers, and the SQL order of GET /orders.
+// writes: who may see an order or a payment, the order a checkout makes, whether an order may move or be
+// paid, what an idempotency key's record answers, and the SQL order of GET /orders.
 
 #include <cstdint>
 #include <optional>
@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/cart_rules.hpp"
 #include "core/errc.hpp"
 #include "core/idempotency.hpp"
 #include "core/order_states.hpp"
@@ -43,6 +44,21 @@ template <class Row>
         return std::nullopt;
     }
     return std::move(rows.front());
+}
+
+// The order a checkout of `cart` makes, its lines priced as `lines` (in the cart's order): totals after the
+// cart's coupon, the request's user, address and expiry. The store gives it its id.
+[[nodiscard]] inline core::shop_order order_of_checkout(
+    const core::cart& cart, std::vector<core::priced_line> lines, const checkout_request& request
+) {
+    return core::order_from_cart(
+        core::total_lines(std::move(lines), cart.coupon),
+        cart.coupon,
+        request.user_id,
+        request.address,
+        request.now,
+        request.ttl_ms
+    );
 }
 
 // Whether an order in `from` may move to `to` by a status change (paid comes only from a payment), and what

@@ -85,14 +85,7 @@ class memory_shop_store final : public shop_store {
             const auto& p = (*products)[i];
             lines.push_back({p.id, p.title, core::price_to_cents(p.price), cart.lines[i].quantity, 0});
         }
-        core::shop_order order = core::order_from_cart(
-            core::total_lines(std::move(lines), cart.coupon),
-            cart.coupon,
-            request.user_id,
-            request.address,
-            request.now,
-            request.ttl_ms
-        );
+        core::shop_order order = detail::order_of_checkout(cart, std::move(lines), request);
         order.id = next_id(last_order_id_);
         last_order_id_ = order.id;
         orders_[order.id] = order;

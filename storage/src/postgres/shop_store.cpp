@@ -358,14 +358,7 @@ class pg_shop_store final : public shop_store {
                 const auto& [title, price] = taken[line.product_id];
                 lines.push_back({line.product_id, title, core::price_to_cents(price), line.quantity, 0});
             }
-            core::shop_order o = core::order_from_cart(
-                core::total_lines(std::move(lines), cart.coupon),
-                cart.coupon,
-                request.user_id,
-                request.address,
-                request.now,
-                request.ttl_ms
-            );
+            core::shop_order o = detail::order_of_checkout(cart, std::move(lines), request);
             o.id = db.exec(
                          "INSERT INTO shop_orders (user_id, status, subtotal, discount, shipping, total, "
                          "coupon, "

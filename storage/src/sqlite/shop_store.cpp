@@ -317,14 +317,7 @@ class sqlite_shop_store final : public shop_store {
                     {line.product_id, product->title, core::price_to_cents(product->price), line.quantity, 0}
                 );
             }
-            core::shop_order o = core::order_from_cart(
-                core::total_lines(std::move(lines), cart.coupon),
-                cart.coupon,
-                request.user_id,
-                request.address,
-                request.now,
-                request.ttl_ms
-            );
+            core::shop_order o = detail::order_of_checkout(cart, std::move(lines), request);
             o.id = detail::next_free_id(w, "shop_orders");
             insert_order(w, o);
             delete_cart(w, request.user_id);
