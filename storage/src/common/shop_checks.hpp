@@ -73,6 +73,25 @@ template <class Row>
     return check;
 }
 
+// A change of order `o` to `to` at `now` (change_order_status): a pending order past its expiresAt expires
+// first, so this is the status to move it to; that move is kept, and answered by as_asked.
+[[nodiscard]] inline core::shop_order_status status_to_apply(
+    const core::shop_order& o, core::shop_order_status to, core::timestamp_ms now
+) {
+    return core::is_due_to_expire(o, now) ? core::shop_order_status::expired : to;
+}
+
+// The answer to a change to `to` once `moved` is done: errc::transition_not_allowed when the order went
+// elsewhere (it expired instead).
+[[nodiscard]] inline core::result<core::shop_order> as_asked(
+    core::result<core::shop_order> moved, core::shop_order_status to
+) {
+    if (moved && moved->status != to) {
+        return core::errc::transition_not_allowed;
+    }
+    return moved;
+}
+
 // Whether order `o` may be paid at `now`: pending and, past its expiresAt, no longer (expire_orders
 // releases its stock); errc::transition_not_allowed.
 [[nodiscard]] inline core::result<void> payable(const core::shop_order& o, core::timestamp_ms now) {

@@ -145,14 +145,7 @@ class memory_shop_store final : public shop_store {
         if (o == nullptr) {
             return core::errc::not_found;
         }
-        // A pending order past its expiresAt expires first; that is kept, and the answer is a refusal unless
-        // `to` is expired.
-        const auto target = core::is_due_to_expire(*o, now) ? shop_order_status::expired : to;
-        auto moved = move_order(*o, target, now);
-        if (moved && moved->status != to) {
-            return core::errc::transition_not_allowed;
-        }
-        return moved;
+        return detail::as_asked(move_order(*o, detail::status_to_apply(*o, to, now), now), to);
     }
 
     core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {

@@ -457,18 +457,13 @@ class pg_shop_store final : public shop_store {
         if (!o) {
             return o.error();
         }
-        // A pending order past its expiresAt expires first; that is kept, and the answer is a refusal unless
-        // `to` is expired.
-        const auto target = core::is_due_to_expire(*o, now) ? shop_order_status::expired : to;
+        const auto target = detail::status_to_apply(*o, to, now);
         auto moved = move_order(*db, std::move(*o), target, now, catalogue_channel_);
         if (!moved) {
             return moved.error();
         }
         tx.commit();
-        if (moved->status != to) {
-            return core::errc::transition_not_allowed;
-        }
-        return moved;
+        return detail::as_asked(std::move(moved), to);
     }
 
     core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {

@@ -376,16 +376,11 @@ class sqlite_shop_store final : public shop_store {
             if (!o) {
                 return o.error();
             }
-            // A pending order past its expiresAt expires first (kept: the answer below is then a refusal
-            // unless `to` is expired).
-            const auto target = core::is_due_to_expire(*o, now) ? shop_order_status::expired : to;
+            const auto target = detail::status_to_apply(*o, to, now);
             return move_order(w, std::move(*o), target, now, restocked);
         });
         record_stock(restocked);
-        if (moved && moved->status != to) {
-            return core::errc::transition_not_allowed;
-        }
-        return moved;
+        return detail::as_asked(std::move(moved), to);
     }
 
     core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {
