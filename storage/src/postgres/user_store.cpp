@@ -208,10 +208,7 @@ void write_user_seed(pg_connection& conn, const std::vector<core::user_credentia
                 .add(u.seed)
         );
     }
-    (void)conn.exec(
-        "SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM users), "
-        "false)"
-    );
+    continue_ids_after_seed(conn, "users");
 }
 
 }  // namespace detail
