@@ -156,6 +156,10 @@ class pg_aggregate {
         std::string_view table, std::int64_t id, core::errc seed_error
     );
 
+    // One write that deletes row `id` of `table` (no seed column: the petstore's pets and orders);
+    // errc::not_found when there is none.
+    [[nodiscard]] core::result<void> remove_row(std::string_view table, std::int64_t id);
+
     // The rows of `table` (one query on a borrowed connection).
     [[nodiscard]] std::size_t count_rows(std::string_view table);
 
