@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -19,10 +20,12 @@
 
 namespace storefront::storage::detail {
 
-// `row` (an order or a payment, read by id) as `owner` may see it: errc::not_found when there is none or it
-// is another user's (nullopt owner: an admin, who sees every row).
-template <class Row>
-[[nodiscard]] core::result<Row> owned(std::optional<Row> row, std::optional<std::int64_t> owner) {
+// `row` (an order or a payment read by id: an optional, or a result as from first_or_not_found) as `owner`
+// may see it: errc::not_found when there is none or it is another user's (nullopt owner: an admin, who sees
+// every row).
+template <class Found>
+[[nodiscard]] auto owned(Found row, std::optional<std::int64_t> owner)
+    -> core::result<std::remove_cvref_t<decltype(*row)>> {
     if (!row || (owner && row->user_id != *owner)) {
         return core::errc::not_found;
     }
@@ -35,15 +38,6 @@ template <class Map>
 [[nodiscard]] auto* owned_in(Map& rows, std::int64_t id, std::optional<std::int64_t> owner) {
     const auto it = rows.find(id);
     return it == rows.end() || (owner && it->second.user_id != *owner) ? nullptr : &it->second;
-}
-
-// The first of `rows` (a lookup by id: one row or none).
-template <class Row>
-[[nodiscard]] std::optional<Row> first_of(std::vector<Row> rows) {
-    if (rows.empty()) {
-        return std::nullopt;
-    }
-    return std::move(rows.front());
 }
 
 // The order a checkout of `cart` makes, its lines priced as `lines` (in the cart's order): totals after the

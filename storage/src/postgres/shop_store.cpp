@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/found.hpp"
 #include "common/shop_checks.hpp"
 #include "core/cart_rules.hpp"
 #include "core/order_states.hpp"
@@ -538,7 +539,9 @@ class pg_shop_store final : public shop_store {
         }
         // The order first, then the payment: the lock order every payment write keeps.
         const auto o = order_by_id(*db, order_of.int64(0, 0), true);
-        auto found = detail::owned(detail::first_of(payments_where(*db, "WHERE id = $1", payment_id)), owner);
+        auto found = detail::owned(
+            detail::first_or_not_found(payments_where(*db, "WHERE id = $1", payment_id)), owner
+        );
         if (!found) {
             return found.error();
         }
@@ -566,7 +569,9 @@ class pg_shop_store final : public shop_store {
     core::result<core::payment> find_payment(std::int64_t payment_id, std::optional<std::int64_t> owner)
         const override {
         auto db = aggregate_.connection();
-        return detail::owned(detail::first_of(payments_where(*db, "WHERE id = $1", payment_id)), owner);
+        return detail::owned(
+            detail::first_or_not_found(payments_where(*db, "WHERE id = $1", payment_id)), owner
+        );
     }
 
     core::result<std::vector<core::payment>> payments_of(

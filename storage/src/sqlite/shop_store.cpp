@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/found.hpp"
 #include "common/shop_checks.hpp"
 #include "core/cart_rules.hpp"
 #include "core/order_states.hpp"
@@ -452,8 +453,9 @@ class sqlite_shop_store final : public shop_store {
         std::int64_t payment_id, std::optional<std::int64_t> owner, bool approve, core::timestamp_ms now
     ) override {
         return db_->write([&](sqlite_connection& w) -> core::result<core::payment> {
-            auto found =
-                detail::owned(detail::first_of(payments_where(w, "WHERE id = ?1", payment_id)), owner);
+            auto found = detail::owned(
+                detail::first_or_not_found(payments_where(w, "WHERE id = ?1", payment_id)), owner
+            );
             if (!found) {
                 return found.error();
             }
@@ -473,7 +475,9 @@ class sqlite_shop_store final : public shop_store {
     core::result<core::payment> find_payment(std::int64_t payment_id, std::optional<std::int64_t> owner)
         const override {
         auto r = db_->reader();
-        return detail::owned(detail::first_of(payments_where(*r, "WHERE id = ?1", payment_id)), owner);
+        return detail::owned(
+            detail::first_or_not_found(payments_where(*r, "WHERE id = ?1", payment_id)), owner
+        );
     }
 
     core::result<std::vector<core::payment>> payments_of(
