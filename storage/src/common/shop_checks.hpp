@@ -67,6 +67,35 @@ template <class Map>
     return check;
 }
 
+// Moves order `o` to `to` at `now` when the state machine allows it (order_move), through the store's own
+// writes inside the write that moves it: `give_back_stock(o)` when the move returns its items' stock,
+// `refund_payments(o)` when it refunds its succeeded payments (as core::check_transition says), then
+// `save_status(moved)` with the new status and updated_at. Answers the moved order.
+template <class GiveBack, class Refund, class Save>
+[[nodiscard]] core::result<core::shop_order> apply_move(
+    core::shop_order o,
+    core::shop_order_status to,
+    core::timestamp_ms now,
+    GiveBack&& give_back_stock,
+    Refund&& refund_payments,
+    Save&& save_status
+) {
+    const auto check = order_move(o.status, to);
+    if (!check) {
+        return check.error();
+    }
+    if (check->gives_stock_back) {
+        give_back_stock(o);
+    }
+    if (check->refunds_payment) {
+        refund_payments(o);
+    }
+    o.status = to;
+    o.updated_at = now;
+    save_status(o);
+    return o;
+}
+
 // A change of order `o` to `to` at `now` (change_order_status): a pending order past its expiresAt expires
 // first, so this is the status to move it to; that move is kept, and answered by as_asked.
 [[nodiscard]] inline core::shop_order_status status_to_apply(

@@ -315,28 +315,27 @@ class memory_shop_store final : public shop_store {
     core::result<core::shop_order> move_order(
         core::shop_order& o, shop_order_status to, core::timestamp_ms now
     ) {
-        const auto check = detail::order_move(o.status, to);
-        if (!check) {
-            return check.error();
-        }
-        if (check->gives_stock_back) {
-            std::vector<core::cart_line> lines;
-            for (const auto& item : o.items) {
-                lines.push_back({item.product_id, item.quantity});
-            }
-            stock_.give_back_stock(lines);
-        }
-        if (check->refunds_payment) {
-            for (auto& [pid, p] : payments_) {
-                if (p.order_id == o.id && p.status == core::payment_status::succeeded) {
-                    p.status = core::payment_status::refunded;
-                    p.updated_at = now;
+        return detail::apply_move(
+            o,
+            to,
+            now,
+            [&](const core::shop_order& order) {
+                std::vector<core::cart_line> lines;
+                for (const auto& item : order.items) {
+                    lines.push_back({item.product_id, item.quantity});
                 }
-            }
-        }
-        o.status = to;
-        o.updated_at = now;
-        return o;
+                stock_.give_back_stock(lines);
+            },
+            [&](const core::shop_order& order) {
+                for (auto& [pid, p] : payments_) {
+                    if (p.order_id == order.id && p.status == core::payment_status::succeeded) {
+                        p.status = core::payment_status::refunded;
+                        p.updated_at = now;
+                    }
+                }
+            },
+            [&](const core::shop_order& moved) { o = moved; }
+        );
     }
 
     detail::memory_stock& stock_;

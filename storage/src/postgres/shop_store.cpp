@@ -186,34 +186,32 @@ core::result<core::shop_order> move_order(
     core::timestamp_ms now,
     const std::string& catalogue_channel
 ) {
-    const auto check = detail::order_move(o.status, to);
-    if (!check) {
-        return check.error();
-    }
-    if (check->gives_stock_back) {
-        auto items = o.items;
-        std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-            return a.product_id < b.product_id;
-        });
-        for (const auto& item : items) {
+    return detail::apply_move(
+        std::move(o),
+        to,
+        now,
+        [&](const core::shop_order& order) {
+            auto items = order.items;  // in product order, the lock order of every stock write
+            std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+                return a.product_id < b.product_id;
+            });
+            for (const auto& item : items) {
+                (void)db.exec(
+                    "UPDATE products SET stock = stock + $2 WHERE id = $1",
+                    pg_params().add(item.product_id).add(static_cast<std::int64_t>(item.quantity))
+                );
+                stock_changed(db, catalogue_channel, item.product_id);
+            }
+        },
+        [&](const core::shop_order& order) {
             (void)db.exec(
-                "UPDATE products SET stock = stock + $2 WHERE id = $1",
-                pg_params().add(item.product_id).add(static_cast<std::int64_t>(item.quantity))
+                "UPDATE payments SET status = 'refunded', updated_at = $2 WHERE order_id = $1 AND status = "
+                "'succeeded'",
+                pg_params().add(order.id).add(now)
             );
-            stock_changed(db, catalogue_channel, item.product_id);
-        }
-    }
-    if (check->refunds_payment) {
-        (void)db.exec(
-            "UPDATE payments SET status = 'refunded', updated_at = $2 WHERE order_id = $1 AND status = "
-            "'succeeded'",
-            pg_params().add(o.id).add(now)
-        );
-    }
-    set_order_status(db, o.id, to, now);
-    o.status = to;
-    o.updated_at = now;
-    return o;
+        },
+        [&](const core::shop_order& moved) { set_order_status(db, moved.id, moved.status, moved.updated_at); }
+    );
 }
 
 std::int64_t insert_payment(pg_connection& db, const core::payment& p) {

@@ -178,31 +178,29 @@ core::result<core::shop_order> move_order(
     core::timestamp_ms now,
     std::vector<std::int64_t>& restocked
 ) {
-    const auto check = detail::order_move(o.status, to);
-    if (!check) {
-        return check.error();
-    }
-    if (check->gives_stock_back) {
-        auto give = db.prepare("UPDATE products SET stock = stock + ?2 WHERE id = ?1");
-        for (const auto& item : o.items) {
-            give.reset();
-            give.bind(1, item.product_id).bind(2, static_cast<std::int64_t>(item.quantity));
-            (void)give.step();
-            restocked.push_back(item.product_id);
-        }
-    }
-    if (check->refunds_payment) {
-        auto refund = db.prepare(
-            "UPDATE payments SET status = 'refunded', updated_at = ?2 WHERE order_id = ?1 AND status = "
-            "'succeeded'"
-        );
-        refund.bind(1, o.id).bind(2, now);
-        (void)refund.step();
-    }
-    set_order_status(db, o.id, to, now);
-    o.status = to;
-    o.updated_at = now;
-    return o;
+    return detail::apply_move(
+        std::move(o),
+        to,
+        now,
+        [&](const core::shop_order& order) {
+            auto give = db.prepare("UPDATE products SET stock = stock + ?2 WHERE id = ?1");
+            for (const auto& item : order.items) {
+                give.reset();
+                give.bind(1, item.product_id).bind(2, static_cast<std::int64_t>(item.quantity));
+                (void)give.step();
+                restocked.push_back(item.product_id);
+            }
+        },
+        [&](const core::shop_order& order) {
+            auto refund = db.prepare(
+                "UPDATE payments SET status = 'refunded', updated_at = ?2 WHERE order_id = ?1 AND status = "
+                "'succeeded'"
+            );
+            refund.bind(1, order.id).bind(2, now);
+            (void)refund.step();
+        },
+        [&](const core::shop_order& moved) { set_order_status(db, moved.id, moved.status, moved.updated_at); }
+    );
 }
 
 // GET /orders' filter (?1 user, ?2 status) and order.
