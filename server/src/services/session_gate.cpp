@@ -58,9 +58,9 @@ core::result<std::int64_t> session_gate::access_user(
 }
 
 bool session_gate::revoke(std::string_view id, std::int64_t user_id) {
-    bool revoked = store_.revoke(id, user_id);
+    bool revoked = store_.revoke(id, user_id).has_value();
     if (earlier_ != nullptr) {
-        revoked = earlier_->revoke(id, user_id) || revoked;
+        revoked = earlier_->revoke(id, user_id).has_value() || revoked;
     }
     remember(id, user_id, false);
     return revoked;

@@ -68,9 +68,9 @@ class catalogue_store {
     // Increases with every write, so callers may cache serialised pages per revision.
     [[nodiscard]] virtual std::uint64_t revision() const = 0;
     // The rows (products and categories) written after revision `since` up to the current revision, so a
-    // cache of that revision can reread only those; nullopt when this store cannot tell (`since` is too old,
-    // the store was reset, or another writer's change arrived unnamed): then reread everything.
-    [[nodiscard]] virtual std::optional<core::row_changes> changes_since(std::uint64_t since) const = 0;
+    // cache of that revision can reread only those; errc::not_found when this store cannot tell (`since` is
+    // too old, the store was reset, or another writer's change arrived unnamed): then reread everything.
+    [[nodiscard]] virtual core::result<core::row_changes> changes_since(std::uint64_t since) const = 0;
 };
 
 }  // namespace storefront::storage

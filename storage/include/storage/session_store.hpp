@@ -31,8 +31,8 @@ class session_store {
         std::string_view id, std::int64_t generation, std::int64_t expires_at, std::int64_t now
     ) = 0;
 
-    // Revokes family `id` if it belongs to `user_id`; false when there is no such live family.
-    virtual bool revoke(std::string_view id, std::int64_t user_id) = 0;
+    // Revokes family `id` if it belongs to `user_id`; errc::not_found when there is no such live family.
+    [[nodiscard]] virtual core::result<void> revoke(std::string_view id, std::int64_t user_id) = 0;
 
     // Whether family `id` of `user_id` is live at `now` (known, not revoked, not expired): the access
     // tokens of a login are valid only while its family is.

@@ -31,7 +31,8 @@ class user_store {
     [[nodiscard]] virtual core::result<core::user_credentials> find_credentials(
         std::string_view normalized_email
     ) const = 0;
-    [[nodiscard]] virtual bool email_taken(std::string_view normalized_email) const = 0;
+    // Whether a user has this e-mail.
+    [[nodiscard]] virtual core::result<bool> email_taken(std::string_view normalized_email) const = 0;
 
     // errc::conflict (e-mail taken), errc::storage_full.
     [[nodiscard]] virtual core::result<core::user> create_user(const core::user_draft& draft) = 0;
@@ -45,9 +46,9 @@ class user_store {
     // Increases with every write, so callers may cache serialised pages per revision.
     [[nodiscard]] virtual std::uint64_t revision() const = 0;
     // The rows (users) written after revision `since` up to the current revision, so a cache of that
-    // revision can reread only those; nullopt when this store cannot tell (`since` is too old, the store was
-    // reset, or another writer's change arrived unnamed): then reread everything.
-    [[nodiscard]] virtual std::optional<core::row_changes> changes_since(std::uint64_t since) const = 0;
+    // revision can reread only those; errc::not_found when this store cannot tell (`since` is too old, the
+    // store was reset, or another writer's change arrived unnamed): then reread everything.
+    [[nodiscard]] virtual core::result<core::row_changes> changes_since(std::uint64_t since) const = 0;
 };
 
 }  // namespace storefront::storage

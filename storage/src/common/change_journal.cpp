@@ -23,11 +23,11 @@ void change_journal::push(std::optional<core::row_change> row) {
     revision_.store(next, std::memory_order_release);
 }
 
-std::optional<core::row_changes> change_journal::changes_since(std::uint64_t since) const {
+core::result<core::row_changes> change_journal::changes_since(std::uint64_t since) const {
     std::lock_guard lock(mutex_);
     const std::uint64_t now = revision_.load(std::memory_order_relaxed);
     if (since > now) {
-        return std::nullopt;  // a revision of something else (a store that was replaced)
+        return core::errc::not_found;  // a revision of something else (a store that was replaced)
     }
     core::row_changes out;
     out.revision = now;
@@ -36,13 +36,13 @@ std::optional<core::row_changes> change_journal::changes_since(std::uint64_t sin
     }
     // Entries hold revisions [now - size + 1, now]: the first one after `since` must be among them.
     if (entries_.empty() || entries_.front().revision > since + 1) {
-        return std::nullopt;
+        return core::errc::not_found;
     }
     const auto first = entries_.end() - static_cast<std::ptrdiff_t>(now - since);
     out.rows.reserve(static_cast<std::size_t>(now - since));
     for (auto it = first; it != entries_.end(); ++it) {
         if (!it->row) {
-            return std::nullopt;
+            return core::errc::not_found;
         }
         out.rows.push_back(*it->row);
     }

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 
+#include "core/errc.hpp"
 #include "core/row_changes.hpp"
 
 namespace storefront::storage::detail {
@@ -27,9 +28,9 @@ class change_journal {
     // revision that changes_since cannot see past.
     void record_unknown();
 
-    // The rows changed after revision `since` up to the current one; nullopt when the journal cannot tell
-    // (`since` too old, or an unknown change after it).
-    [[nodiscard]] std::optional<core::row_changes> changes_since(std::uint64_t since) const;
+    // The rows changed after revision `since` up to the current one; errc::not_found when the journal cannot
+    // tell (`since` too old, or an unknown change after it).
+    [[nodiscard]] core::result<core::row_changes> changes_since(std::uint64_t since) const;
 
   private:
     struct entry {

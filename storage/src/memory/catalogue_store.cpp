@@ -174,26 +174,24 @@ class memory_catalogue_store final : public catalogue_store, public detail::memo
         if (category == categories_.end()) {
             return core::errc::invalid_reference;
         }
-        const std::int64_t id = next_id(last_product_id_);
-        std::string slug = detail::slug_for(draft.title, "product", id);
-        if (product_slugs_.contains(slug)) {
-            return core::errc::conflict;
+        auto key = new_key(product_slugs_, last_product_id_, draft.title, "product");
+        if (!key) {
+            return key.error();
         }
         core::product p;
-        p.id = id;
+        p.id = key->id;
         p.title = draft.title;
-        p.slug = slug;
+        p.slug = key->slug;
         p.price = draft.price;
         p.description = draft.description;
         p.product_category = category->second;
         p.images = draft.images;
         p.stock = draft.stock;
         p.created_at = p.updated_at = detail::now_ms();
-        last_product_id_ = id;
-        product_slugs_.emplace(std::move(slug), id);
-        products_.emplace(id, p);
+        keep_key(product_slugs_, last_product_id_, *key);
+        products_.emplace(p.id, p);
         index_.add(p);
-        journal_.record(core::row_table::products, id);
+        journal_.record(core::row_table::products, p.id);
         return p;
     }
 
@@ -249,21 +247,19 @@ class memory_catalogue_store final : public catalogue_store, public detail::memo
         if (categories_.size() >= max_categories_) {
             return core::errc::storage_full;
         }
-        const std::int64_t id = next_id(last_category_id_);
-        std::string slug = detail::slug_for(draft.name, "category", id);
-        if (category_slugs_.contains(slug)) {
-            return core::errc::conflict;
+        auto key = new_key(category_slugs_, last_category_id_, draft.name, "category");
+        if (!key) {
+            return key.error();
         }
         core::category c;
-        c.id = id;
+        c.id = key->id;
         c.name = draft.name;
-        c.slug = slug;
+        c.slug = key->slug;
         c.image = draft.image;
         c.created_at = c.updated_at = detail::now_ms();
-        last_category_id_ = id;
-        category_slugs_.emplace(std::move(slug), id);
-        categories_.emplace(id, c);
-        journal_.record(core::row_table::categories, id);
+        keep_key(category_slugs_, last_category_id_, *key);
+        categories_.emplace(c.id, c);
+        journal_.record(core::row_table::categories, c.id);
         return c;
     }
 
@@ -356,7 +352,7 @@ class memory_catalogue_store final : public catalogue_store, public detail::memo
         }
     }
 
-    std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+    core::result<core::row_changes> changes_since(std::uint64_t since) const override {
         return journal_.changes_since(since);
     }
 
@@ -408,6 +404,28 @@ class memory_catalogue_store final : public catalogue_store, public detail::memo
             journal_.record(table, id);
         }
         return answer;
+    }
+
+    // A new row's id (the one after `last_id`) and slug (from its title or name `text`).
+    struct row_key {
+        std::int64_t id;
+        std::string slug;
+    };
+    // errc::conflict when another row has the slug.
+    static core::result<row_key> new_key(
+        const slug_index& index, std::int64_t last_id, std::string_view text, std::string_view kind
+    ) {
+        const std::int64_t id = next_id(last_id);
+        std::string slug = detail::slug_for(text, kind, id);
+        if (index.contains(slug)) {
+            return core::errc::conflict;
+        }
+        return row_key{id, std::move(slug)};
+    }
+    // Once the row is stored: its id is the last one given, its slug in `index`.
+    static void keep_key(slug_index& index, std::int64_t& last_id, const row_key& key) {
+        last_id = key.id;
+        index.emplace(key.slug, key.id);
     }
 
     // The slug of row `id` after a patch: a new title or name gives a new one, else `current` stays;

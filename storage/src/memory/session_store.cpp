@@ -51,14 +51,14 @@ class memory_session_store final : public session_store {
         return it->second.generation;
     }
 
-    bool revoke(std::string_view id, std::int64_t user_id) override {
+    core::result<void> revoke(std::string_view id, std::int64_t user_id) override {
         std::lock_guard lock(mutex_);
         const auto it = families_.find(std::string(id));
         if (it == families_.end() || it->second.user_id != user_id) {
-            return false;
+            return core::errc::not_found;
         }
         families_.erase(it);
-        return true;
+        return {};
     }
 
     core::result<bool> is_live(std::string_view id, std::int64_t user_id, std::int64_t now) const override {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/next_id.hpp"
+#include "common/shop_checks.hpp"
 #include "core/cart_rules.hpp"
 #include "core/order_states.hpp"
 #include "memory/stores.hpp"
@@ -84,14 +85,7 @@ class memory_shop_store final : public shop_store {
             const auto& p = (*products)[i];
             lines.push_back({p.id, p.title, core::price_to_cents(p.price), cart.lines[i].quantity, 0});
         }
-        core::shop_order order = core::order_from_cart(
-            core::total_lines(std::move(lines), cart.coupon),
-            cart.coupon,
-            request.user_id,
-            request.address,
-            request.now,
-            request.ttl_ms
-        );
+        core::shop_order order = detail::order_of_checkout(cart, std::move(lines), request);
         order.id = next_id(last_order_id_);
         last_order_id_ = order.id;
         orders_[order.id] = order;
@@ -102,11 +96,11 @@ class memory_shop_store final : public shop_store {
     core::result<core::shop_order> find_order(std::int64_t id, std::optional<std::int64_t> owner)
         const override {
         std::lock_guard lock(mutex_);
-        const auto it = orders_.find(id);
-        if (it == orders_.end() || (owner && it->second.user_id != *owner)) {
+        const auto* o = detail::owned_in(orders_, id, owner);
+        if (o == nullptr) {
             return core::errc::not_found;
         }
-        return it->second;
+        return *o;
     }
 
     core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter) const override {
@@ -147,18 +141,11 @@ class memory_shop_store final : public shop_store {
         std::int64_t id, shop_order_status to, core::timestamp_ms now, std::optional<std::int64_t> owner
     ) override {
         std::lock_guard lock(mutex_);
-        const auto it = orders_.find(id);
-        if (it == orders_.end() || (owner && it->second.user_id != *owner)) {
+        auto* o = detail::owned_in(orders_, id, owner);
+        if (o == nullptr) {
             return core::errc::not_found;
         }
-        // A pending order past its expiresAt expires first; that is kept, and the answer is a refusal unless
-        // `to` is expired.
-        const auto target = core::is_due_to_expire(it->second, now) ? shop_order_status::expired : to;
-        auto moved = move_order(it->second, target, now);
-        if (moved && moved->status != to) {
-            return core::errc::transition_not_allowed;
-        }
-        return moved;
+        return detail::as_asked(move_order(*o, detail::status_to_apply(*o, to, now), now), to);
     }
 
     core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {
@@ -194,14 +181,13 @@ class memory_shop_store final : public shop_store {
         core::timestamp_ms now
     ) override {
         std::lock_guard lock(mutex_);
-        const auto it = orders_.find(order_id);
-        if (it == orders_.end() || (owner && it->second.user_id != *owner)) {
+        auto* found = detail::owned_in(orders_, order_id, owner);
+        if (found == nullptr) {
             return core::errc::not_found;
         }
-        core::shop_order& o = it->second;
-        // Past its expiresAt an unpaid order is no longer payable (expire_orders releases its stock).
-        if (o.status != shop_order_status::pending_payment || core::is_due_to_expire(o, now)) {
-            return core::errc::transition_not_allowed;
+        core::shop_order& o = *found;
+        if (auto may = detail::payable(o, now); !may) {
+            return may.error();
         }
         core::payment p = core::payment_of(o, decision, now);
         p.id = next_id(last_payment_id_);
@@ -218,11 +204,11 @@ class memory_shop_store final : public shop_store {
         std::int64_t payment_id, std::optional<std::int64_t> owner, bool approve, core::timestamp_ms now
     ) override {
         std::lock_guard lock(mutex_);
-        const auto it = payments_.find(payment_id);
-        if (it == payments_.end() || (owner && it->second.user_id != *owner)) {
+        auto* found = detail::owned_in(payments_, payment_id, owner);
+        if (found == nullptr) {
             return core::errc::not_found;
         }
-        core::payment& p = it->second;
+        core::payment& p = *found;
         const auto order = orders_.find(p.order_id);
         if (auto done = core::complete_stored_three_d_secure(
                 p, order == orders_.end() ? nullptr : &order->second, approve, now
@@ -240,19 +226,19 @@ class memory_shop_store final : public shop_store {
     core::result<core::payment> find_payment(std::int64_t payment_id, std::optional<std::int64_t> owner)
         const override {
         std::lock_guard lock(mutex_);
-        const auto it = payments_.find(payment_id);
-        if (it == payments_.end() || (owner && it->second.user_id != *owner)) {
+        const auto* p = detail::owned_in(payments_, payment_id, owner);
+        if (p == nullptr) {
             return core::errc::not_found;
         }
-        return it->second;
+        return *p;
     }
 
     core::result<std::vector<core::payment>> payments_of(
         std::int64_t order_id, std::optional<std::int64_t> owner
     ) const override {
         std::lock_guard lock(mutex_);
-        const auto order = orders_.find(order_id);
-        if (order == orders_.end() || (owner && order->second.user_id != *owner)) {
+        auto* order = detail::owned_in(orders_, order_id, owner);
+        if (order == nullptr) {
             return core::errc::not_found;
         }
         std::vector<core::payment> out;
@@ -277,18 +263,11 @@ class memory_shop_store final : public shop_store {
         std::lock_guard lock(mutex_);
         const auto it = keys_.find({user_id, key});
         const auto existing = it == keys_.end() ? std::nullopt : std::optional(it->second);
-        switch (core::decide_idempotency(existing, fingerprint, now)) {
-            case core::idempotency_decision::replay:
-                return std::optional<stored_answer>(stored_answer{existing->status, existing->body});
-            case core::idempotency_decision::mismatch:
-                return core::errc::idempotency_mismatch;
-            case core::idempotency_decision::in_progress:
-                return core::errc::idempotency_in_progress;
-            case core::idempotency_decision::start:
-                break;
+        auto answer = detail::idempotency_answer(existing, fingerprint, now);
+        if (answer && !*answer) {  // the request starts: its key is in progress
+            keys_[{user_id, key}] = core::idempotency_record{fingerprint, true, 0, "", now, now};
         }
-        keys_[{user_id, key}] = core::idempotency_record{fingerprint, true, 0, "", now, now};
-        return std::optional<stored_answer>();
+        return answer;
     }
 
     core::result<void> finish_request(
@@ -336,28 +315,27 @@ class memory_shop_store final : public shop_store {
     core::result<core::shop_order> move_order(
         core::shop_order& o, shop_order_status to, core::timestamp_ms now
     ) {
-        const auto check = core::check_transition(o.status, to);
-        if (!check.allowed || to == shop_order_status::paid) {
-            return core::errc::transition_not_allowed;
-        }
-        if (check.gives_stock_back) {
-            std::vector<core::cart_line> lines;
-            for (const auto& item : o.items) {
-                lines.push_back({item.product_id, item.quantity});
-            }
-            stock_.give_back_stock(lines);
-        }
-        if (check.refunds_payment) {
-            for (auto& [pid, p] : payments_) {
-                if (p.order_id == o.id && p.status == core::payment_status::succeeded) {
-                    p.status = core::payment_status::refunded;
-                    p.updated_at = now;
+        return detail::apply_move(
+            o,
+            to,
+            now,
+            [&](const core::shop_order& order) {
+                std::vector<core::cart_line> lines;
+                for (const auto& item : order.items) {
+                    lines.push_back({item.product_id, item.quantity});
                 }
-            }
-        }
-        o.status = to;
-        o.updated_at = now;
-        return o;
+                stock_.give_back_stock(lines);
+            },
+            [&](const core::shop_order& order) {
+                for (auto& [pid, p] : payments_) {
+                    if (p.order_id == order.id && p.status == core::payment_status::succeeded) {
+                        p.status = core::payment_status::refunded;
+                        p.updated_at = now;
+                    }
+                }
+            },
+            [&](const core::shop_order& moved) { o = moved; }
+        );
     }
 
     detail::memory_stock& stock_;

@@ -101,7 +101,7 @@ class memory_user_store final : public user_store {
         return detail::find_indexed(id_by_email_, users_, normalized_email);
     }
 
-    bool email_taken(std::string_view normalized_email) const override {
+    core::result<bool> email_taken(std::string_view normalized_email) const override {
         std::shared_lock lock(mutex_);
         return id_by_email_.contains(normalized_email);
     }
@@ -176,7 +176,7 @@ class memory_user_store final : public user_store {
 
     std::uint64_t revision() const override { return journal_.revision(); }
 
-    std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+    core::result<core::row_changes> changes_since(std::uint64_t since) const override {
         return journal_.changes_since(since);
     }
 

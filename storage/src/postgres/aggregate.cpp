@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/budget.hpp"
+#include "common/found.hpp"
 #include "common/next_id.hpp"
 #include "common/random_name.hpp"
 #include "common/seed_once.hpp"
@@ -165,6 +166,13 @@ core::result<void> pg_aggregate::delete_row(std::string_view table, std::int64_t
             return core::errc::in_use;
         }
         return {};
+    });
+}
+
+core::result<void> pg_aggregate::remove_row(std::string_view table, std::int64_t id) {
+    return write([&](pg_connection& db) {
+        const auto sql = "DELETE FROM " + std::string(table) + " WHERE id = $1";
+        return found_any(db.exec(sql, pg_params().add(id)).affected() > 0);
     });
 }
 

@@ -83,9 +83,9 @@ class pg_aggregate {
     // Moves when this instance commits and when another instance's notification arrives (the echo of an
     // own one carries this aggregate's origin and is skipped: the commit recorded it already).
     [[nodiscard]] std::uint64_t revision() const { return journal_.revision(); }
-    // The rows changed after `since` (change_journal::changes_since): nullopt after a reset, a reconnect of
-    // the listener, or a write that named no row.
-    [[nodiscard]] std::optional<core::row_changes> changes_since(std::uint64_t since) const {
+    // The rows changed after `since` (change_journal::changes_since): errc::not_found after a reset, a
+    // reconnect of the listener, or a write that named no row.
+    [[nodiscard]] core::result<core::row_changes> changes_since(std::uint64_t since) const {
         return journal_.changes_since(since);
     }
 
@@ -155,6 +155,10 @@ class pg_aggregate {
     [[nodiscard]] core::result<void> delete_row(
         std::string_view table, std::int64_t id, core::errc seed_error
     );
+
+    // One write that deletes row `id` of `table` (no seed column: the petstore's pets and orders);
+    // errc::not_found when there is none.
+    [[nodiscard]] core::result<void> remove_row(std::string_view table, std::int64_t id);
 
     // The rows of `table` (one query on a borrowed connection).
     [[nodiscard]] std::size_t count_rows(std::string_view table);

@@ -352,7 +352,7 @@ class pg_catalogue_store final : public catalogue_store {
     // In memory: bumped by this store's commits and by other instances' notifications.
     [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
 
-    [[nodiscard]] std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+    [[nodiscard]] core::result<core::row_changes> changes_since(std::uint64_t since) const override {
         return aggregate_.changes_since(since);
     }
 
@@ -419,15 +419,8 @@ void write_catalogue_seed(
                 .add(p.stock)
         );
     }
-    // Identity sequences continue after the seed's explicit ids.
-    for (const char* table : {"categories", "products"}) {
-        (void)conn.exec(
-            "SELECT setval(pg_get_serial_sequence($1, 'id'), "
-            "(SELECT coalesce(max(id), 0) + 1 FROM " +
-                std::string(table) + "), false)",
-            pg_params().add(table)
-        );
-    }
+    continue_ids_after_seed(conn, "categories");
+    continue_ids_after_seed(conn, "products");
 }
 
 }  // namespace detail

@@ -5,30 +5,25 @@
 // waiting thread leads and writes every queued event (up to max_batch) in one transaction, which the log
 // commits once (one flush, one NOTIFY per data set); each appender returns once its batch committed.
 
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <exception>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string_view>
 #include <vector>
 
+#include "common/batching_queue.hpp"
+
 namespace storefront::storage::detail {
 
 // One append waiting for its batch: the caller's views stay valid until run() returns.
-struct queued_append {
+struct queued_append : batch_waiter {
     std::string_view data_set;
     std::string_view type;
     std::string_view data;
     std::optional<std::int64_t> owner;
     std::int64_t at_ms = 0;
     std::uint64_t id = 0;  // the id its data set gave it (set by the batch)
-    bool done = false;
-    std::exception_ptr failure{};
-    std::condition_variable wake{};  // done, or its turn to lead: one wake-up each
 };
 
 class event_append_queue {
@@ -38,27 +33,20 @@ class event_append_queue {
     using writer = std::function<void(const std::vector<queued_append*>& batch)>;
 
     explicit event_append_queue(writer write) : write_(std::move(write)) {}
-    event_append_queue(const event_append_queue&) = delete;
-    event_append_queue& operator=(const event_append_queue&) = delete;
 
     // Appends `a` in the next batch and returns once that batch has committed; throws the batch's failure.
     // With an empty queue it runs at once: there is no timer.
     void run(queued_append& a);
 
     // Batches committed or failed so far (for tests).
-    [[nodiscard]] std::uint64_t batches() const;
+    [[nodiscard]] std::uint64_t batches() const { return queue_.batches(); }
 
     // At most this many events share one transaction, so one batch holds the counters' row locks briefly.
     static constexpr std::size_t max_batch = 256;
 
   private:
-    void lead(std::unique_lock<std::mutex>& lock);
-
     writer write_;
-    mutable std::mutex mutex_;  // guards queue_, leading_, batches_ and every queued append's `done`
-    std::deque<queued_append*> queue_;
-    bool leading_ = false;
-    std::uint64_t batches_ = 0;
+    batching_queue<queued_append> queue_{max_batch};
 };
 
 }  // namespace storefront::storage::detail

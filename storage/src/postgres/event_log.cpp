@@ -77,7 +77,7 @@ class pg_event_log final : public event_log {
         std::optional<std::int64_t> owner,
         std::int64_t at_ms
     ) override {
-        queued_append a{data_set, type, data, owner, at_ms};
+        queued_append a{{}, data_set, type, data, owner, at_ms};
         appends_.run(a);
         return stored_event{a.id, std::string(type), std::string(data), owner, at_ms};
     }

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "common/found.hpp"
 #include "common/write_row.hpp"
 #include "core/pet_rules.hpp"
 #include "postgres/aggregate.hpp"
@@ -73,13 +72,7 @@ class pg_order_store final : public order_store {
         });
     }
 
-    core::result<void> remove(std::int64_t id) override {
-        return aggregate_.write([&](pg_connection& db) {
-            return detail::found_any(
-                db.exec("DELETE FROM orders WHERE id = $1", pg_params().add(id)).affected() > 0
-            );
-        });
-    }
+    core::result<void> remove(std::int64_t id) override { return aggregate_.remove_row("orders", id); }
 
     std::map<core::order_status, std::int64_t> inventory() const override {
         std::map<core::order_status, std::int64_t> out{

@@ -176,13 +176,7 @@ class pg_pet_store final : public pet_store {
         });
     }
 
-    core::result<void> remove(std::int64_t id) override {
-        return aggregate_.write([&](pg_connection& db) {
-            return detail::found_any(
-                db.exec("DELETE FROM pets WHERE id = $1", pg_params().add(id)).affected() > 0
-            );
-        });
-    }
+    core::result<void> remove(std::int64_t id) override { return aggregate_.remove_row("pets", id); }
 
     std::size_t count() const override { return aggregate_.count_rows("pets"); }
 

@@ -11,6 +11,14 @@
 
 namespace storefront::storage::detail {
 
+void continue_ids_after_seed(pg_connection& conn, std::string_view table) {
+    (void)conn.exec(
+        "SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT coalesce(max(id), 0) + 1 FROM " +
+            std::string(table) + "), false)",
+        pg_params().add(table)
+    );
+}
+
 void pg_reset_to_seed(const std::string& dsn) {
     const auto categories = seed_categories();
     const auto products = seed_products();

@@ -3,6 +3,7 @@
 // reset that empties every table and writes all of them again.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/model.hpp"
@@ -19,6 +20,8 @@ void write_catalogue_seed(
     const std::vector<core::product>& products
 );
 void write_user_seed(pg_connection& conn, const std::vector<core::user_credentials>& users);
+// After a seed written with explicit ids: `table`'s identity sequence continues after its largest id.
+void continue_ids_after_seed(pg_connection& conn, std::string_view table);
 // Each inserts one row on `conn` or replaces the row of the same key, for the adapter's own writes and for
 // write_rows (common/write_row.hpp), which writes the seeds of these aggregates.
 void write_row(pg_connection& conn, const core::pet& pet);

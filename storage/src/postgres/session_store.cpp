@@ -61,11 +61,14 @@ class pg_session_store final : public session_store {
         return generation + 1;
     }
 
-    bool revoke(std::string_view id, std::int64_t user_id) override {
+    core::result<void> revoke(std::string_view id, std::int64_t user_id) override {
         auto db = aggregate_.connection();
         const auto removed =
             db->exec("DELETE FROM sessions WHERE id = $1 AND user_id = $2", pg_params().add(id).add(user_id));
-        return removed.affected() > 0;
+        if (removed.affected() == 0) {
+            return core::errc::not_found;
+        }
+        return {};
     }
 
     core::result<bool> is_live(std::string_view id, std::int64_t user_id, std::int64_t now) const override {

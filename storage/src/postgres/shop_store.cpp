@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/found.hpp"
+#include "common/shop_checks.hpp"
 #include "core/cart_rules.hpp"
 #include "core/order_states.hpp"
 #include "postgres/aggregate.hpp"
@@ -184,34 +186,32 @@ core::result<core::shop_order> move_order(
     core::timestamp_ms now,
     const std::string& catalogue_channel
 ) {
-    const auto check = core::check_transition(o.status, to);
-    if (!check.allowed || to == shop_order_status::paid) {
-        return core::errc::transition_not_allowed;
-    }
-    if (check.gives_stock_back) {
-        auto items = o.items;
-        std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-            return a.product_id < b.product_id;
-        });
-        for (const auto& item : items) {
+    return detail::apply_move(
+        std::move(o),
+        to,
+        now,
+        [&](const core::shop_order& order) {
+            auto items = order.items;  // in product order, the lock order of every stock write
+            std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+                return a.product_id < b.product_id;
+            });
+            for (const auto& item : items) {
+                (void)db.exec(
+                    "UPDATE products SET stock = stock + $2 WHERE id = $1",
+                    pg_params().add(item.product_id).add(static_cast<std::int64_t>(item.quantity))
+                );
+                stock_changed(db, catalogue_channel, item.product_id);
+            }
+        },
+        [&](const core::shop_order& order) {
             (void)db.exec(
-                "UPDATE products SET stock = stock + $2 WHERE id = $1",
-                pg_params().add(item.product_id).add(static_cast<std::int64_t>(item.quantity))
+                "UPDATE payments SET status = 'refunded', updated_at = $2 WHERE order_id = $1 AND status = "
+                "'succeeded'",
+                pg_params().add(order.id).add(now)
             );
-            stock_changed(db, catalogue_channel, item.product_id);
-        }
-    }
-    if (check.refunds_payment) {
-        (void)db.exec(
-            "UPDATE payments SET status = 'refunded', updated_at = $2 WHERE order_id = $1 AND status = "
-            "'succeeded'",
-            pg_params().add(o.id).add(now)
-        );
-    }
-    set_order_status(db, o.id, to, now);
-    o.status = to;
-    o.updated_at = now;
-    return o;
+        },
+        [&](const core::shop_order& moved) { set_order_status(db, moved.id, moved.status, moved.updated_at); }
+    );
 }
 
 std::int64_t insert_payment(pg_connection& db, const core::payment& p) {
@@ -241,13 +241,6 @@ pg_params filter_params(const order_filter& filter) {
     return pg_params()
         .add(filter.user_id)
         .add(filter.status ? std::optional<std::string>(core::to_string(*filter.status)) : std::nullopt);
-}
-
-std::string order_by(const order_sort& sort) {
-    const char* column = sort.by == order_sort::key::created_at ? "created_at"
-                         : sort.by == order_sort::key::total    ? "total"
-                                                                : "id";
-    return std::string("ORDER BY ") + column + (sort.descending ? " DESC" : " ASC") + ", id ASC";
 }
 
 class pg_shop_store final : public shop_store {
@@ -364,14 +357,7 @@ class pg_shop_store final : public shop_store {
                 const auto& [title, price] = taken[line.product_id];
                 lines.push_back({line.product_id, title, core::price_to_cents(price), line.quantity, 0});
             }
-            core::shop_order o = core::order_from_cart(
-                core::total_lines(std::move(lines), cart.coupon),
-                cart.coupon,
-                request.user_id,
-                request.address,
-                request.now,
-                request.ttl_ms
-            );
+            core::shop_order o = detail::order_of_checkout(cart, std::move(lines), request);
             o.id = db.exec(
                          "INSERT INTO shop_orders (user_id, status, subtotal, discount, shipping, total, "
                          "coupon, "
@@ -424,10 +410,7 @@ class pg_shop_store final : public shop_store {
         detail::pg_transaction tx(*db);
         auto o = order_by_id(*db, id);
         tx.commit();
-        if (!o || (owner && o->user_id != *owner)) {
-            return core::errc::not_found;
-        }
-        return std::move(*o);
+        return detail::owned(std::move(o), owner);
     }
 
     core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter) const override {
@@ -458,7 +441,7 @@ class pg_shop_store final : public shop_store {
             filter_params(filter)
                 .add(static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)))
                 .add(static_cast<std::int64_t>(std::min<std::size_t>(page.offset, INT64_MAX))),
-            order_by(sort) + " LIMIT $3 OFFSET $4"
+            detail::order_by(sort) + " LIMIT $3 OFFSET $4"
         );
         tx.commit();
         return out;
@@ -469,22 +452,17 @@ class pg_shop_store final : public shop_store {
     ) override {
         auto db = aggregate_.connection();
         detail::pg_transaction tx(*db);
-        auto o = order_by_id(*db, id, true);
-        if (!o || (owner && o->user_id != *owner)) {
-            return core::errc::not_found;
+        auto o = detail::owned(order_by_id(*db, id, true), owner);
+        if (!o) {
+            return o.error();
         }
-        // A pending order past its expiresAt expires first; that is kept, and the answer is a refusal unless
-        // `to` is expired.
-        const auto target = core::is_due_to_expire(*o, now) ? shop_order_status::expired : to;
+        const auto target = detail::status_to_apply(*o, to, now);
         auto moved = move_order(*db, std::move(*o), target, now, catalogue_channel_);
         if (!moved) {
             return moved.error();
         }
         tx.commit();
-        if (moved->status != to) {
-            return core::errc::transition_not_allowed;
-        }
-        return moved;
+        return detail::as_asked(std::move(moved), to);
     }
 
     core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {
@@ -531,13 +509,12 @@ class pg_shop_store final : public shop_store {
         core::timestamp_ms now
     ) override {
         return aggregate_.write_untold([&](pg_connection& db) -> core::result<core::payment> {
-            const auto o = order_by_id(db, order_id, true);
-            if (!o || (owner && o->user_id != *owner)) {
-                return core::errc::not_found;
+            const auto o = detail::owned(order_by_id(db, order_id, true), owner);
+            if (!o) {
+                return o.error();
             }
-            // Past its expiresAt an unpaid order is no longer payable (expire_orders releases its stock).
-            if (o->status != shop_order_status::pending_payment || core::is_due_to_expire(*o, now)) {
-                return core::errc::transition_not_allowed;
+            if (auto may = detail::payable(*o, now); !may) {
+                return may.error();
             }
             core::payment p = core::payment_of(*o, decision, now);
             p.id = insert_payment(db, p);
@@ -560,11 +537,13 @@ class pg_shop_store final : public shop_store {
         }
         // The order first, then the payment: the lock order every payment write keeps.
         const auto o = order_by_id(*db, order_of.int64(0, 0), true);
-        auto found = payments_where(*db, "WHERE id = $1", payment_id);
-        if (found.empty() || (owner && found.front().user_id != *owner)) {
-            return core::errc::not_found;
+        auto found = detail::owned(
+            detail::first_or_not_found(payments_where(*db, "WHERE id = $1", payment_id)), owner
+        );
+        if (!found) {
+            return found.error();
         }
-        core::payment p = std::move(found.front());
+        core::payment p = std::move(*found);
         if (auto done = core::complete_stored_three_d_secure(p, o ? &*o : nullptr, approve, now); !done) {
             return done.error();
         }
@@ -588,11 +567,9 @@ class pg_shop_store final : public shop_store {
     core::result<core::payment> find_payment(std::int64_t payment_id, std::optional<std::int64_t> owner)
         const override {
         auto db = aggregate_.connection();
-        auto found = payments_where(*db, "WHERE id = $1", payment_id);
-        if (found.empty() || (owner && found.front().user_id != *owner)) {
-            return core::errc::not_found;
-        }
-        return std::move(found.front());
+        return detail::owned(
+            detail::first_or_not_found(payments_where(*db, "WHERE id = $1", payment_id)), owner
+        );
     }
 
     core::result<std::vector<core::payment>> payments_of(
@@ -641,15 +618,9 @@ class pg_shop_store final : public shop_store {
                 r.int64(0, 4),
                 r.int64(0, 5)};
         }
-        switch (core::decide_idempotency(existing, fingerprint, now)) {
-            case core::idempotency_decision::replay:
-                return std::optional<stored_answer>(stored_answer{existing->status, existing->body});
-            case core::idempotency_decision::mismatch:
-                return core::errc::idempotency_mismatch;
-            case core::idempotency_decision::in_progress:
-                return core::errc::idempotency_in_progress;
-            case core::idempotency_decision::start:
-                break;
+        auto answer = detail::idempotency_answer(existing, fingerprint, now);
+        if (!answer || *answer) {
+            return answer;  // a replay or a refusal
         }
         (void)db->exec(
             "INSERT INTO idempotency_keys (user_id, key, fingerprint, in_progress, status, body, created_at, "
@@ -659,7 +630,7 @@ class pg_shop_store final : public shop_store {
             pg_params().add(user_id).add(key).add(fingerprint).add(now)
         );
         tx.commit();
-        return std::optional<stored_answer>();
+        return answer;
     }
 
     core::result<void> finish_request(

@@ -106,7 +106,7 @@ class pg_user_store final : public user_store {
         return one_user(*db, "WHERE lower(email) = $1", pg_params().add(normalized_email));
     }
 
-    bool email_taken(std::string_view normalized_email) const override {
+    core::result<bool> email_taken(std::string_view normalized_email) const override {
         auto db = aggregate_.connection();
         return !db->exec("SELECT 1 FROM users WHERE lower(email) = $1", pg_params().add(normalized_email))
                     .empty();
@@ -172,7 +172,7 @@ class pg_user_store final : public user_store {
 
     [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
 
-    [[nodiscard]] std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+    [[nodiscard]] core::result<core::row_changes> changes_since(std::uint64_t since) const override {
         return aggregate_.changes_since(since);
     }
 
@@ -208,10 +208,7 @@ void write_user_seed(pg_connection& conn, const std::vector<core::user_credentia
                 .add(u.seed)
         );
     }
-    (void)conn.exec(
-        "SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM users), "
-        "false)"
-    );
+    continue_ids_after_seed(conn, "users");
 }
 
 }  // namespace detail

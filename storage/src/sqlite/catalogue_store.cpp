@@ -366,7 +366,7 @@ class sqlite_catalogue_store final : public catalogue_store {
 
     std::uint64_t revision() const override { return db_->catalogue_changes.revision(); }
 
-    std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+    core::result<core::row_changes> changes_since(std::uint64_t since) const override {
         return db_->catalogue_changes.changes_since(since);
     }
 

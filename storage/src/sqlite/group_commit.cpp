@@ -1,9 +1,7 @@
-// group_commit: the leader/follower queue in front of the SQLite write connection and the batch it runs,
-// one transaction with a savepoint per change.
+// group_commit: a SQLite file's writes through the leader/follower queue (common/batching_queue.hpp), each
+// batch one transaction with a savepoint per change.
 
 #include "sqlite/group_commit.hpp"
-
-#include <algorithm>
 
 #include "storage/storage_error.hpp"
 
@@ -18,51 +16,13 @@ void group_commit::run(const change& c) {
         run_in_joined_batch(c);
         return;
     }
-    pending mine{&c};
-    std::unique_lock lock(mutex_);
-    queue_.push_back(&mine);
-    while (!mine.done) {
-        if (leading_) {
-            mine.wake.wait(lock);
-        } else {
-            lead(lock);  // may not take `mine` when more than max_batch wait before it: then lead again
-        }
-    }
-    if (mine.failure) {
-        std::rethrow_exception(mine.failure);
-    }
-}
-
-std::size_t group_commit::queued() const {
-    std::lock_guard lock(mutex_);
-    return queue_.size();
-}
-
-void group_commit::lead(std::unique_lock<std::mutex>& lock) {
-    leading_ = true;
-    lock.unlock();
-    std::vector<pending*> batch;
-    {
+    pending mine(c);
+    queue_.run(mine, [this](const auto& take) {
         // The batch is taken once the write connection is ours, so changes queued while a write_lease
         // holder had it join this batch.
         std::lock_guard writer(write_mutex_);
-        lock.lock();
-        const auto n = std::min(queue_.size(), max_batch);
-        batch.assign(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
-        queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
-        lock.unlock();
-        commit_batch(batch);
-    }
-    lock.lock();
-    // Notified under the lock: a waiter cannot return (and destroy its pending) before we are done with it.
-    for (auto* p : batch) {
-        p->done = true;
-        p->wake.notify_one();
-    }
-    leading_ = false;
-    if (!queue_.empty()) {
-        queue_.front()->wake.notify_one();  // the next batch's leader
-    }
+        commit_batch(take());
+    });
 }
 
 void group_commit::commit_batch(const std::vector<pending*>& batch) {
@@ -132,7 +92,7 @@ void group_commit::run_in_joined_batch(const change& c) {
     if (batch_lost_) {
         std::rethrow_exception(batch_lost_);
     }
-    pending p{&c};
+    pending p(c);
     try {
         run_in_savepoint(p);
     } catch (...) {

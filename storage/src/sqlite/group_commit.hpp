@@ -6,16 +6,15 @@
 // commits it (the writer thread of server/services/write_lane.hpp).
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <vector>
 
+#include "common/batching_queue.hpp"
 #include "sqlite/connection.hpp"
 #include "storage/write_batch.hpp"
 
@@ -55,22 +54,19 @@ class group_commit final : public write_batch::member {
     void roll_back() noexcept override;
 
     // Changes waiting for a batch (the running one excluded), and batches committed so far (for tests).
-    [[nodiscard]] std::size_t queued() const;
+    [[nodiscard]] std::size_t queued() const { return queue_.queued(); }
     [[nodiscard]] std::uint64_t commits() const { return commits_.load(std::memory_order_acquire); }
 
     // At most this many changes share one transaction, so one batch cannot hold the write lock for long.
     static constexpr std::size_t max_batch = 128;
 
   private:
-    struct pending {
+    struct pending : batch_waiter {
+        explicit pending(const change& c) : run(&c) {}
         const change* run;
         bool kept = false;
-        bool done = false;
-        std::exception_ptr failure{};
-        std::condition_variable wake{};  // done, or its turn to lead: one wake-up each, no thundering herd
     };
 
-    void lead(std::unique_lock<std::mutex>& lock);
     void commit_batch(const std::vector<pending*>& batch);
     void run_in_savepoint(pending& p);
     bool join(write_batch& batch);
@@ -79,9 +75,7 @@ class group_commit final : public write_batch::member {
     sqlite_connection& db_;
     std::mutex& write_mutex_;
     std::function<void(sqlite_connection&)> before_commit_;
-    mutable std::mutex mutex_;  // guards queue_, leading_ and every pending's `done`
-    std::deque<pending*> queue_;
-    bool leading_ = false;
+    batching_queue<pending> queue_{max_batch};
     std::atomic<std::uint64_t> commits_{0};
 
     // The write_batch this database joined (touched by that batch's thread only): its hold on the write

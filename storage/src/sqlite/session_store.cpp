@@ -61,13 +61,15 @@ class sqlite_session_store final : public session_store {
         return generation + 1;
     }
 
-    bool revoke(std::string_view id, std::int64_t user_id) override {
-        return db_->write([&](sqlite_connection& w) -> bool {
+    core::result<void> revoke(std::string_view id, std::int64_t user_id) override {
+        return db_->write([&](sqlite_connection& w) -> core::result<void> {
             auto remove = w.prepare("DELETE FROM sessions WHERE id = ?1 AND user_id = ?2");
             remove.bind(1, id).bind(2, user_id);
             (void)remove.step();
-            const bool removed = w.changes() > 0;
-            return removed;
+            if (w.changes() == 0) {
+                return core::errc::not_found;
+            }
+            return {};
         });
     }
 

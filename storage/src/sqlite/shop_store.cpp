@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/found.hpp"
+#include "common/shop_checks.hpp"
 #include "core/cart_rules.hpp"
 #include "core/order_states.hpp"
 #include "seed/catalogue.hpp"
@@ -176,31 +178,29 @@ core::result<core::shop_order> move_order(
     core::timestamp_ms now,
     std::vector<std::int64_t>& restocked
 ) {
-    const auto check = core::check_transition(o.status, to);
-    if (!check.allowed || to == shop_order_status::paid) {
-        return core::errc::transition_not_allowed;
-    }
-    if (check.gives_stock_back) {
-        auto give = db.prepare("UPDATE products SET stock = stock + ?2 WHERE id = ?1");
-        for (const auto& item : o.items) {
-            give.reset();
-            give.bind(1, item.product_id).bind(2, static_cast<std::int64_t>(item.quantity));
-            (void)give.step();
-            restocked.push_back(item.product_id);
-        }
-    }
-    if (check.refunds_payment) {
-        auto refund = db.prepare(
-            "UPDATE payments SET status = 'refunded', updated_at = ?2 WHERE order_id = ?1 AND status = "
-            "'succeeded'"
-        );
-        refund.bind(1, o.id).bind(2, now);
-        (void)refund.step();
-    }
-    set_order_status(db, o.id, to, now);
-    o.status = to;
-    o.updated_at = now;
-    return o;
+    return detail::apply_move(
+        std::move(o),
+        to,
+        now,
+        [&](const core::shop_order& order) {
+            auto give = db.prepare("UPDATE products SET stock = stock + ?2 WHERE id = ?1");
+            for (const auto& item : order.items) {
+                give.reset();
+                give.bind(1, item.product_id).bind(2, static_cast<std::int64_t>(item.quantity));
+                (void)give.step();
+                restocked.push_back(item.product_id);
+            }
+        },
+        [&](const core::shop_order& order) {
+            auto refund = db.prepare(
+                "UPDATE payments SET status = 'refunded', updated_at = ?2 WHERE order_id = ?1 AND status = "
+                "'succeeded'"
+            );
+            refund.bind(1, order.id).bind(2, now);
+            (void)refund.step();
+        },
+        [&](const core::shop_order& moved) { set_order_status(db, moved.id, moved.status, moved.updated_at); }
+    );
 }
 
 // GET /orders' filter (?1 user, ?2 status) and order.
@@ -214,13 +214,6 @@ void bind_filter(sqlite_statement& s, const order_filter& filter) {
     } else {
         s.bind_null(2);
     }
-}
-
-std::string order_by(const order_sort& sort) {
-    const char* column = sort.by == order_sort::key::created_at ? "created_at"
-                         : sort.by == order_sort::key::total    ? "total"
-                                                                : "id";
-    return std::string("ORDER BY ") + column + (sort.descending ? " DESC" : " ASC") + ", id ASC";
 }
 
 class sqlite_shop_store final : public shop_store {
@@ -323,14 +316,7 @@ class sqlite_shop_store final : public shop_store {
                     {line.product_id, product->title, core::price_to_cents(product->price), line.quantity, 0}
                 );
             }
-            core::shop_order o = core::order_from_cart(
-                core::total_lines(std::move(lines), cart.coupon),
-                cart.coupon,
-                request.user_id,
-                request.address,
-                request.now,
-                request.ttl_ms
-            );
+            core::shop_order o = detail::order_of_checkout(cart, std::move(lines), request);
             o.id = detail::next_free_id(w, "shop_orders");
             insert_order(w, o);
             delete_cart(w, request.user_id);
@@ -346,11 +332,7 @@ class sqlite_shop_store final : public shop_store {
         const override {
         auto r = db_->reader();
         sqlite_connection::read_transaction snapshot(*r);
-        auto o = order_by_id(*r, id);
-        if (!o || (owner && o->user_id != *owner)) {
-            return core::errc::not_found;
-        }
-        return std::move(*o);
+        return detail::owned(order_by_id(*r, id), owner);
     }
 
     core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter) const override {
@@ -378,7 +360,7 @@ class sqlite_shop_store final : public shop_store {
                 s.bind(3, static_cast<std::int64_t>(std::min<std::size_t>(page.limit, INT64_MAX)));
                 s.bind(4, static_cast<std::int64_t>(std::min<std::size_t>(page.offset, INT64_MAX)));
             },
-            order_by(sort) + " LIMIT ?3 OFFSET ?4"
+            detail::order_by(sort) + " LIMIT ?3 OFFSET ?4"
         );
         return out;
     }
@@ -389,20 +371,15 @@ class sqlite_shop_store final : public shop_store {
         std::vector<std::int64_t> restocked;
         auto moved = db_->write([&](sqlite_connection& w) -> core::result<core::shop_order> {
             restocked.clear();
-            auto o = order_by_id(w, id);
-            if (!o || (owner && o->user_id != *owner)) {
-                return core::errc::not_found;
+            auto o = detail::owned(order_by_id(w, id), owner);
+            if (!o) {
+                return o.error();
             }
-            // A pending order past its expiresAt expires first (kept: the answer below is then a refusal
-            // unless `to` is expired).
-            const auto target = core::is_due_to_expire(*o, now) ? shop_order_status::expired : to;
+            const auto target = detail::status_to_apply(*o, to, now);
             return move_order(w, std::move(*o), target, now, restocked);
         });
         record_stock(restocked);
-        if (moved && moved->status != to) {
-            return core::errc::transition_not_allowed;
-        }
-        return moved;
+        return detail::as_asked(std::move(moved), to);
     }
 
     core::result<std::vector<core::shop_order>> expire_orders(core::timestamp_ms now) override {
@@ -453,13 +430,12 @@ class sqlite_shop_store final : public shop_store {
         core::timestamp_ms now
     ) override {
         return db_->write([&](sqlite_connection& w) -> core::result<core::payment> {
-            const auto o = order_by_id(w, order_id);
-            if (!o || (owner && o->user_id != *owner)) {
-                return core::errc::not_found;
+            const auto o = detail::owned(order_by_id(w, order_id), owner);
+            if (!o) {
+                return o.error();
             }
-            // Past its expiresAt an unpaid order is no longer payable (expire_orders releases its stock).
-            if (o->status != shop_order_status::pending_payment || core::is_due_to_expire(*o, now)) {
-                return core::errc::transition_not_allowed;
+            if (auto may = detail::payable(*o, now); !may) {
+                return may.error();
             }
             core::payment p = core::payment_of(*o, decision, now);
             p.id = detail::next_free_id(w, "payments");
@@ -475,11 +451,13 @@ class sqlite_shop_store final : public shop_store {
         std::int64_t payment_id, std::optional<std::int64_t> owner, bool approve, core::timestamp_ms now
     ) override {
         return db_->write([&](sqlite_connection& w) -> core::result<core::payment> {
-            auto found = payments_where(w, "WHERE id = ?1", payment_id);
-            if (found.empty() || (owner && found.front().user_id != *owner)) {
-                return core::errc::not_found;
+            auto found = detail::owned(
+                detail::first_or_not_found(payments_where(w, "WHERE id = ?1", payment_id)), owner
+            );
+            if (!found) {
+                return found.error();
             }
-            core::payment p = std::move(found.front());
+            core::payment p = std::move(*found);
             const auto o = order_by_id(w, p.order_id);
             if (auto done = core::complete_stored_three_d_secure(p, o ? &*o : nullptr, approve, now); !done) {
                 return done.error();
@@ -495,11 +473,9 @@ class sqlite_shop_store final : public shop_store {
     core::result<core::payment> find_payment(std::int64_t payment_id, std::optional<std::int64_t> owner)
         const override {
         auto r = db_->reader();
-        auto found = payments_where(*r, "WHERE id = ?1", payment_id);
-        if (found.empty() || (owner && found.front().user_id != *owner)) {
-            return core::errc::not_found;
-        }
-        return std::move(found.front());
+        return detail::owned(
+            detail::first_or_not_found(payments_where(*r, "WHERE id = ?1", payment_id)), owner
+        );
     }
 
     core::result<std::vector<core::payment>> payments_of(
@@ -507,9 +483,8 @@ class sqlite_shop_store final : public shop_store {
     ) const override {
         auto r = db_->reader();
         sqlite_connection::read_transaction snapshot(*r);
-        const auto o = order_by_id(*r, order_id);
-        if (!o || (owner && o->user_id != *owner)) {
-            return core::errc::not_found;
+        if (auto o = detail::owned(order_by_id(*r, order_id), owner); !o) {
+            return o.error();
         }
         return payments_where(*r, "WHERE order_id = ?1", order_id);
     }
@@ -536,15 +511,9 @@ class sqlite_shop_store final : public shop_store {
                     s.int64(5)};
             }
             s.reset();
-            switch (core::decide_idempotency(existing, fingerprint, now)) {
-                case core::idempotency_decision::replay:
-                    return std::optional<stored_answer>(stored_answer{existing->status, existing->body});
-                case core::idempotency_decision::mismatch:
-                    return core::errc::idempotency_mismatch;
-                case core::idempotency_decision::in_progress:
-                    return core::errc::idempotency_in_progress;
-                case core::idempotency_decision::start:
-                    break;
+            auto answer = detail::idempotency_answer(existing, fingerprint, now);
+            if (!answer || *answer) {
+                return answer;  // a replay or a refusal
             }
             auto mark = w.prepare(
                 "INSERT OR REPLACE INTO idempotency_keys (user_id, key, fingerprint, in_progress, status, "
@@ -556,7 +525,7 @@ class sqlite_shop_store final : public shop_store {
                 .bind(3, std::string_view(fingerprint))
                 .bind(4, now);
             (void)mark.step();
-            return std::optional<stored_answer>();
+            return answer;
         });
     }
 

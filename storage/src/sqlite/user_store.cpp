@@ -121,7 +121,7 @@ class sqlite_user_store final : public user_store {
         return user_where(*r, "WHERE email = ?1", [&](auto& s) { s.bind(1, normalized_email); });
     }
 
-    bool email_taken(std::string_view normalized_email) const override {
+    core::result<bool> email_taken(std::string_view normalized_email) const override {
         auto r = db_->reader();
         auto s = r->prepare("SELECT 1 FROM users WHERE email = ?1");
         s.bind(1, normalized_email);
@@ -195,7 +195,7 @@ class sqlite_user_store final : public user_store {
 
     std::uint64_t revision() const override { return db_->user_changes.revision(); }
 
-    std::optional<core::row_changes> changes_since(std::uint64_t since) const override {
+    core::result<core::row_changes> changes_since(std::uint64_t since) const override {
         return db_->user_changes.changes_since(since);
     }
 

@@ -79,7 +79,11 @@ resolved is_available(const resolve_info& info) {
     if (!email) {
         return resolved::fail("email must be an email", "BAD_USER_INPUT");
     }
-    return resolved::ok(!call.app.users().email_taken(*email));
+    const auto taken = call.app.users().email_taken(*email);
+    if (!taken) {
+        return refused(taken.error());
+    }
+    return resolved::ok(!*taken);
 }
 
 // myProfile: the user of the bearer access token.
@@ -186,7 +190,11 @@ resolved add_user(const resolve_info& info) {
         !allowed) {
         return refused(allowed.error());
     }
-    if (call.app.users().email_taken(registration->email)) {
+    const auto taken = call.app.users().email_taken(registration->email);
+    if (!taken) {
+        return refused(taken.error());
+    }
+    if (*taken) {
         return email_taken();  // before spending a hash on it
     }
     const core::user_draft draft{

@@ -164,8 +164,11 @@ handler_result handle_post_user(request_context& ctx, store_services& app) {
     if (auto allowed = core::may_register(app.write_policy(), ctx.actor, registration->role); !allowed) {
         co_return error_response(allowed.error());
     }
-    const bool taken = co_await app.storage([&] { return app.users().email_taken(registration->email); });
-    if (taken) {
+    const auto taken = co_await app.storage([&] { return app.users().email_taken(registration->email); });
+    if (!taken) {
+        co_return error_response(taken.error());
+    }
+    if (*taken) {
         co_return email_taken();  // before spending a hash on it
     }
     std::string password = registration->password;  // a named local: GCC bug 99576 (see handlers_auth)
@@ -282,10 +285,13 @@ handler_result handle_post_users_is_available(request_context& ctx, store_servic
     if (!problems.messages.empty()) {
         co_return validation_failed(problems);
     }
-    const bool taken = co_await app.storage([&] { return app.users().email_taken(*email); });
+    const auto taken = co_await app.storage([&] { return app.users().email_taken(*email); });
+    if (!taken) {
+        co_return error_response(taken.error());
+    }
     // The public service answers false whatever the address (a bug its users reported); suites written
     // against it assert that, so --compat public does too (the check above still validates the body).
-    const bool available = !taken && app.compat() != core::compat_mode::public_service;
+    const bool available = !*taken && app.compat() != core::compat_mode::public_service;
     // The public service answers this POST with Nest's default 201; storefront with 200 unless --compat asks.
     const auto status =
         app.compat() == core::compat_mode::public_service ? http::status::created : http::status::ok;
