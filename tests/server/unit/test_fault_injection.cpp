@@ -178,12 +178,13 @@ BOOST_AUTO_TEST_CASE(status_wins_and_an_empty_plan_runs_the_handler) {
 BOOST_AUTO_TEST_CASE(bad_values_are_400_in_each_validation_shape) {
     const core::validation_errors errors{
         {"_delay must not be greater than 10000", "_status must not be less than 400"}};
-    const auto store = fault_parameters_refused(matched(store_table), errors);
+    // Rendered as the edge renders them for each surface.
+    const auto store = rendered(fault_parameters_refused(matched(store_table), errors), error_style::store);
     BOOST_TEST(static_cast<int>(store.status) == 400);
     const auto store_body = boost::json::parse(store.body);
     BOOST_TEST(store_body.at("message").as_array().size() == 2u);
     BOOST_TEST(store_body.at("error").as_string() == "Bad Request");
-    const auto pet = fault_parameters_refused(matched(pet_table), errors);
+    const auto pet = rendered(fault_parameters_refused(matched(pet_table), errors), error_style::petstore);
     BOOST_TEST(static_cast<int>(pet.status) == 400);
     BOOST_TEST(
         boost::json::parse(pet.body).at("message").as_string() ==

@@ -158,6 +158,7 @@ boost::asio::awaitable<response> idempotent(request_context& ctx, store_services
         }
         co_return std::move(*answer);
     }
+    render_error(*answer, error_style::store);  // kept as it went out, to be sent again as it is
     const storage::stored_answer kept{static_cast<int>(answer->status), std::string(answer->payload())};
     const auto stored =
         co_await app.storage([&] { return app.shop().finish_request(user, *key, kept, now_ms()); });
