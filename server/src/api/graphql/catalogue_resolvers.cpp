@@ -11,7 +11,6 @@
 #include "core/catalogue_rules.hpp"
 #include "core/list_page.hpp"
 #include "core/pagination.hpp"
-#include "core/slug.hpp"
 #include "core/write_policy.hpp"
 #include "graph_call.hpp"
 #include "graph_values.hpp"
@@ -146,26 +145,39 @@ resolved category_products(const resolve_info& info) {
     );
 }
 
-resolved product_write_refused(
-    boost::system::error_code ec,
-    std::int64_t id,
-    const std::optional<std::string>& title,
-    std::int64_t category_id
+// The input object `input` read by `rule` (one of core's read_* rules) and written by `write` (giving the
+// row): the row, published as `event`, or the refusal `name` (fields, errc) gives.
+template <class Rule, class Write, class Name>
+resolved written(
+    graph_call& call,
+    const boost::json::value& input,
+    Rule rule,
+    Write write,
+    Name name,
+    std::string_view event
 ) {
-    switch (static_cast<core::errc>(ec.value())) {
-        case core::errc::not_found:
-            return missing("Product", id);
-        case core::errc::seed_read_only:
-            return refused(ec, core::seed_product_message);
-        case core::errc::invalid_reference:
-            return refused(ec, "Category " + std::to_string(category_id) + " not found");
-        case core::errc::conflict:
-            return refused(
-                ec, "A product with slug \"" + core::make_slug(title.value_or("")) + "\" already exists"
-            );
-        default:
-            return refused(ec);
+    const auto fields = rule(input_of(input));
+    if (!fields) {
+        return invalid_input(fields.error());
     }
+    const auto row = write(*fields);
+    if (!row) {
+        return refused(name(*fields, row.error()));
+    }
+    call.app.publish_here(event, to_json(*row, call.app.public_url()));
+    return resolved::ok(graph_value(*row, call.app));
+}
+
+// `done`, the delete of row `id`: true, published as `event`, or the refusal `name` (errc) gives.
+template <class Name>
+resolved removed(
+    graph_call& call, std::int64_t id, const core::result<void>& done, Name name, std::string_view event
+) {
+    if (!done) {
+        return refused(name(done.error()));
+    }
+    call.app.publish_here(event, "{\"id\":" + std::to_string(id) + "}");
+    return resolved::ok(true);
 }
 
 resolved add_product(const resolve_info& info) {
@@ -173,16 +185,16 @@ resolved add_product(const resolve_info& info) {
     if (auto no = may_write(call)) {
         return std::move(*no);
     }
-    const auto draft = core::read_product_draft(input_of(info.arguments.at("data")));
-    if (!draft) {
-        return invalid_input(draft.error());
-    }
-    const auto created = call.app.catalogue().create_product(*draft);
-    if (!created) {
-        return product_write_refused(created.error(), 0, draft->title, draft->category_id);
-    }
-    call.app.publish_here("product.created", to_json(*created, call.app.public_url()));
-    return resolved::ok(graph_value(*created, call.app));
+    return written(
+        call,
+        info.arguments.at("data"),
+        core::read_product_draft,
+        [&](const core::product_draft& draft) { return call.app.catalogue().create_product(draft); },
+        [](const core::product_draft& draft, boost::system::error_code ec) {
+            return product_refusal(ec, 0, draft.title, draft.category_id);
+        },
+        "product.created"
+    );
 }
 
 resolved update_product(const resolve_info& info) {
@@ -191,16 +203,16 @@ resolved update_product(const resolve_info& info) {
     if (!id) {
         return id.error();
     }
-    const auto patch = core::read_product_patch(input_of(info.arguments.at("changes")));
-    if (!patch) {
-        return invalid_input(patch.error());
-    }
-    const auto updated = call.app.catalogue().update_product(*id, *patch);
-    if (!updated) {
-        return product_write_refused(updated.error(), *id, patch->title, patch->category_id.value_or(0));
-    }
-    call.app.publish_here("product.updated", to_json(*updated, call.app.public_url()));
-    return resolved::ok(graph_value(*updated, call.app));
+    return written(
+        call,
+        info.arguments.at("changes"),
+        core::read_product_patch,
+        [&](const core::product_patch& patch) { return call.app.catalogue().update_product(*id, patch); },
+        [&](const core::product_patch& patch, boost::system::error_code ec) {
+            return product_refusal(ec, *id, patch.title.value_or(""), patch.category_id.value_or(0));
+        },
+        "product.updated"
+    );
 }
 
 resolved delete_product(const resolve_info& info) {
@@ -209,36 +221,13 @@ resolved delete_product(const resolve_info& info) {
     if (!id) {
         return id.error();
     }
-    const auto deleted = call.app.catalogue().delete_product(*id);
-    if (!deleted) {
-        return product_write_refused(deleted.error(), *id, std::nullopt, 0);
-    }
-    call.app.publish_here("product.deleted", "{\"id\":" + std::to_string(*id) + "}");
-    return resolved::ok(true);
-}
-
-resolved category_write_refused(
-    graph_call& call, boost::system::error_code ec, std::int64_t id, const std::optional<std::string>& name
-) {
-    switch (static_cast<core::errc>(ec.value())) {
-        case core::errc::not_found:
-            return missing("Category", id);
-        case core::errc::seed_read_only:
-            return refused(ec, core::seed_category_message);
-        case core::errc::conflict:
-            return refused(
-                ec, "A category with slug \"" + core::make_slug(name.value_or("")) + "\" already exists"
-            );
-        case core::errc::in_use: {
-            core::product_filter of_category;
-            of_category.category_id = id;
-            return refused(
-                ec, core::category_in_use_message(id, call.app.catalogue().count_products(of_category))
-            );
-        }
-        default:
-            return refused(ec);
-    }
+    return removed(
+        call,
+        *id,
+        call.app.catalogue().delete_product(*id),
+        [&](boost::system::error_code ec) { return product_refusal(ec, *id, "", 0); },
+        "product.deleted"
+    );
 }
 
 resolved add_category(const resolve_info& info) {
@@ -246,16 +235,16 @@ resolved add_category(const resolve_info& info) {
     if (auto no = may_write(call)) {
         return std::move(*no);
     }
-    const auto draft = core::read_category_draft(input_of(info.arguments.at("data")));
-    if (!draft) {
-        return invalid_input(draft.error());
-    }
-    const auto created = call.app.catalogue().create_category(*draft);
-    if (!created) {
-        return category_write_refused(call, created.error(), 0, draft->name);
-    }
-    call.app.publish_here("category.created", to_json(*created, call.app.public_url()));
-    return resolved::ok(graph_value(*created, call.app));
+    return written(
+        call,
+        info.arguments.at("data"),
+        core::read_category_draft,
+        [&](const core::category_draft& draft) { return call.app.catalogue().create_category(draft); },
+        [&](const core::category_draft& draft, boost::system::error_code ec) {
+            return category_refusal(call.app.catalogue(), ec, 0, draft.name);
+        },
+        "category.created"
+    );
 }
 
 resolved update_category(const resolve_info& info) {
@@ -264,16 +253,16 @@ resolved update_category(const resolve_info& info) {
     if (!id) {
         return id.error();
     }
-    const auto patch = core::read_category_patch(input_of(info.arguments.at("changes")));
-    if (!patch) {
-        return invalid_input(patch.error());
-    }
-    const auto updated = call.app.catalogue().update_category(*id, *patch);
-    if (!updated) {
-        return category_write_refused(call, updated.error(), *id, patch->name);
-    }
-    call.app.publish_here("category.updated", to_json(*updated, call.app.public_url()));
-    return resolved::ok(graph_value(*updated, call.app));
+    return written(
+        call,
+        info.arguments.at("changes"),
+        core::read_category_patch,
+        [&](const core::category_patch& patch) { return call.app.catalogue().update_category(*id, patch); },
+        [&](const core::category_patch& patch, boost::system::error_code ec) {
+            return category_refusal(call.app.catalogue(), ec, *id, patch.name.value_or(""));
+        },
+        "category.updated"
+    );
 }
 
 resolved delete_category(const resolve_info& info) {
@@ -282,12 +271,13 @@ resolved delete_category(const resolve_info& info) {
     if (!id) {
         return id.error();
     }
-    const auto deleted = call.app.catalogue().delete_category(*id);
-    if (!deleted) {
-        return category_write_refused(call, deleted.error(), *id, std::nullopt);
-    }
-    call.app.publish_here("category.deleted", "{\"id\":" + std::to_string(*id) + "}");
-    return resolved::ok(true);
+    return removed(
+        call,
+        *id,
+        call.app.catalogue().delete_category(*id),
+        [&](boost::system::error_code ec) { return category_refusal(call.app.catalogue(), ec, *id, ""); },
+        "category.deleted"
+    );
 }
 
 }  // namespace

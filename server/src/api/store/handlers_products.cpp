@@ -1,15 +1,14 @@
 // Product handlers: filtered pages (unfiltered ones from prebuilt JSON) and related products through the
-// shared list path, by id and slug, and create/update/delete. Status codes for domain outcomes come from
-// error_response.
+// shared list path, by id and slug, and create/update/delete (catalogue_writes.hpp).
 
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "catalogue_writes.hpp"
 #include "core/catalogue_rules.hpp"
 #include "core/pagination.hpp"
-#include "core/slug.hpp"
 #include "core/write_policy.hpp"
 #include "list_answer.hpp"
 #include "server/api/store/handlers.hpp"
@@ -23,30 +22,11 @@ namespace {
 
 using namespace store_params;
 
-// The answer to a refused product write, with the text that names what went wrong.
-response product_write_error(
-    const request_context& ctx,
-    const store_services& app,
-    boost::system::error_code ec,
-    std::int64_t id,
-    std::int64_t category_id
-) {
-    switch (static_cast<core::errc>(ec.value())) {
-        case core::errc::not_found:
-            return entity_missing(ctx, app, "Product", id);
-        case core::errc::seed_read_only:
-            return error_response(ec, core::seed_product_message);
-        case core::errc::invalid_reference:
-            return error_response(ec, "Category " + std::to_string(category_id) + " not found");
-        default:
-            return error_response(ec);
-    }
-}
-
-response slug_conflict(std::string_view title) {
-    return error_response(
-        core::errc::conflict, "A product with slug \"" + core::make_slug(title) + "\" already exists"
-    );
+// A refused product write named (catalogue_refusals.hpp).
+auto product_named(std::int64_t id, std::string title, std::int64_t category_id) {
+    return [id, title = std::move(title), category_id](boost::system::error_code ec) {
+        return product_refusal(ec, id, title, category_id);
+    };
 }
 
 // The related products of one product, answered whole unless offset or limit is given; `fetch` finds them
@@ -135,16 +115,15 @@ handler_result handle_post_product(request_context& ctx, store_services& app) {
     if (!draft) {
         co_return draft.error();
     }
-    const auto created = co_await app.catalogue_write([&] { return app.catalogue().create_product(*draft); });
-    if (!created) {
-        if (created.error() == core::errc::conflict) {
-            co_return slug_conflict(draft->title);
-        }
-        co_return product_write_error(ctx, app, created.error(), 0, draft->category_id);
-    }
-    std::string json = to_json(*created, app.public_url());
-    co_await app.publish("product.created", json);
-    co_return json_response(http::status::created, std::move(json));
+    co_return co_await catalogue_writes::written(
+        ctx,
+        app,
+        {"Product", 0},
+        [&] { return app.catalogue().create_product(*draft); },
+        product_named(0, draft->title, draft->category_id),
+        "product.created",
+        http::status::created
+    );
 }
 
 // PUT /products/{id} {any subset of the fields} : the updated product
@@ -157,17 +136,15 @@ handler_result handle_put_product(request_context& ctx, store_services& app) {
     if (!patch) {
         co_return patch.error();
     }
-    const auto updated =
-        co_await app.catalogue_write([&] { return app.catalogue().update_product(*id, *patch); });
-    if (!updated) {
-        if (updated.error() == core::errc::conflict) {
-            co_return slug_conflict(patch->title.value_or(""));
-        }
-        co_return product_write_error(ctx, app, updated.error(), *id, patch->category_id.value_or(0));
-    }
-    std::string json = to_json(*updated, app.public_url());
-    co_await app.publish("product.updated", json);
-    co_return json_response(http::status::ok, std::move(json));
+    co_return co_await catalogue_writes::written(
+        ctx,
+        app,
+        {"Product", *id},
+        [&] { return app.catalogue().update_product(*id, *patch); },
+        product_named(*id, patch->title.value_or(""), patch->category_id.value_or(0)),
+        "product.updated",
+        http::status::ok
+    );
 }
 
 // DELETE /products/{id} : true
@@ -176,13 +153,14 @@ handler_result handle_delete_product(request_context& ctx, store_services& app) 
     if (!id) {
         co_return id.error();
     }
-    if (const auto removed =
-            co_await app.catalogue_write([&] { return app.catalogue().delete_product(*id); });
-        !removed) {
-        co_return product_write_error(ctx, app, removed.error(), *id, 0);
-    }
-    co_await app.publish_deleted("product.deleted", *id);
-    co_return deleted();
+    co_return co_await catalogue_writes::removed(
+        ctx,
+        app,
+        {"Product", *id},
+        [&] { return app.catalogue().delete_product(*id); },
+        product_named(*id, "", 0),
+        "product.deleted"
+    );
 }
 
 }  // namespace storefront::server
