@@ -146,7 +146,7 @@ response entity_not_found(
     const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::system_clock::now().time_since_epoch()
     );
-    const std::string message =
+    const std::string described =
         "Could not find any entity of type \"" + std::string(what.type) + "\" matching: " + criteria;
     std::string out;
     json_writer w(out);
@@ -158,9 +158,9 @@ response entity_not_found(
         .key("name")
         .value("EntityNotFoundError")
         .key("message")
-        .value(message)
+        .value(described)
         .end_object();
-    return error_answer({http::status::bad_request, message, std::move(out)});
+    return error_answer({http::status::bad_request, described, std::move(out)});
 }
 
 response wrong_method(

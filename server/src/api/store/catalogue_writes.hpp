@@ -28,8 +28,13 @@ template <class Name>
 boost::asio::awaitable<response> refused(
     const request_context& ctx, store_services& app, row_key row, boost::system::error_code ec, Name name
 ) {
-    const refusal named =
-        ec == core::errc::in_use ? co_await app.storage([&] { return name(ec); }) : name(ec);
+    // An if, not a conditional expression: GCC 12 mishandles temporaries around co_await (bug 99576).
+    refusal named;
+    if (ec == core::errc::in_use) {
+        named = co_await app.storage([&] { return name(ec); });
+    } else {
+        named = name(ec);
+    }
     co_return store_params::refusal_answer(ctx, app, row.type, row.id, named);
 }
 

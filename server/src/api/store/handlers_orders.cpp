@@ -39,17 +39,9 @@ boost::asio::awaitable<response> refused_change(
     core::shop_order_status to,
     std::optional<std::int64_t> owner
 ) {
-    if (ec == core::errc::not_found) {
-        co_return order_missing(id);
-    }
-    if (ec != core::errc::transition_not_allowed) {
-        co_return error_response(ec);
-    }
-    const auto order = co_await app.storage([&] { return app.shop().find_order(id, owner); });
-    if (!order) {
-        co_return error_response(ec);
-    }
-    co_return error_response(ec, core::transition_message(order->status, to));
+    return refused_order_change(app, ec, id, owner, [to](const core::shop_order* order) {
+        return order ? core::transition_message(order->status, to) : std::string();
+    });
 }
 
 // Moves order `id` to `to` (owner-scoped unless admin): 200 the order.
@@ -175,9 +167,9 @@ handler_result handle_get_orders(request_context& ctx, store_services& app) {
     if (!page) {
         co_return error_response(page.error());
     }
-    auto body = json_response(http::status::ok, shop_json::orders_json(page->orders));
-    body.with_header("Cache-Control", "private, no-store");
-    co_return store_lists::list_response(ctx, request, {std::move(body), page->total});
+    co_return store_lists::list_response(
+        ctx, request, {private_json(http::status::ok, shop_json::orders_json(page->orders)), page->total}
+    );
 }
 
 // GET /orders/{id} : one order of the caller's (another user's: 404, as if there were none)
@@ -189,11 +181,9 @@ handler_result handle_get_order(request_context& ctx, store_services& app) {
     const auto owner = owner_scope(ctx);
     const auto order = co_await app.storage([&] { return app.shop().find_order(*id, owner); });
     if (!order) {
-        co_return order.error() == core::errc::not_found ? order_missing(*id) : error_response(order.error());
+        co_return order_refusal(*id, order.error());
     }
-    auto r = json_response(http::status::ok, shop_json::order_json(*order));
-    r.with_header("Cache-Control", "private, no-store");
-    co_return r;
+    co_return private_json(http::status::ok, shop_json::order_json(*order));
 }
 
 // POST /orders/{id}/cancel : cancelled by its owner or an admin (stock given back, a payment refunded)
