@@ -15,6 +15,7 @@
 #include "graph_call.hpp"
 #include "graph_values.hpp"
 #include "resolvers.hpp"
+#include "server/api/store/catalogue_actions.hpp"
 #include "server/api/store/json_mapping.hpp"
 
 namespace storefront::server {
@@ -145,139 +146,72 @@ resolved category_products(const resolve_info& info) {
     );
 }
 
-// The input object `input` read by `rule` (one of core's read_* rules) and written by `write` (giving the
-// row): the row, published as `event`, or the refusal `name` (fields, errc) gives.
-template <class Rule, class Write, class Name>
-resolved written(
-    graph_call& call,
-    const boost::json::value& input,
-    Rule rule,
-    Write write,
-    Name name,
-    std::string_view event
-) {
-    const auto fields = rule(input_of(input));
-    if (!fields) {
-        return invalid_input(fields.error());
-    }
-    const auto row = write(*fields);
-    if (!row) {
-        return refused(name(*fields, row.error()));
-    }
-    call.app.publish_here(event, to_json(*row, call.app.public_url()));
-    return resolved::ok(graph_value(*row, call.app));
-}
-
-// `done`, the delete of row `id`: true, published as `event`, or the refusal `name` (errc) gives.
-template <class Name>
-resolved removed(
-    graph_call& call, std::int64_t id, const core::result<void>& done, Name name, std::string_view event
-) {
+// `done`, the row written by a create or an update: the row, published as `event`, or the refusal `name`
+// gives (errc -> refusal).
+template <class Row, class Name>
+resolved written(graph_call& call, const core::result<Row>& done, Name name, std::string_view event) {
     if (!done) {
         return refused(name(done.error()));
     }
-    call.app.publish_here(event, "{\"id\":" + std::to_string(id) + "}");
+    call.app.publish_here(event, to_json(*done, call.app.public_url()));
+    return resolved::ok(graph_value(*done, call.app));
+}
+
+// add<Aggregate>(data): the new row, for a caller who may write.
+template <class Actions>
+resolved add_row(const resolve_info& info) {
+    auto& call = call_of(info);
+    if (auto no = may_write(call)) {
+        return std::move(*no);
+    }
+    const auto draft = Actions::read_draft(input_of(info.arguments.at("data")));
+    if (!draft) {
+        return invalid_input(draft.error());
+    }
+    auto& store = call.app.catalogue();
+    return written(
+        call,
+        Actions::create(store, *draft),
+        [&](boost::system::error_code ec) { return Actions::refused(store, ec, 0, *draft); },
+        Actions::created
+    );
+}
+
+// update<Aggregate>(id, changes): the updated row.
+template <class Actions>
+resolved update_row(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = write_target(info);
+    if (!id) {
+        return id.error();
+    }
+    const auto patch = Actions::read_patch(input_of(info.arguments.at("changes")));
+    if (!patch) {
+        return invalid_input(patch.error());
+    }
+    auto& store = call.app.catalogue();
+    return written(
+        call,
+        Actions::update(store, *id, *patch),
+        [&](boost::system::error_code ec) { return Actions::refused(store, ec, *id, *patch); },
+        Actions::updated
+    );
+}
+
+// delete<Aggregate>(id): true.
+template <class Actions>
+resolved delete_row(const resolve_info& info) {
+    auto& call = call_of(info);
+    const auto id = write_target(info);
+    if (!id) {
+        return id.error();
+    }
+    auto& store = call.app.catalogue();
+    if (const auto done = Actions::remove(store, *id); !done) {
+        return refused(Actions::refused(store, done.error(), *id));
+    }
+    call.app.publish_here(Actions::deleted, "{\"id\":" + std::to_string(*id) + "}");
     return resolved::ok(true);
-}
-
-resolved add_product(const resolve_info& info) {
-    auto& call = call_of(info);
-    if (auto no = may_write(call)) {
-        return std::move(*no);
-    }
-    return written(
-        call,
-        info.arguments.at("data"),
-        core::read_product_draft,
-        [&](const core::product_draft& draft) { return call.app.catalogue().create_product(draft); },
-        [](const core::product_draft& draft, boost::system::error_code ec) {
-            return product_refusal(ec, 0, draft.title, draft.category_id);
-        },
-        "product.created"
-    );
-}
-
-resolved update_product(const resolve_info& info) {
-    auto& call = call_of(info);
-    const auto id = write_target(info);
-    if (!id) {
-        return id.error();
-    }
-    return written(
-        call,
-        info.arguments.at("changes"),
-        core::read_product_patch,
-        [&](const core::product_patch& patch) { return call.app.catalogue().update_product(*id, patch); },
-        [&](const core::product_patch& patch, boost::system::error_code ec) {
-            return product_refusal(ec, *id, patch.title.value_or(""), patch.category_id.value_or(0));
-        },
-        "product.updated"
-    );
-}
-
-resolved delete_product(const resolve_info& info) {
-    auto& call = call_of(info);
-    const auto id = write_target(info);
-    if (!id) {
-        return id.error();
-    }
-    return removed(
-        call,
-        *id,
-        call.app.catalogue().delete_product(*id),
-        [&](boost::system::error_code ec) { return product_refusal(ec, *id, "", 0); },
-        "product.deleted"
-    );
-}
-
-resolved add_category(const resolve_info& info) {
-    auto& call = call_of(info);
-    if (auto no = may_write(call)) {
-        return std::move(*no);
-    }
-    return written(
-        call,
-        info.arguments.at("data"),
-        core::read_category_draft,
-        [&](const core::category_draft& draft) { return call.app.catalogue().create_category(draft); },
-        [&](const core::category_draft& draft, boost::system::error_code ec) {
-            return category_refusal(call.app.catalogue(), ec, 0, draft.name);
-        },
-        "category.created"
-    );
-}
-
-resolved update_category(const resolve_info& info) {
-    auto& call = call_of(info);
-    const auto id = write_target(info);
-    if (!id) {
-        return id.error();
-    }
-    return written(
-        call,
-        info.arguments.at("changes"),
-        core::read_category_patch,
-        [&](const core::category_patch& patch) { return call.app.catalogue().update_category(*id, patch); },
-        [&](const core::category_patch& patch, boost::system::error_code ec) {
-            return category_refusal(call.app.catalogue(), ec, *id, patch.name.value_or(""));
-        },
-        "category.updated"
-    );
-}
-
-resolved delete_category(const resolve_info& info) {
-    auto& call = call_of(info);
-    const auto id = write_target(info);
-    if (!id) {
-        return id.error();
-    }
-    return removed(
-        call,
-        *id,
-        call.app.catalogue().delete_category(*id),
-        [&](boost::system::error_code ec) { return category_refusal(call.app.catalogue(), ec, *id, ""); },
-        "category.deleted"
-    );
 }
 
 }  // namespace
@@ -288,12 +222,12 @@ void add_catalogue_resolvers(graphql::schema& schema) {
     schema.resolve("Query", "categories", guarded(categories));
     schema.resolve("Query", "category", guarded(category));
     schema.resolve("Category", "products", guarded(category_products));
-    schema.resolve("Mutation", "addProduct", guarded(add_product));
-    schema.resolve("Mutation", "updateProduct", guarded(update_product));
-    schema.resolve("Mutation", "deleteProduct", guarded(delete_product));
-    schema.resolve("Mutation", "addCategory", guarded(add_category));
-    schema.resolve("Mutation", "updateCategory", guarded(update_category));
-    schema.resolve("Mutation", "deleteCategory", guarded(delete_category));
+    schema.resolve("Mutation", "addProduct", guarded(add_row<product_actions>));
+    schema.resolve("Mutation", "updateProduct", guarded(update_row<product_actions>));
+    schema.resolve("Mutation", "deleteProduct", guarded(delete_row<product_actions>));
+    schema.resolve("Mutation", "addCategory", guarded(add_row<category_actions>));
+    schema.resolve("Mutation", "updateCategory", guarded(update_row<category_actions>));
+    schema.resolve("Mutation", "deleteCategory", guarded(delete_row<category_actions>));
 }
 
 }  // namespace storefront::server

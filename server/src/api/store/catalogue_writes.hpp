@@ -1,7 +1,7 @@
 #pragma once
-// The steps every /api/v1 catalogue write takes (products and categories alike, private to server_lib):
-// the store call through catalogue_write, a refusal named once (catalogue_refusals.hpp) and answered, the
-// written row answered and published.
+// The /api/v1 answers of the catalogue's writes (private to server_lib): POST, PUT and DELETE of products
+// and categories run their aggregate's actions (catalogue_actions.hpp) the same way: the body read, the
+// store call through catalogue_write, a refusal named and answered, the written row answered and published.
 
 #include <cstdint>
 #include <string>
@@ -9,24 +9,19 @@
 #include <utility>
 
 #include "core/errc.hpp"
-#include "server/api/store/catalogue_refusals.hpp"
+#include "server/api/store/catalogue_actions.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "store_params.hpp"
 
 namespace storefront::server::catalogue_writes {
 
-// The row a write names: its type as a missing id names it ("Product") and its id (0 for a create).
-struct row_key {
-    std::string_view type;
-    std::int64_t id = 0;
-};
-
-// The answer to the store's refusal `ec` of a write of `row`, named by `name` (ec -> refusal). A refusal
-// that counts rows to name itself (in_use) is named where the store may block.
-template <class Name>
+// The answer to the store's refusal `ec` of a write of the `Actions` row `id` (0 for a create), named by
+// `name` (ec -> refusal). A refusal that counts rows to name itself (in_use) is named where the store may
+// block.
+template <class Actions, class Name>
 boost::asio::awaitable<response> refused(
-    const request_context& ctx, store_services& app, row_key row, boost::system::error_code ec, Name name
+    const request_context& ctx, store_services& app, std::int64_t id, boost::system::error_code ec, Name name
 ) {
     // An if, not a conditional expression: GCC 12 mishandles temporaries around co_await (bug 99576).
     refusal named;
@@ -35,45 +30,86 @@ boost::asio::awaitable<response> refused(
     } else {
         named = name(ec);
     }
-    co_return store_params::refusal_answer(ctx, app, row.type, row.id, named);
+    co_return store_params::refusal_answer(ctx, app, Actions::type, id, named);
 }
 
-// `write` (a catalogue store call giving the written row) run as a catalogue write: the row with `status`,
-// published as `event`, or the answer to its refusal.
-template <class Write, class Name>
+// `done`, the row written by a create or an update of `id`: the row with `status`, published as `event`,
+// or the answer to its refusal as `name` names it.
+template <class Actions, class Row, class Name>
 handler_result written(
     const request_context& ctx,
     store_services& app,
-    row_key row,
-    Write write,
+    std::int64_t id,
+    const core::result<Row>& done,
     Name name,
     std::string_view event,
     http::status status
 ) {
-    const auto done = co_await app.catalogue_write(std::move(write));
     if (!done) {
-        co_return co_await refused(ctx, app, row, done.error(), name);
+        co_return co_await refused<Actions>(ctx, app, id, done.error(), name);
     }
     std::string json = to_json(*done, app.public_url());
     co_await app.publish(event, json);
     co_return json_response(status, std::move(json));
 }
 
-// `remove` (a catalogue store call deleting `row`) run as a catalogue write: `true`, published as
-// `event`, or the answer to its refusal.
-template <class Remove, class Name>
-handler_result removed(
-    const request_context& ctx,
-    store_services& app,
-    row_key row,
-    Remove remove,
-    Name name,
-    std::string_view event
-) {
-    if (const auto done = co_await app.catalogue_write(std::move(remove)); !done) {
-        co_return co_await refused(ctx, app, row, done.error(), name);
+// POST {draft}: 201 the new row.
+template <class Actions>
+handler_result create_row(request_context& ctx, store_services& app) {
+    const auto draft = store_params::validated_body(ctx, Actions::read_draft);
+    if (!draft) {
+        co_return draft.error();
     }
-    co_await app.publish_deleted(event, row.id);
+    const auto done = co_await app.catalogue_write([&] { return Actions::create(app.catalogue(), *draft); });
+    co_return co_await written<Actions>(
+        ctx,
+        app,
+        0,
+        done,
+        [&](boost::system::error_code ec) { return Actions::refused(app.catalogue(), ec, 0, *draft); },
+        Actions::created,
+        http::status::created
+    );
+}
+
+// PUT /{id} {any subset of the fields}: the updated row.
+template <class Actions>
+handler_result update_row(request_context& ctx, store_services& app) {
+    const auto id = store_params::path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto patch = store_params::validated_body(ctx, Actions::read_patch);
+    if (!patch) {
+        co_return patch.error();
+    }
+    const auto done =
+        co_await app.catalogue_write([&] { return Actions::update(app.catalogue(), *id, *patch); });
+    co_return co_await written<Actions>(
+        ctx,
+        app,
+        *id,
+        done,
+        [&](boost::system::error_code ec) { return Actions::refused(app.catalogue(), ec, *id, *patch); },
+        Actions::updated,
+        http::status::ok
+    );
+}
+
+// DELETE /{id}: `true`.
+template <class Actions>
+handler_result delete_row(request_context& ctx, store_services& app) {
+    const auto id = store_params::path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto done = co_await app.catalogue_write([&] { return Actions::remove(app.catalogue(), *id); });
+    if (!done) {
+        co_return co_await refused<Actions>(ctx, app, *id, done.error(), [&](boost::system::error_code ec) {
+            return Actions::refused(app.catalogue(), ec, *id);
+        });
+    }
+    co_await app.publish_deleted(Actions::deleted, *id);
     co_return store_params::deleted();
 }
 

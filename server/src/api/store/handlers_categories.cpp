@@ -20,13 +20,6 @@ namespace {
 
 using namespace store_params;
 
-// A refused category write named (catalogue_refusals.hpp).
-auto category_named(const store_services& app, std::int64_t id, std::string name) {
-    return [&app, id, name = std::move(name)](boost::system::error_code ec) {
-        return category_refusal(app.catalogue(), ec, id, name);
-    };
-}
-
 }  // namespace
 
 // GET /categories?offset=&limit=&sortBy=&order=&q=&select= : every category, or one page when offset or
@@ -70,56 +63,17 @@ handler_result handle_get_category_products(request_context& ctx, store_services
 
 // POST /categories {name, image} : 201 the new category
 handler_result handle_post_category(request_context& ctx, store_services& app) {
-    const auto draft = validated_body(ctx, core::read_category_draft);
-    if (!draft) {
-        co_return draft.error();
-    }
-    co_return co_await catalogue_writes::written(
-        ctx,
-        app,
-        {"Category", 0},
-        [&] { return app.catalogue().create_category(*draft); },
-        category_named(app, 0, draft->name),
-        "category.created",
-        http::status::created
-    );
+    return catalogue_writes::create_row<category_actions>(ctx, app);
 }
 
 // PUT /categories/{id} {name?, image?} : the updated category (a new name gives a new slug)
 handler_result handle_put_category(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    const auto patch = validated_body(ctx, core::read_category_patch);
-    if (!patch) {
-        co_return patch.error();
-    }
-    co_return co_await catalogue_writes::written(
-        ctx,
-        app,
-        {"Category", *id},
-        [&] { return app.catalogue().update_category(*id, *patch); },
-        category_named(app, *id, patch->name.value_or("")),
-        "category.updated",
-        http::status::ok
-    );
+    return catalogue_writes::update_row<category_actions>(ctx, app);
 }
 
 // DELETE /categories/{id} : true; 409 while products still belong to it
 handler_result handle_delete_category(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    co_return co_await catalogue_writes::removed(
-        ctx,
-        app,
-        {"Category", *id},
-        [&] { return app.catalogue().delete_category(*id); },
-        category_named(app, *id, ""),
-        "category.deleted"
-    );
+    return catalogue_writes::delete_row<category_actions>(ctx, app);
 }
 
 }  // namespace storefront::server

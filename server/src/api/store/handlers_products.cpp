@@ -22,13 +22,6 @@ namespace {
 
 using namespace store_params;
 
-// A refused product write named (catalogue_refusals.hpp).
-auto product_named(std::int64_t id, std::string title, std::int64_t category_id) {
-    return [id, title = std::move(title), category_id](boost::system::error_code ec) {
-        return product_refusal(ec, id, title, category_id);
-    };
-}
-
 // The related products of one product, answered whole unless offset or limit is given; `fetch` finds them
 // (or answers 404 for an unknown product).
 struct related_list {
@@ -111,56 +104,17 @@ handler_result handle_get_related_products_by_slug(request_context& ctx, store_s
 
 // POST /products {title, price, description, categoryId, images} : 201 the new product
 handler_result handle_post_product(request_context& ctx, store_services& app) {
-    const auto draft = validated_body(ctx, core::read_product_draft);
-    if (!draft) {
-        co_return draft.error();
-    }
-    co_return co_await catalogue_writes::written(
-        ctx,
-        app,
-        {"Product", 0},
-        [&] { return app.catalogue().create_product(*draft); },
-        product_named(0, draft->title, draft->category_id),
-        "product.created",
-        http::status::created
-    );
+    return catalogue_writes::create_row<product_actions>(ctx, app);
 }
 
 // PUT /products/{id} {any subset of the fields} : the updated product
 handler_result handle_put_product(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    const auto patch = validated_body(ctx, core::read_product_patch);
-    if (!patch) {
-        co_return patch.error();
-    }
-    co_return co_await catalogue_writes::written(
-        ctx,
-        app,
-        {"Product", *id},
-        [&] { return app.catalogue().update_product(*id, *patch); },
-        product_named(*id, patch->title.value_or(""), patch->category_id.value_or(0)),
-        "product.updated",
-        http::status::ok
-    );
+    return catalogue_writes::update_row<product_actions>(ctx, app);
 }
 
 // DELETE /products/{id} : true
 handler_result handle_delete_product(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    co_return co_await catalogue_writes::removed(
-        ctx,
-        app,
-        {"Product", *id},
-        [&] { return app.catalogue().delete_product(*id); },
-        product_named(*id, "", 0),
-        "product.deleted"
-    );
+    return catalogue_writes::delete_row<product_actions>(ctx, app);
 }
 
 }  // namespace storefront::server
