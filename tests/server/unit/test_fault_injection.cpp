@@ -255,7 +255,8 @@ BOOST_AUTO_TEST_CASE(bad_values_answer_at_once_and_a_delayed_status_comes_after_
     BOOST_TEST_REQUIRE(refused.has_value());
     BOOST_TEST(static_cast<int>(refused->status) == 400);
     BOOST_TEST(
-        boost::json::parse(refused->body).at("message").as_string() == "_delay must not be greater than 10000"
+        boost::json::parse(rendered(*refused, error_style::petstore).body).at("message").as_string() ==
+        "_delay must not be greater than 10000"
     );
     BOOST_TEST_REQUIRE(delayed_status.has_value());
     BOOST_TEST(static_cast<int>(delayed_status->status) == 502);
