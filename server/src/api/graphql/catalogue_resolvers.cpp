@@ -146,12 +146,24 @@ resolved category_products(const resolve_info& info) {
     );
 }
 
-// `done`, the row written by a create or an update: the row, published as `event`, or the refusal `name`
-// gives (errc -> refusal).
-template <class Row, class Name>
-resolved written(graph_call& call, const core::result<Row>& done, Name name, std::string_view event) {
+// The input object `input` read by `rule` (a draft or a patch) and written by `write` (fields -> the
+// written row) as a write of row `id` (0 for a create): the row, published as `event`, or its refusal.
+template <class Actions, class Rule, class Write>
+resolved input_written(
+    graph_call& call,
+    std::int64_t id,
+    const boost::json::value& input,
+    Rule rule,
+    Write write,
+    std::string_view event
+) {
+    const auto fields = rule(input_of(input));
+    if (!fields) {
+        return invalid_input(fields.error());
+    }
+    const auto done = write(*fields);
     if (!done) {
-        return refused(name(done.error()));
+        return refused(Actions::refused(call.app.catalogue(), done.error(), id, *fields));
     }
     call.app.publish_here(event, to_json(*done, call.app.public_url()));
     return resolved::ok(graph_value(*done, call.app));
@@ -164,15 +176,12 @@ resolved add_row(const resolve_info& info) {
     if (auto no = may_write(call)) {
         return std::move(*no);
     }
-    const auto draft = Actions::read_draft(input_of(info.arguments.at("data")));
-    if (!draft) {
-        return invalid_input(draft.error());
-    }
-    auto& store = call.app.catalogue();
-    return written(
+    return input_written<Actions>(
         call,
-        Actions::create(store, *draft),
-        [&](boost::system::error_code ec) { return Actions::refused(store, ec, 0, *draft); },
+        0,
+        info.arguments.at("data"),
+        Actions::read_draft,
+        [&call](const auto& draft) { return Actions::create(call.app.catalogue(), draft); },
         Actions::created
     );
 }
@@ -185,15 +194,12 @@ resolved update_row(const resolve_info& info) {
     if (!id) {
         return id.error();
     }
-    const auto patch = Actions::read_patch(input_of(info.arguments.at("changes")));
-    if (!patch) {
-        return invalid_input(patch.error());
-    }
-    auto& store = call.app.catalogue();
-    return written(
+    return input_written<Actions>(
         call,
-        Actions::update(store, *id, *patch),
-        [&](boost::system::error_code ec) { return Actions::refused(store, ec, *id, *patch); },
+        *id,
+        info.arguments.at("changes"),
+        Actions::read_patch,
+        [&call, id = *id](const auto& patch) { return Actions::update(call.app.catalogue(), id, patch); },
         Actions::updated
     );
 }

@@ -33,20 +33,28 @@ boost::asio::awaitable<response> refused(
     co_return store_params::refusal_answer(ctx, app, Actions::type, id, named);
 }
 
-// `done`, the row written by a create or an update of `id`: the row with `status`, published as `event`,
-// or the answer to its refusal as `name` names it.
-template <class Actions, class Row, class Name>
-handler_result written(
-    const request_context& ctx,
+// The body read by `rule` (a draft or a patch) and written by `write` (fields -> the written row) as a
+// write of row `id` (0 for a create): the row with `status`, published as `event`, or the answer to its
+// refusal.
+template <class Actions, class Rule, class Write>
+handler_result body_written(
+    request_context& ctx,
     store_services& app,
     std::int64_t id,
-    const core::result<Row>& done,
-    Name name,
+    Rule rule,
+    Write write,
     std::string_view event,
     http::status status
 ) {
+    const auto fields = store_params::validated_body(ctx, rule);
+    if (!fields) {
+        co_return fields.error();
+    }
+    const auto done = co_await app.catalogue_write([&] { return write(*fields); });
     if (!done) {
-        co_return co_await refused<Actions>(ctx, app, id, done.error(), name);
+        co_return co_await refused<Actions>(ctx, app, id, done.error(), [&](boost::system::error_code ec) {
+            return Actions::refused(app.catalogue(), ec, id, *fields);
+        });
     }
     std::string json = to_json(*done, app.public_url());
     co_await app.publish(event, json);
@@ -56,17 +64,12 @@ handler_result written(
 // POST {draft}: 201 the new row.
 template <class Actions>
 handler_result create_row(request_context& ctx, store_services& app) {
-    const auto draft = store_params::validated_body(ctx, Actions::read_draft);
-    if (!draft) {
-        co_return draft.error();
-    }
-    const auto done = co_await app.catalogue_write([&] { return Actions::create(app.catalogue(), *draft); });
-    co_return co_await written<Actions>(
+    return body_written<Actions>(
         ctx,
         app,
         0,
-        done,
-        [&](boost::system::error_code ec) { return Actions::refused(app.catalogue(), ec, 0, *draft); },
+        Actions::read_draft,
+        [&app](const auto& draft) { return Actions::create(app.catalogue(), draft); },
         Actions::created,
         http::status::created
     );
@@ -79,18 +82,12 @@ handler_result update_row(request_context& ctx, store_services& app) {
     if (!id) {
         co_return id.error();
     }
-    const auto patch = store_params::validated_body(ctx, Actions::read_patch);
-    if (!patch) {
-        co_return patch.error();
-    }
-    const auto done =
-        co_await app.catalogue_write([&] { return Actions::update(app.catalogue(), *id, *patch); });
-    co_return co_await written<Actions>(
+    co_return co_await body_written<Actions>(
         ctx,
         app,
         *id,
-        done,
-        [&](boost::system::error_code ec) { return Actions::refused(app.catalogue(), ec, *id, *patch); },
+        Actions::read_patch,
+        [&app, id = *id](const auto& patch) { return Actions::update(app.catalogue(), id, patch); },
         Actions::updated,
         http::status::ok
     );
