@@ -118,16 +118,16 @@ handler_result handle_post_order_payment(request_context& ctx, store_services& a
 
 // GET /orders/{id}/payments : the order's payments, oldest first
 handler_result handle_get_order_payments(request_context& ctx, store_services& app) {
-    const auto id = store_params::path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    const auto owner = owner_scope(ctx);
-    const auto payments = co_await app.storage([&] { return app.shop().payments_of(*id, owner); });
-    if (!payments) {
-        co_return order_refusal(*id, payments.error());
-    }
-    co_return private_json(http::status::ok, shop_json::payments_json(*payments, three_ds_base(app)));
+    return order_read(
+        ctx,
+        app,
+        [](storage::shop_store& shop, std::int64_t id, std::optional<std::int64_t> owner) {
+            return shop.payments_of(id, owner);
+        },
+        [&app](const std::vector<core::payment>& payments) {
+            return shop_json::payments_json(payments, three_ds_base(app));
+        }
+    );
 }
 
 // POST /payments/{id}/3ds {result: "approve" | "fail"} : the 3-D Secure step completed: 200 succeeded (the

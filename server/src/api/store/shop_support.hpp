@@ -21,6 +21,7 @@
 #include "server/routing/error_responses.hpp"
 #include "server/routing/request_context.hpp"
 #include "storage/storage_error.hpp"
+#include "store_params.hpp"
 
 namespace storefront::server::shop_support {
 
@@ -140,6 +141,22 @@ boost::asio::awaitable<response> refused_order_change(
     response r = json_response(status, std::move(json));
     r.with_header("Cache-Control", "private, no-store");
     return r;
+}
+
+// GET of what order {id} holds for the caller (the order, its payments): `read` (shop store, id, owner
+// scope) -> result, answered privately as `json` (value -> text); 404 for an order the caller cannot see.
+template <class Read, class Json>
+boost::asio::awaitable<response> order_read(request_context& ctx, store_services& app, Read read, Json json) {
+    const auto id = store_params::path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto owner = owner_scope(ctx);
+    const auto found = co_await app.storage([&] { return read(app.shop(), *id, owner); });
+    if (!found) {
+        co_return order_refusal(*id, found.error());
+    }
+    co_return private_json(http::status::ok, json(*found));
 }
 
 // Runs `run` (a callable giving awaitable<response>) under the request's Idempotency-Key, if it has one
