@@ -1,5 +1,5 @@
-// Error bodies in the shape of the addressed surface (error_style.hpp): building them, and rendering the
-// /api/v1-shaped answers the shared layers build from the message they keep (never by parsing a body).
+// Error bodies in the shape of the addressed surface (error_style.hpp), each written once from its
+// api_error.
 
 #include "server/codec/error_style.hpp"
 
@@ -27,13 +27,39 @@ bool under(std::string_view path, std::string_view prefix) noexcept {
     return path.starts_with(prefix) && (path.size() == prefix.size() || path[prefix.size()] == '/');
 }
 
-response graphql_error(http::status status, std::string_view message) {
+std::string graphql_body(http::status status, std::string_view message) {
     std::string out;
     json_writer w(out);
     w.begin_object().key("errors").begin_array().begin_object().key("message").value(message);
     w.key("extensions").begin_object().key("code").value(graphql_code_of(status)).end_object();
     w.end_object().end_array().end_object();
-    return json_response(status, std::move(out));
+    return out;
+}
+
+std::string petstore_body(http::status status, std::string_view message) {
+    std::string out;
+    json_writer w(out);
+    w.begin_object()
+        .key("code")
+        .value(static_cast<std::int64_t>(status))
+        .key("message")
+        .value(message)
+        .end_object();
+    return out;
+}
+
+std::string store_body(http::status status, std::string_view message) {
+    std::string out;
+    json_writer w(out);
+    w.begin_object()
+        .key("message")
+        .value(message)
+        .key("error")
+        .value(reason_phrase(status))
+        .key("statusCode")
+        .value(static_cast<std::int64_t>(status))
+        .end_object();
+    return out;
 }
 
 }  // namespace
@@ -84,34 +110,36 @@ std::string_view graphql_code_of(http::status status) noexcept {
     }
 }
 
-response styled_error(error_style style, http::status status, std::string_view message) {
+std::string error_body(const api_error& error, error_style style) {
     switch (style) {
-        case error_style::petstore: {
-            std::string out;
-            json_writer w(out);
-            w.begin_object()
-                .key("code")
-                .value(static_cast<std::int64_t>(status))
-                .key("message")
-                .value(message)
-                .end_object();
-            return json_response(status, std::move(out));
-        }
+        case error_style::petstore:
+            return petstore_body(error.status, error.message);
         case error_style::graphql:
-            return graphql_error(status, message);
+            return graphql_body(error.status, error.message);
         case error_style::store:
             break;
     }
-    return http_error(status, message);
+    return error.store_body.empty() ? store_body(error.status, error.message) : error.store_body;
 }
 
-void restyle_error(response& r, error_style style) {
-    if (style == error_style::store || !r.error_message) {
+void render_error(response& r, error_style style) {
+    if (!r.error) {
         return;
     }
-    response styled = styled_error(style, r.status, *r.error_message);
-    r.body = std::move(styled.body);
-    r.content_type.clear();
+    r.body = error_body(*r.error, style);
+    r.error.reset();
+    if (style != error_style::store) {
+        r.content_type.clear();  // JSON, whatever the handler meant for its own surface
+    }
+}
+
+response rendered(response r, error_style style) {
+    render_error(r, style);
+    return r;
+}
+
+response styled_error(error_style style, http::status status, std::string_view message) {
+    return rendered(http_error(status, message), style);
 }
 
 }  // namespace storefront::server

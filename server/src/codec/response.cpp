@@ -1,13 +1,10 @@
-// The error body every layer can build: the session's protocol refusals, the body decoders' 400/415 and
-// the /api/v1 error mapping all answer {"message":…,"error":…,"statusCode":…}; and the in-place ETag.
+// Error answers not rendered yet (api_error.hpp), reason phrases, and the in-place ETag.
 
 #include "server/codec/response.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
-
-#include "server/codec/json_writer.hpp"
 
 namespace storefront::server {
 
@@ -38,24 +35,15 @@ std::string_view reason_phrase(http::status status) {
     }
 }
 
-response http_error(http::status status, std::string_view message) {
-    std::string out;
-    json_writer w(out);
-    w.begin_object()
-        .key("message")
-        .value(message)
-        .key("error")
-        .value(reason_phrase(status))
-        .key("statusCode")
-        .value(static_cast<std::int64_t>(status))
-        .end_object();
-    return store_error(status, std::move(out), message);
+response error_answer(api_error error) {
+    response r;
+    r.status = error.status;
+    r.error.emplace(std::move(error));
+    return r;
 }
 
-response store_error(http::status status, std::string body, std::string_view message) {
-    response r = json_response(status, std::move(body));
-    r.error_message.emplace(message);
-    return r;
+response http_error(http::status status, std::string_view message) {
+    return error_answer({status, std::string(message), {}});
 }
 
 }  // namespace storefront::server

@@ -9,6 +9,8 @@
 #include "core/errc.hpp"
 #include "server/codec/error_style.hpp"
 #include "server/codec/json_writer.hpp"
+#include "server/services/blocking_offload.hpp"
+#include "storage/storage_error.hpp"
 
 namespace storefront::server {
 
@@ -24,9 +26,14 @@ std::string joined_problems(const core::validation_errors& errors) {
     return message;
 }
 
+// An error whose /api/v1 body is the public service's literal.
+response literal_error(http::status status, std::string_view message, std::string_view store_body) {
+    return error_answer({status, std::string(message), std::string(store_body)});
+}
+
 response unauthorized(std::string_view challenge) {
-    response r = store_error(
-        http::status::unauthorized, R"({"message":"Unauthorized","statusCode":401})", "Unauthorized"
+    response r = literal_error(
+        http::status::unauthorized, "Unauthorized", R"({"message":"Unauthorized","statusCode":401})"
     );
     if (!challenge.empty()) {
         r.with_header("WWW-Authenticate", challenge);
@@ -45,10 +52,10 @@ response error_response(boost::system::error_code ec, std::string_view message) 
             case core::errc::invalid_token:
                 return unauthorized(R"(Bearer error="invalid_token")");
             case core::errc::invalid_refresh_token:
-                return store_error(
+                return literal_error(
                     http::status::unauthorized,
-                    R"({"message":"Invalid","error":"Unauthorized","statusCode":401})",
-                    "Invalid"
+                    "Invalid",
+                    R"({"message":"Invalid","error":"Unauthorized","statusCode":401})"
                 );
             case core::errc::not_found:
                 return http_error(http::status::not_found, with("Not found"));
@@ -104,7 +111,7 @@ response validation_failed(const core::validation_errors& errors) {
         w.value(message);
     }
     w.end_array().key("error").value("Bad Request").key("statusCode").value(std::int64_t{400}).end_object();
-    return store_error(http::status::bad_request, std::move(out), joined_problems(errors));
+    return error_answer({http::status::bad_request, joined_problems(errors), std::move(out)});
 }
 
 response route_not_found(std::string_view method, std::string_view path) {
@@ -139,6 +146,8 @@ response entity_not_found(
     const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::system_clock::now().time_since_epoch()
     );
+    const std::string described =
+        "Could not find any entity of type \"" + std::string(what.type) + "\" matching: " + criteria;
     std::string out;
     json_writer w(out);
     w.begin_object()
@@ -149,9 +158,9 @@ response entity_not_found(
         .key("name")
         .value("EntityNotFoundError")
         .key("message")
-        .value("Could not find any entity of type \"" + std::string(what.type) + "\" matching: " + criteria)
+        .value(described)
         .end_object();
-    return json_response(http::status::bad_request, std::move(out));
+    return error_answer({http::status::bad_request, described, std::move(out)});
 }
 
 response wrong_method(
@@ -168,15 +177,15 @@ response wrong_method(
 }
 
 response internal_error() {
-    return store_error(
+    return literal_error(
         http::status::internal_server_error,
-        R"({"statusCode":500,"message":"Internal server error"})",
-        "Internal server error"
+        "Internal server error",
+        R"({"statusCode":500,"message":"Internal server error"})"
     );
 }
 
 response pet_error(http::status status, std::string_view message) {
-    return styled_error(error_style::petstore, status, message);
+    return http_error(status, message);
 }
 
 response pet_validation_failed(const core::validation_errors& errors) {
@@ -276,10 +285,21 @@ response oauth_error(http::status status, std::string_view error, std::string_vi
     return r;
 }
 
-response login_braked(error_style style, std::uint32_t retry_after) {
+std::optional<storage_failure> storage_failure_of(const std::exception_ptr& failure) {
+    try {
+        std::rethrow_exception(failure);
+    } catch (const storage::storage_unavailable& e) {
+        return storage_failure{core::errc::storage_unavailable, e.what()};
+    } catch (const offload_rejected& e) {
+        return storage_failure{core::errc::busy, e.what()};
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+response login_braked(std::uint32_t retry_after) {
     const std::string seconds = std::to_string(std::max<std::uint32_t>(1, retry_after));
-    response r = styled_error(
-        style,
+    response r = http_error(
         http::status::too_many_requests,
         "Too many failed logins for this account or client; retry after " + seconds + " s"
     );

@@ -14,7 +14,6 @@
 #include "server/routing/error_responses.hpp"
 #include "server/routing/inspector_routes.hpp"
 #include "server/telemetry/log.hpp"
-#include "storage/storage_error.hpp"
 
 namespace storefront::server {
 
@@ -45,17 +44,15 @@ boost::asio::awaitable<void> store_shared_record(
 response failure_answer(std::exception_ptr failure, const routed_request& routed) {
     const route* matched = routed.match.matched;
     const std::string_view operation = matched != nullptr ? matched->operation : std::string_view("-");
-    const bool petstore = routed.match.table && routed.match.table->errors == error_style::petstore;
-    const auto trouble = [&](core::errc code, std::string_view why) {
-        log_event("warning", "storage_unavailable", {field("operation", operation), field("what", why)});
-        return petstore ? pet_error_response(code) : error_response(code);
-    };
+    if (const auto storage = storage_failure_of(failure)) {
+        log_event(
+            "warning", "storage_unavailable", {field("operation", operation), field("what", storage->what)}
+        );
+        const bool petstore = routed.match.table && routed.match.table->errors == error_style::petstore;
+        return petstore ? pet_error_response(storage->code) : error_response(storage->code);
+    }
     try {
         std::rethrow_exception(std::move(failure));
-    } catch (const storage::storage_unavailable& e) {
-        return trouble(core::errc::storage_unavailable, e.what());
-    } catch (const offload_rejected& e) {
-        return trouble(core::errc::busy, e.what());
     } catch (const std::exception& e) {
         log_event(
             "error",
@@ -69,7 +66,7 @@ response failure_answer(std::exception_ptr failure, const routed_request& routed
 }
 
 void finish_answer(const http_request& request, const routing_services& services, response& reply) {
-    restyle_error(reply, error_style_of_target(request.target()));
+    render_error(reply, error_style_of_target(request.target()));
     apply_cors(services.cors, request.base(), reply);
 }
 

@@ -23,7 +23,8 @@ struct routing_services;
 // The answer to `failure`, thrown while `routed` was admitted or handled, in the surface's error style.
 [[nodiscard]] response failure_answer(std::exception_ptr failure, const routed_request& routed);
 
-// Restyles an error `reply` for the surface `request` went to and sets its CORS fields.
+// Renders an error `reply` not rendered yet in the shape of the surface `request` went to (the edge, the
+// one place a handler's or admission's error is written) and sets its CORS fields.
 void finish_answer(const http_request& request, const routing_services& services, response& reply);
 
 // A request, what admission made of it, and the answer it got: what the steps after the answer read.

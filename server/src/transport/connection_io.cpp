@@ -81,8 +81,11 @@ asio::awaitable<std::size_t> connection_io::read_header_section(bool first_reque
             break;
         }
         if (buffer_.size() > limits_.header_limit) {
-            const response too_large =
-                http_error(http::status::request_header_fields_too_large, "Request header fields too large");
+            const response too_large = styled_error(
+                error_style::store,
+                http::status::request_header_fields_too_large,
+                "Request header fields too large"
+            );
             co_await refuse(too_large);
             co_return no_header;
         }

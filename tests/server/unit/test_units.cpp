@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(domain_errors_map_to_statuses) {
     BOOST_TEST(static_cast<unsigned>(error_response(core::errc::invalid_credentials).status) == 401u);
     BOOST_TEST(static_cast<unsigned>(error_response(core::errc::invalid_token).status) == 401u);
     BOOST_TEST(
-        error_response(core::errc::invalid_refresh_token).body ==
+        rendered(error_response(core::errc::invalid_refresh_token), error_style::store).body ==
         R"({"message":"Invalid","error":"Unauthorized","statusCode":401})"
     );
     BOOST_TEST(static_cast<unsigned>(error_response(core::errc::not_found).status) == 404u);
@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(domain_errors_map_to_statuses) {
             error_response(boost::system::error_code(5, boost::system::generic_category())).status
         ) == 500u
     );
-    const auto v = validation_failed({{"a must be b", "c must be d"}});
+    const auto v = rendered(validation_failed({{"a must be b", "c must be d"}}), error_style::store);
     BOOST_TEST(
         v.body == R"({"message":["a must be b","c must be d"],"error":"Bad Request","statusCode":400})"
     );
@@ -177,10 +177,13 @@ BOOST_AUTO_TEST_CASE(entity_not_found_by_mode) {
     };
     for (const auto& r : rows) {
         BOOST_TEST_CONTEXT(r.message) {
-            const auto plain = entity_not_found(none, "/api/v1/x", r.what, "X not found");
+            const auto plain =
+                rendered(entity_not_found(none, "/api/v1/x", r.what, "X not found"), error_style::store);
             BOOST_TEST(static_cast<unsigned>(plain.status) == 404u);
             BOOST_TEST(plain.body == R"({"message":"X not found","error":"Not Found","statusCode":404})");
-            const auto compat = entity_not_found(public_service, "/api/v1/x/1", r.what, "X not found");
+            const auto compat = rendered(
+                entity_not_found(public_service, "/api/v1/x/1", r.what, "X not found"), error_style::store
+            );
             BOOST_TEST(static_cast<unsigned>(compat.status) == 400u);
             const auto body = boost::json::parse(compat.body).as_object();
             BOOST_TEST(body.at("path").as_string() == "/api/v1/x/1");
@@ -196,8 +199,11 @@ BOOST_AUTO_TEST_CASE(wrong_method_by_mode) {
         wrong_method(core::compat_mode::none, "DELETE", "/api/v1/products/", "/api/v1/products", "GET");
     BOOST_TEST(static_cast<unsigned>(plain.status) == 405u);
     BOOST_TEST(plain.extra_headers.find("Allow: GET") != std::string::npos);
-    const auto compat = wrong_method(
-        core::compat_mode::public_service, "DELETE", "/api/v1/products/", "/api/v1/products", "GET"
+    const auto compat = rendered(
+        wrong_method(
+            core::compat_mode::public_service, "DELETE", "/api/v1/products/", "/api/v1/products", "GET"
+        ),
+        error_style::store
     );
     BOOST_TEST(static_cast<unsigned>(compat.status) == 404u);
     BOOST_TEST(compat.extra_headers.find("Allow") == std::string::npos);

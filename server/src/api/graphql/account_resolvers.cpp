@@ -18,6 +18,7 @@
 #include "graph_values.hpp"
 #include "resolvers.hpp"
 #include "server/api/store/json_mapping.hpp"
+#include "server/api/store/user_refusals.hpp"
 #include "server/codec/request_body.hpp"
 
 namespace storefront::server {
@@ -164,20 +165,11 @@ resolved refresh_token(const resolve_info& info) {
 }
 
 resolved email_taken() {
-    return resolved::fail("A user with this email already exists", "BAD_USER_INPUT");
+    return refused(core::errc::conflict, email_taken_message);
 }
 
 resolved user_write_refused(boost::system::error_code ec, std::int64_t id, std::string_view seed_message) {
-    switch (static_cast<core::errc>(ec.value())) {
-        case core::errc::not_found:
-            return missing("User", id);
-        case core::errc::seed_user_read_only:
-            return resolved::fail(std::string(seed_message), "FORBIDDEN");
-        case core::errc::conflict:
-            return email_taken();
-        default:
-            return refused(ec);
-    }
+    return refused(user_refusal(ec, id, seed_message));
 }
 
 resolved add_user(const resolve_info& info) {
@@ -213,24 +205,27 @@ resolved add_user(const resolve_info& info) {
     return resolved::ok(graph_value(*created, call.app));
 }
 
-// A seed user is refused before anything else is looked at, as in REST (the public service lets
-// updateUser(id: 1) through because the id arrives as a string).
-std::optional<resolved> seed_user(graph_call& call, std::int64_t id, std::string_view message) {
-    const auto found = call.app.users().find_user(id);
-    if (found && found->seed) {
-        return resolved::fail(std::string(message), "FORBIDDEN");
+// The id of the user a write names: else bad_id, or a demo user's refusal with `seed_message`, given before
+// anything else is looked at, as in REST (the public service lets updateUser(id: 1) through because the id
+// arrives as a string).
+boost::system::result<std::int64_t, resolved> user_target(
+    const resolve_info& info, graph_call& call, std::string_view seed_message
+) {
+    const auto id = id_argument(info);
+    if (!id) {
+        return {boost::system::in_place_error, bad_id()};
     }
-    return std::nullopt;
+    if (const auto found = call.app.users().find_user(*id); found && found->seed) {
+        return {boost::system::in_place_error, refused(core::errc::seed_user_read_only, seed_message)};
+    }
+    return {boost::system::in_place_value, *id};
 }
 
 resolved update_user(const resolve_info& info) {
     auto& call = call_of(info);
-    const auto id = id_argument(info);
+    const auto id = user_target(info, call, core::seed_user_update_message);
     if (!id) {
-        return bad_id();
-    }
-    if (auto seed = seed_user(call, *id, core::seed_user_update_message)) {
-        return std::move(*seed);
+        return id.error();
     }
     const auto update = core::read_user_update(input_of(info.arguments.at("changes")));
     if (!update) {
@@ -263,12 +258,9 @@ resolved update_user(const resolve_info& info) {
 
 resolved delete_user(const resolve_info& info) {
     auto& call = call_of(info);
-    const auto id = id_argument(info);
+    const auto id = user_target(info, call, core::seed_user_delete_message);
     if (!id) {
-        return bad_id();
-    }
-    if (auto seed = seed_user(call, *id, core::seed_user_delete_message)) {
-        return std::move(*seed);
+        return id.error();
     }
     if (auto allowed = core::may_change_user(call.app.write_policy(), caller_of(call), *id, {}); !allowed) {
         return refused(allowed.error());

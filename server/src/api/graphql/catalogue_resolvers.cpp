@@ -11,11 +11,11 @@
 #include "core/catalogue_rules.hpp"
 #include "core/list_page.hpp"
 #include "core/pagination.hpp"
-#include "core/slug.hpp"
 #include "core/write_policy.hpp"
 #include "graph_call.hpp"
 #include "graph_values.hpp"
 #include "resolvers.hpp"
+#include "server/api/store/catalogue_actions.hpp"
 #include "server/api/store/json_mapping.hpp"
 
 namespace storefront::server {
@@ -146,147 +146,77 @@ resolved category_products(const resolve_info& info) {
     );
 }
 
-resolved product_write_refused(
-    boost::system::error_code ec,
+// The input object `input` read by `rule` (a draft or a patch) and written by `write` (fields -> the
+// written row) as a write of row `id` (0 for a create): the row, published as `event`, or its refusal.
+template <class Actions, class Rule, class Write>
+resolved input_written(
+    graph_call& call,
     std::int64_t id,
-    const std::optional<std::string>& title,
-    std::int64_t category_id
+    const boost::json::value& input,
+    Rule rule,
+    Write write,
+    std::string_view event
 ) {
-    switch (static_cast<core::errc>(ec.value())) {
-        case core::errc::not_found:
-            return missing("Product", id);
-        case core::errc::seed_read_only:
-            return refused(ec, core::seed_product_message);
-        case core::errc::invalid_reference:
-            return refused(ec, "Category " + std::to_string(category_id) + " not found");
-        case core::errc::conflict:
-            return refused(
-                ec, "A product with slug \"" + core::make_slug(title.value_or("")) + "\" already exists"
-            );
-        default:
-            return refused(ec);
+    const auto fields = rule(input_of(input));
+    if (!fields) {
+        return invalid_input(fields.error());
     }
+    const auto done = write(*fields);
+    if (!done) {
+        return refused(Actions::refused(call.app.catalogue(), done.error(), id, *fields));
+    }
+    call.app.publish_here(event, to_json(*done, call.app.public_url()));
+    return resolved::ok(graph_value(*done, call.app));
 }
 
-resolved add_product(const resolve_info& info) {
+// add<Aggregate>(data): the new row, for a caller who may write.
+template <class Actions>
+resolved add_row(const resolve_info& info) {
     auto& call = call_of(info);
     if (auto no = may_write(call)) {
         return std::move(*no);
     }
-    const auto draft = core::read_product_draft(input_of(info.arguments.at("data")));
-    if (!draft) {
-        return invalid_input(draft.error());
-    }
-    const auto created = call.app.catalogue().create_product(*draft);
-    if (!created) {
-        return product_write_refused(created.error(), 0, draft->title, draft->category_id);
-    }
-    call.app.publish_here("product.created", to_json(*created, call.app.public_url()));
-    return resolved::ok(graph_value(*created, call.app));
+    return input_written<Actions>(
+        call,
+        0,
+        info.arguments.at("data"),
+        Actions::read_draft,
+        [&call](const auto& draft) { return Actions::create(call.app.catalogue(), draft); },
+        Actions::created
+    );
 }
 
-resolved update_product(const resolve_info& info) {
+// update<Aggregate>(id, changes): the updated row.
+template <class Actions>
+resolved update_row(const resolve_info& info) {
     auto& call = call_of(info);
     const auto id = write_target(info);
     if (!id) {
         return id.error();
     }
-    const auto patch = core::read_product_patch(input_of(info.arguments.at("changes")));
-    if (!patch) {
-        return invalid_input(patch.error());
-    }
-    const auto updated = call.app.catalogue().update_product(*id, *patch);
-    if (!updated) {
-        return product_write_refused(updated.error(), *id, patch->title, patch->category_id.value_or(0));
-    }
-    call.app.publish_here("product.updated", to_json(*updated, call.app.public_url()));
-    return resolved::ok(graph_value(*updated, call.app));
+    return input_written<Actions>(
+        call,
+        *id,
+        info.arguments.at("changes"),
+        Actions::read_patch,
+        [&call, id = *id](const auto& patch) { return Actions::update(call.app.catalogue(), id, patch); },
+        Actions::updated
+    );
 }
 
-resolved delete_product(const resolve_info& info) {
+// delete<Aggregate>(id): true.
+template <class Actions>
+resolved delete_row(const resolve_info& info) {
     auto& call = call_of(info);
     const auto id = write_target(info);
     if (!id) {
         return id.error();
     }
-    const auto deleted = call.app.catalogue().delete_product(*id);
-    if (!deleted) {
-        return product_write_refused(deleted.error(), *id, std::nullopt, 0);
+    auto& store = call.app.catalogue();
+    if (const auto done = Actions::remove(store, *id); !done) {
+        return refused(Actions::refused(store, done.error(), *id));
     }
-    call.app.publish_here("product.deleted", "{\"id\":" + std::to_string(*id) + "}");
-    return resolved::ok(true);
-}
-
-resolved category_write_refused(
-    graph_call& call, boost::system::error_code ec, std::int64_t id, const std::optional<std::string>& name
-) {
-    switch (static_cast<core::errc>(ec.value())) {
-        case core::errc::not_found:
-            return missing("Category", id);
-        case core::errc::seed_read_only:
-            return refused(ec, core::seed_category_message);
-        case core::errc::conflict:
-            return refused(
-                ec, "A category with slug \"" + core::make_slug(name.value_or("")) + "\" already exists"
-            );
-        case core::errc::in_use: {
-            core::product_filter of_category;
-            of_category.category_id = id;
-            return refused(
-                ec, core::category_in_use_message(id, call.app.catalogue().count_products(of_category))
-            );
-        }
-        default:
-            return refused(ec);
-    }
-}
-
-resolved add_category(const resolve_info& info) {
-    auto& call = call_of(info);
-    if (auto no = may_write(call)) {
-        return std::move(*no);
-    }
-    const auto draft = core::read_category_draft(input_of(info.arguments.at("data")));
-    if (!draft) {
-        return invalid_input(draft.error());
-    }
-    const auto created = call.app.catalogue().create_category(*draft);
-    if (!created) {
-        return category_write_refused(call, created.error(), 0, draft->name);
-    }
-    call.app.publish_here("category.created", to_json(*created, call.app.public_url()));
-    return resolved::ok(graph_value(*created, call.app));
-}
-
-resolved update_category(const resolve_info& info) {
-    auto& call = call_of(info);
-    const auto id = write_target(info);
-    if (!id) {
-        return id.error();
-    }
-    const auto patch = core::read_category_patch(input_of(info.arguments.at("changes")));
-    if (!patch) {
-        return invalid_input(patch.error());
-    }
-    const auto updated = call.app.catalogue().update_category(*id, *patch);
-    if (!updated) {
-        return category_write_refused(call, updated.error(), *id, patch->name);
-    }
-    call.app.publish_here("category.updated", to_json(*updated, call.app.public_url()));
-    return resolved::ok(graph_value(*updated, call.app));
-}
-
-resolved delete_category(const resolve_info& info) {
-    auto& call = call_of(info);
-    const auto id = write_target(info);
-    if (!id) {
-        return id.error();
-    }
-    const auto deleted = call.app.catalogue().delete_category(*id);
-    if (!deleted) {
-        return category_write_refused(call, deleted.error(), *id, std::nullopt);
-    }
-    call.app.publish_here("category.deleted", "{\"id\":" + std::to_string(*id) + "}");
+    call.app.publish_here(Actions::deleted, "{\"id\":" + std::to_string(*id) + "}");
     return resolved::ok(true);
 }
 
@@ -298,12 +228,12 @@ void add_catalogue_resolvers(graphql::schema& schema) {
     schema.resolve("Query", "categories", guarded(categories));
     schema.resolve("Query", "category", guarded(category));
     schema.resolve("Category", "products", guarded(category_products));
-    schema.resolve("Mutation", "addProduct", guarded(add_product));
-    schema.resolve("Mutation", "updateProduct", guarded(update_product));
-    schema.resolve("Mutation", "deleteProduct", guarded(delete_product));
-    schema.resolve("Mutation", "addCategory", guarded(add_category));
-    schema.resolve("Mutation", "updateCategory", guarded(update_category));
-    schema.resolve("Mutation", "deleteCategory", guarded(delete_category));
+    schema.resolve("Mutation", "addProduct", guarded(add_row<product_actions>));
+    schema.resolve("Mutation", "updateProduct", guarded(update_row<product_actions>));
+    schema.resolve("Mutation", "deleteProduct", guarded(delete_row<product_actions>));
+    schema.resolve("Mutation", "addCategory", guarded(add_row<category_actions>));
+    schema.resolve("Mutation", "updateCategory", guarded(update_row<category_actions>));
+    schema.resolve("Mutation", "deleteCategory", guarded(delete_row<category_actions>));
 }
 
 }  // namespace storefront::server

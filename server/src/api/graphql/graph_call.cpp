@@ -7,9 +7,8 @@
 
 #include "core/jwt.hpp"
 #include "server/codec/request_body.hpp"
-#include "server/services/blocking_offload.hpp"
+#include "server/routing/error_responses.hpp"
 #include "server/telemetry/log.hpp"
-#include "storage/storage_error.hpp"
 
 namespace storefront::server {
 
@@ -33,11 +32,11 @@ graphql::resolver guarded(graphql::resolver fn) {
     return [fn = std::move(fn)](const graphql::resolve_info& info) -> graphql::resolved {
         try {
             return fn(info);
-        } catch (const storage::storage_unavailable&) {
-            call_of(info).storage_trouble = true;
-        } catch (const offload_rejected&) {
-            call_of(info).storage_trouble = true;
         } catch (const std::exception& e) {
+            if (storage_failure_of(std::current_exception())) {
+                call_of(info).storage_trouble = true;
+                return graphql::resolved::fail("Storage unavailable, retry later", "SERVICE_UNAVAILABLE");
+            }
             // A real fault: the client sees a generic error, the log the details.
             log_event(
                 "error",
@@ -46,7 +45,6 @@ graphql::resolver guarded(graphql::resolver fn) {
             );
             return graphql::resolved::fail("Internal server error", "INTERNAL_SERVER_ERROR");
         }
-        return graphql::resolved::fail("Storage unavailable, retry later", "SERVICE_UNAVAILABLE");
     };
 }
 

@@ -47,30 +47,26 @@ or_response<graph_params> read_members(
 ) {
     graph_params params;
     if (query == nullptr || query->is_null()) {
-        return graph_request_error(http::status::bad_request, "Missing query");
+        return http_error(http::status::bad_request, "Missing query");
     }
     if (!query->is_string()) {
-        return graph_request_error(http::status::bad_request, "Invalid query: it must be a string");
+        return http_error(http::status::bad_request, "Invalid query: it must be a string");
     }
     params.query = std::string(query->get_string());
     if (operation_name != nullptr && !operation_name->is_null()) {
         if (!operation_name->is_string()) {
-            return graph_request_error(
-                http::status::bad_request, "Invalid operationName: it must be a string"
-            );
+            return http_error(http::status::bad_request, "Invalid operationName: it must be a string");
         }
         params.operation_name = std::string(operation_name->get_string());
     }
     if (variables != nullptr && !variables->is_null()) {
         if (!variables->is_object()) {
-            return graph_request_error(
-                http::status::bad_request, "Invalid variables: they must be an object"
-            );
+            return http_error(http::status::bad_request, "Invalid variables: they must be an object");
         }
         params.variables = variables->get_object();
     }
     if (extensions != nullptr && !extensions->is_null() && !extensions->is_object()) {
-        return graph_request_error(http::status::bad_request, "Invalid extensions: they must be an object");
+        return http_error(http::status::bad_request, "Invalid extensions: they must be an object");
     }
     return params;
 }
@@ -80,9 +76,7 @@ or_response<std::optional<boost::json::value>> json_parameter(
     const core::query_params& query, std::string_view name
 ) {
     if (core::count_of(query, name) > 1) {
-        return graph_request_error(
-            http::status::bad_request, std::string(name) + " must be given at most once"
-        );
+        return http_error(http::status::bad_request, std::string(name) + " must be given at most once");
     }
     const auto text = core::single_value(query, name);
     if (!text) {
@@ -93,9 +87,7 @@ or_response<std::optional<boost::json::value>> json_parameter(
     options.max_depth = 32;
     auto value = boost::json::parse(*text, ec, {}, options);
     if (ec) {
-        return graph_request_error(
-            http::status::bad_request, "Invalid " + std::string(name) + ": malformed JSON"
-        );
+        return http_error(http::status::bad_request, "Invalid " + std::string(name) + ": malformed JSON");
     }
     return std::optional<boost::json::value>(std::move(value));
 }
@@ -115,14 +107,10 @@ double quality_of(std::string_view range) {
 
 }  // namespace
 
-response graph_request_error(http::status status, std::string_view message) {
-    return styled_error(error_style::graphql, status, message);
-}
-
 or_response<graph_params> post_params(const request_context& ctx) {
     const std::string type = media_type_of(ctx.request[http::field::content_type]);
     if (type != "application/json") {
-        return graph_request_error(
+        return http_error(
             http::status::unsupported_media_type, "POST /graphql takes application/json bodies"
         );
     }
@@ -131,15 +119,13 @@ or_response<graph_params> post_params(const request_context& ctx) {
     options.max_depth = 32;
     const auto body = boost::json::parse(ctx.request.body(), ec, {}, options);
     if (ec) {
-        return graph_request_error(http::status::bad_request, "Malformed JSON body: " + ec.message());
+        return http_error(http::status::bad_request, "Malformed JSON body: " + ec.message());
     }
     if (body.is_array()) {
-        return graph_request_error(
-            http::status::bad_request, "Batched operations are not supported: send one object"
-        );
+        return http_error(http::status::bad_request, "Batched operations are not supported: send one object");
     }
     if (!body.is_object()) {
-        return graph_request_error(http::status::bad_request, "The body must be a JSON object");
+        return http_error(http::status::bad_request, "The body must be a JSON object");
     }
     const auto& o = body.get_object();
     return read_members(
@@ -153,9 +139,7 @@ or_response<graph_params> post_params(const request_context& ctx) {
 or_response<graph_params> get_params(const request_context& ctx) {
     for (const std::string_view name : {"query", "operationName"}) {
         if (core::count_of(ctx.query, name) > 1) {
-            return graph_request_error(
-                http::status::bad_request, std::string(name) + " must be given at most once"
-            );
+            return http_error(http::status::bad_request, std::string(name) + " must be given at most once");
         }
     }
     auto variables = json_parameter(ctx.query, "variables");

@@ -1,6 +1,6 @@
 #pragma once
 // GraphQL over HTTP: the request parameters of a GET or POST, and the media type of the answer as Accept
-// asks for it. Bad parameters become ready 4xx answers in the GraphQL error shape.
+// asks for it. Bad parameters become 4xx answers, rendered in the GraphQL error shape at the edge.
 
 #include <optional>
 #include <string>
@@ -33,8 +33,5 @@ enum class graph_media { graphql_response_json, json, html };
 
 // The Content-Type of `media`.
 [[nodiscard]] std::string_view content_type_of(graph_media media);
-
-// A request-level GraphQL error: {"errors":[{"message","extensions":{"code"}}]} with `status`.
-[[nodiscard]] response graph_request_error(http::status status, std::string_view message);
 
 }  // namespace storefront::server

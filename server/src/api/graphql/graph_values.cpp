@@ -110,7 +110,11 @@ graphql::resolved invalid_input(const core::validation_errors& problems) {
 }
 
 graphql::resolved missing(std::string_view type, std::int64_t id) {
-    return graphql::resolved::fail(std::string(type) + " " + std::to_string(id) + " not found", "NOT_FOUND");
+    return graphql::resolved::fail(missing_text(type, id), "NOT_FOUND");
+}
+
+graphql::resolved refused(const refusal& named) {
+    return refused(named.code, named.message);
 }
 
 graphql::resolved refused(boost::system::error_code ec, std::string_view message) {

@@ -16,6 +16,7 @@
 #include "core/pagination.hpp"
 #include "core/validation.hpp"
 #include "graphql/executor.hpp"
+#include "server/api/store/catalogue_refusals.hpp"
 #include "server/api/store/store_services.hpp"
 
 namespace storefront::server {
@@ -51,5 +52,7 @@ namespace storefront::server {
 // conflicts and bad references -> BAD_USER_INPUT, not_found -> NOT_FOUND, full -> INSUFFICIENT_STORAGE,
 // with `message` (or a default text).
 [[nodiscard]] graphql::resolved refused(boost::system::error_code ec, std::string_view message = {});
+// A refused write named as REST names it (catalogue_refusals.hpp).
+[[nodiscard]] graphql::resolved refused(const refusal& named);
 
 }  // namespace storefront::server

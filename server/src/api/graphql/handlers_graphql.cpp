@@ -132,7 +132,7 @@ boost::asio::awaitable<response> run_operation(
         co_return graph_answer(request_error_status(media), errors_body({*chosen.failure}), media);
     }
     if (*chosen.kind != graphql::operation_kind::query && via_get) {
-        response r = graph_request_error(http::status::method_not_allowed, "Mutations are sent with POST");
+        response r = http_error(http::status::method_not_allowed, "Mutations are sent with POST");
         r.with_header("Allow", "POST");
         co_return r;
     }
@@ -171,8 +171,7 @@ boost::asio::awaitable<response> run_operation(
     if (uses_passwords(fields)) {
         auto done = co_await store->passwords().run(execute);
         if (!done) {
-            response busy =
-                graph_request_error(http::status::service_unavailable, "Server busy, retry later");
+            response busy = http_error(http::status::service_unavailable, "Server busy, retry later");
             busy.with_header("Retry-After", "1");
             co_return busy;
         }
@@ -212,7 +211,7 @@ boost::asio::awaitable<response> run_operation(
 }
 
 response not_acceptable() {
-    return graph_request_error(
+    return http_error(
         http::status::not_acceptable, "Accept application/graphql-response+json or application/json"
     );
 }

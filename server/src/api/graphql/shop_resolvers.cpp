@@ -87,9 +87,7 @@ resolved change_cart(graph_call& call, std::int64_t user, std::int64_t product_i
                     std::to_string(shortage.available) + " left"
             );
         }
-        return shop_refused(
-            changed.cart.error(), "Product " + std::to_string(shortage.product_id) + " not found"
-        );
+        return shop_refused(changed.cart.error(), missing_text("Product", shortage.product_id));
     }
     return cart_value(call, *changed.cart);
 }
@@ -145,8 +143,7 @@ resolved order(const resolve_info& info, graph_call& call, const core::actor& wh
         return bad_id();
     }
     const auto found = call.app.shop().find_order(*id, scope_of(who));
-    return found ? order_value(*found)
-                 : shop_refused(found.error(), "Order " + std::to_string(*id) + " not found");
+    return found ? order_value(*found) : shop_refused(found.error(), missing_text("Order", *id));
 }
 
 resolved add_to_cart(const resolve_info& info, graph_call& call, const core::actor& who) {
@@ -268,7 +265,7 @@ resolved pay(const resolve_info& info, graph_call& call, const core::actor& who)
     if (!recorded) {
         return shop_refused(
             recorded.error(),
-            recorded.error() == core::errc::not_found ? "Order " + std::to_string(*id) + " not found"
+            recorded.error() == core::errc::not_found ? missing_text("Order", *id)
                                                       : "Only a pending_payment order can be paid"
         );
     }
@@ -293,7 +290,7 @@ resolved cancel_order(const resolve_info& info, graph_call& call, const core::ac
                       : "Not allowed in the order's current state"
             );
         }
-        return shop_refused(moved.error(), "Order " + std::to_string(*id) + " not found");
+        return shop_refused(moved.error(), missing_text("Order", *id));
     }
     return order_value(*moved);
 }

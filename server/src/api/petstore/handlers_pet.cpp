@@ -17,11 +17,18 @@ namespace storefront::server {
 
 namespace {
 
-// The finders' answer: every matching pet, and how many there are (X-Total-Count, as the /api/v1 lists).
-response matching_pets(const std::vector<core::pet>& pets) {
+// A finder's answer: the filter `parse` reads from the query (or 400 naming its problems), every pet `find`
+// (pet store, filter) matches, and how many there are (X-Total-Count, as the /api/v1 lists).
+template <class Parse, class Find>
+handler_result matching_pets(const request_context& ctx, pet_services& app, Parse parse, Find find) {
+    const auto filter = parse(ctx.query);
+    if (!filter) {
+        co_return pet_validation_failed(filter.error());
+    }
+    const auto pets = co_await app.storage([&] { return find(app.pets(), *filter); });
     response r = json_response(http::status::ok, to_json(pets));
     r.with_header("X-Total-Count", std::to_string(pets.size()));
-    return r;
+    co_return r;
 }
 
 }  // namespace
@@ -52,23 +59,17 @@ handler_result handle_put_pet(request_context& ctx, pet_services& app) {
 // GET /pet/findByStatus?status=available,pending (repeatable; default available) : matching pets, id order,
 // and their number (X-Total-Count)
 handler_result handle_get_pet_find_by_status(request_context& ctx, pet_services& app) {
-    const auto statuses = core::parse_status_filter(ctx.query);
-    if (!statuses) {
-        co_return pet_validation_failed(statuses.error());
-    }
-    const auto found = co_await app.storage([&] { return app.pets().find_by_status(*statuses); });
-    co_return matching_pets(found);
+    return matching_pets(ctx, app, core::parse_status_filter, [](const auto& pets, const auto& statuses) {
+        return pets.find_by_status(statuses);
+    });
 }
 
 // GET /pet/findByTags?tags=tag1,tag2 (repeatable) : pets with any of the tags, id order, and their number
 // (X-Total-Count)
 handler_result handle_get_pet_find_by_tags(request_context& ctx, pet_services& app) {
-    const auto tags = core::parse_tag_filter(ctx.query);
-    if (!tags) {
-        co_return pet_validation_failed(tags.error());
-    }
-    const auto found = co_await app.storage([&] { return app.pets().find_by_tags(*tags); });
-    co_return matching_pets(found);
+    return matching_pets(ctx, app, core::parse_tag_filter, [](const auto& pets, const auto& tags) {
+        return pets.find_by_tags(tags);
+    });
 }
 
 // GET /pet/{petId} (api_key or bearer read:pets) : one pet

@@ -108,7 +108,7 @@ boost::asio::awaitable<std::optional<response>> refuse_replacement(
     std::string account = "pet:" + basic->id;
     const auto admitted = app.brake().admit(account, ctx.client, login_brake::now_ms());
     if (!admitted.admitted) {
-        co_return login_braked(error_style::petstore, admitted.retry_after);
+        co_return login_braked(admitted.retry_after);
     }
     login_attempt attempt(app.brake(), std::move(account), std::string(ctx.client));
     std::string password = std::move(basic->secret);
@@ -203,7 +203,7 @@ handler_result handle_get_pet_user_login(request_context& ctx, pet_services& app
     std::string account = "pet:" + *name;
     const auto admitted = app.brake().admit(account, ctx.client, login_brake::now_ms());
     if (!admitted.admitted) {
-        co_return login_braked(error_style::petstore, admitted.retry_after);
+        co_return login_braked(admitted.retry_after);
     }
     login_attempt attempt(app.brake(), std::move(account), std::string(ctx.client));
     const auto user = co_await app.storage([&] { return app.pet_users().find(*name); });

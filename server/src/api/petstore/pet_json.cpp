@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <type_traits>
 
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
@@ -318,6 +319,24 @@ void write_user(json_writer& w, const core::pet_user& u) {
     w.end_object();
 }
 
+// `doc` as the object `what` names ("a Pet"), its fields read by `read` (a field_reader -> the value, with
+// the problems it found recorded): the value, or every problem.
+template <class Read>
+auto read_object_of(const pet_document& doc, std::string_view what, Read read)
+    -> core::validated<std::invoke_result_t<Read, field_reader&>> {
+    core::validation_errors errors;
+    const json::object* object = as_object(doc, errors, what);
+    if (object == nullptr) {
+        return errors;
+    }
+    field_reader r(*object, doc.from_form, errors, "");
+    auto value = read(r);
+    if (!errors.messages.empty()) {
+        return errors;
+    }
+    return value;
+}
+
 }  // namespace
 
 or_response<pet_document> decode_pet_document(
@@ -348,87 +367,73 @@ or_response<pet_document> decode_pet_document(
 }
 
 core::validated<core::pet> read_pet(const pet_document& doc, bool id_required) {
-    core::validation_errors errors;
-    const json::object* object = as_object(doc, errors, "a Pet");
-    if (object == nullptr) {
-        return errors;
-    }
-    field_reader r(*object, doc.from_form, errors, "");
-    core::pet p;
-    if (id_required) {
-        if (r.required("id")) {
-            p.id = r.integer("id", 1, max_pet_id).value_or(0);
-        }
-    } else {
-        p.id = r.integer("id", 0, max_pet_id).value_or(0);
-    }
-    p.category = read_category(r);
-    if (r.required("name")) {
-        if (auto name = r.string("name")) {
-            if (name->empty()) {
-                r.fail("name", "must not be empty");
+    return read_object_of(doc, "a Pet", [id_required](field_reader& r) {
+        core::pet p;
+        if (id_required) {
+            if (r.required("id")) {
+                p.id = r.integer("id", 1, max_pet_id).value_or(0);
             }
-            p.name = std::move(*name);
+        } else {
+            p.id = r.integer("id", 0, max_pet_id).value_or(0);
         }
-    }
-    if (r.required("photoUrls")) {
-        if (auto urls = r.array("photoUrls")) {
-            for (const auto& url : *urls) {
-                if (!url.is_string() || url.get_string().size() > max_pet_text) {
-                    r.fail("photoUrls", "must be an array of strings");
-                    break;
+        p.category = read_category(r);
+        if (r.required("name")) {
+            if (auto name = r.string("name")) {
+                if (name->empty()) {
+                    r.fail("name", "must not be empty");
                 }
-                p.photo_urls.emplace_back(url.get_string());
+                p.name = std::move(*name);
             }
         }
-    }
-    p.tags = read_tags(r);
-    if (auto status = r.string("status")) {
-        p.status = core::parse_pet_status(*status);
-        if (!p.status) {
-            r.fail("status", "must be one of available, pending, sold");
+        if (r.required("photoUrls")) {
+            if (auto urls = r.array("photoUrls")) {
+                for (const auto& url : *urls) {
+                    if (!url.is_string() || url.get_string().size() > max_pet_text) {
+                        r.fail("photoUrls", "must be an array of strings");
+                        break;
+                    }
+                    p.photo_urls.emplace_back(url.get_string());
+                }
+            }
         }
-    }
-    if (!errors.messages.empty()) {
-        return errors;
-    }
-    return p;
+        p.tags = read_tags(r);
+        if (auto status = r.string("status")) {
+            p.status = core::parse_pet_status(*status);
+            if (!p.status) {
+                r.fail("status", "must be one of available, pending, sold");
+            }
+        }
+        return p;
+    });
 }
 
 core::validated<core::pet_order> read_order(const pet_document& doc) {
-    core::validation_errors errors;
-    const json::object* object = as_object(doc, errors, "an Order");
-    if (object == nullptr) {
-        return errors;
-    }
-    field_reader r(*object, doc.from_form, errors, "");
-    core::pet_order o;
-    o.id = r.integer("id", 0, max_pet_id).value_or(0);
-    if (r.required("petId")) {
-        o.pet_id = r.integer("petId", 1, max_pet_id).value_or(0);
-    }
-    if (r.required("quantity")) {
-        o.quantity = static_cast<std::int32_t>(r.integer("quantity", 1, max_order_quantity).value_or(0));
-    }
-    if (auto ship = r.string("shipDate")) {
-        o.ship_date = core::parse_date_time(*ship);
-        if (!o.ship_date) {
-            r.fail("shipDate", "must be an RFC 3339 date-time, e.g. 2026-01-02T03:04:05Z");
+    return read_object_of(doc, "an Order", [](field_reader& r) {
+        core::pet_order o;
+        o.id = r.integer("id", 0, max_pet_id).value_or(0);
+        if (r.required("petId")) {
+            o.pet_id = r.integer("petId", 1, max_pet_id).value_or(0);
         }
-    }
-    if (auto status = r.string("status")) {
-        const auto parsed = core::parse_order_status(*status);
-        if (parsed) {
-            o.status = *parsed;
-        } else {
-            r.fail("status", "must be one of placed, approved, delivered");
+        if (r.required("quantity")) {
+            o.quantity = static_cast<std::int32_t>(r.integer("quantity", 1, max_order_quantity).value_or(0));
         }
-    }
-    o.complete = r.boolean("complete").value_or(false);
-    if (!errors.messages.empty()) {
-        return errors;
-    }
-    return o;
+        if (auto ship = r.string("shipDate")) {
+            o.ship_date = core::parse_date_time(*ship);
+            if (!o.ship_date) {
+                r.fail("shipDate", "must be an RFC 3339 date-time, e.g. 2026-01-02T03:04:05Z");
+            }
+        }
+        if (auto status = r.string("status")) {
+            const auto parsed = core::parse_order_status(*status);
+            if (parsed) {
+                o.status = *parsed;
+            } else {
+                r.fail("status", "must be one of placed, approved, delivered");
+            }
+        }
+        o.complete = r.boolean("complete").value_or(false);
+        return o;
+    });
 }
 
 core::validated<pet_user_input> read_user(const pet_document& doc) {

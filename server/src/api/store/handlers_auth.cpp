@@ -68,7 +68,7 @@ handler_result handle_post_auth_login(request_context& ctx, store_services& app)
     std::string account = "store:" + (email ? *email : std::string(*email_text));
     const auto admitted = app.brake().admit(account, ctx.client, login_brake::now_ms());
     if (!admitted.admitted) {
-        co_return login_braked(error_style::store, admitted.retry_after);
+        co_return login_braked(admitted.retry_after);
     }
     login_attempt attempt(app.brake(), std::move(account), std::string(ctx.client));
     std::optional<core::user_credentials> credentials;

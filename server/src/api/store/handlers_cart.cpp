@@ -10,8 +10,8 @@
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/shop_json.hpp"
 #include "server/api/store/shop_support.hpp"
+#include "server/api/store/store_params.hpp"
 #include "server/codec/request_body.hpp"
-#include "store_params.hpp"
 
 namespace storefront::server {
 
@@ -54,9 +54,7 @@ boost::asio::awaitable<response> cart_answer(
     store_services& app, const core::cart& cart, http::status status = http::status::ok
 ) {
     const auto totals = co_await app.storage([&] { return price(app, cart); });
-    auto r = json_response(status, shop_json::cart_json(cart, totals));
-    r.with_header("Cache-Control", "private, no-store");
-    co_return r;
+    co_return private_json(status, shop_json::cart_json(cart, totals));
 }
 
 // One change of the caller's cart with core's rule `rule` (returns the cart_problem it met, if any): the

@@ -7,10 +7,10 @@
 #include "core/multipart.hpp"
 #include "core/pet_rules.hpp"
 #include "server/api/store/handlers.hpp"
+#include "server/api/store/store_params.hpp"
 #include "server/codec/http_caching.hpp"
 #include "server/codec/json_writer.hpp"
 #include "server/routing/error_responses.hpp"
-#include "store_params.hpp"
 
 namespace storefront::server {
 

@@ -15,8 +15,8 @@
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/shop_json.hpp"
 #include "server/api/store/shop_support.hpp"
+#include "server/api/store/store_params.hpp"
 #include "server/services/shop_counters.hpp"
-#include "store_params.hpp"
 
 namespace storefront::server {
 
@@ -39,17 +39,9 @@ boost::asio::awaitable<response> refused_change(
     core::shop_order_status to,
     std::optional<std::int64_t> owner
 ) {
-    if (ec == core::errc::not_found) {
-        co_return order_missing(id);
-    }
-    if (ec != core::errc::transition_not_allowed) {
-        co_return error_response(ec);
-    }
-    const auto order = co_await app.storage([&] { return app.shop().find_order(id, owner); });
-    if (!order) {
-        co_return error_response(ec);
-    }
-    co_return error_response(ec, core::transition_message(order->status, to));
+    return refused_order_change(app, ec, id, owner, [to](const core::shop_order* order) {
+        return order ? core::transition_message(order->status, to) : std::string();
+    });
 }
 
 // Moves order `id` to `to` (owner-scoped unless admin): 200 the order.
@@ -175,25 +167,21 @@ handler_result handle_get_orders(request_context& ctx, store_services& app) {
     if (!page) {
         co_return error_response(page.error());
     }
-    auto body = json_response(http::status::ok, shop_json::orders_json(page->orders));
-    body.with_header("Cache-Control", "private, no-store");
-    co_return store_lists::list_response(ctx, request, {std::move(body), page->total});
+    co_return store_lists::list_response(
+        ctx, request, {private_json(http::status::ok, shop_json::orders_json(page->orders)), page->total}
+    );
 }
 
 // GET /orders/{id} : one order of the caller's (another user's: 404, as if there were none)
 handler_result handle_get_order(request_context& ctx, store_services& app) {
-    const auto id = store_params::path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    const auto owner = owner_scope(ctx);
-    const auto order = co_await app.storage([&] { return app.shop().find_order(*id, owner); });
-    if (!order) {
-        co_return order.error() == core::errc::not_found ? order_missing(*id) : error_response(order.error());
-    }
-    auto r = json_response(http::status::ok, shop_json::order_json(*order));
-    r.with_header("Cache-Control", "private, no-store");
-    co_return r;
+    return order_read(
+        ctx,
+        app,
+        [](storage::shop_store& shop, std::int64_t id, std::optional<std::int64_t> owner) {
+            return shop.find_order(id, owner);
+        },
+        [](const core::shop_order& order) { return shop_json::order_json(order); }
+    );
 }
 
 // POST /orders/{id}/cancel : cancelled by its owner or an admin (stock given back, a payment refunded)

@@ -10,8 +10,8 @@
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/shop_json.hpp"
 #include "server/api/store/shop_support.hpp"
+#include "server/api/store/store_params.hpp"
 #include "server/services/shop_counters.hpp"
-#include "store_params.hpp"
 
 namespace storefront::server {
 
@@ -29,10 +29,9 @@ std::string three_ds_base(const store_services& app) {
 response payment_answer(const store_services& app, const core::payment& p, http::status ok) {
     shop_counters::count_payment(p.status);
     const auto status = p.status == core::payment_status::failed ? http::status::payment_required : ok;
-    auto r =
-        json_response(status, shop_json::payment_json(p, three_ds_base(app) + std::to_string(p.id) + "/3ds"));
-    r.with_header("Cache-Control", "private, no-store");
-    return r;
+    return private_json(
+        status, shop_json::payment_json(p, three_ds_base(app) + std::to_string(p.id) + "/3ds")
+    );
 }
 
 // Tells the order's owner and admins: payment.succeeded|failed|requires_action, and order.updated when
@@ -58,20 +57,12 @@ boost::asio::awaitable<void> publish_payment(
 boost::asio::awaitable<response> refused_payment(
     store_services& app, boost::system::error_code ec, std::int64_t id, std::optional<std::int64_t> owner
 ) {
-    if (ec == core::errc::not_found) {
-        co_return order_missing(id);
-    }
-    if (ec != core::errc::transition_not_allowed) {
-        co_return error_response(ec);
-    }
-    const auto order = co_await app.storage([&] { return app.shop().find_order(id, owner); });
-    const std::string state = order ? std::string(core::to_string(order->status)) : "not payable";
-    co_return error_response(
-        ec,
-        "Order " + std::to_string(id) + " is " + state + "; only a pending_payment order can be paid" +
-            (order && order->status == core::shop_order_status::pending_payment ? " (it has just expired)"
-                                                                                : "")
-    );
+    return refused_order_change(app, ec, id, owner, [id](const core::shop_order* order) {
+        const std::string state = order ? std::string(core::to_string(order->status)) : "not payable";
+        return "Order " + std::to_string(id) + " is " + state + "; only a pending_payment order can be paid" +
+               (order && order->status == core::shop_order_status::pending_payment ? " (it has just expired)"
+                                                                                   : "");
+    });
 }
 
 // The payment itself (inside the Idempotency-Key handling).
@@ -127,19 +118,16 @@ handler_result handle_post_order_payment(request_context& ctx, store_services& a
 
 // GET /orders/{id}/payments : the order's payments, oldest first
 handler_result handle_get_order_payments(request_context& ctx, store_services& app) {
-    const auto id = store_params::path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    const auto owner = owner_scope(ctx);
-    const auto payments = co_await app.storage([&] { return app.shop().payments_of(*id, owner); });
-    if (!payments) {
-        co_return payments.error() == core::errc::not_found ? order_missing(*id)
-                                                            : error_response(payments.error());
-    }
-    auto r = json_response(http::status::ok, shop_json::payments_json(*payments, three_ds_base(app)));
-    r.with_header("Cache-Control", "private, no-store");
-    co_return r;
+    return order_read(
+        ctx,
+        app,
+        [](storage::shop_store& shop, std::int64_t id, std::optional<std::int64_t> owner) {
+            return shop.payments_of(id, owner);
+        },
+        [&app](const std::vector<core::payment>& payments) {
+            return shop_json::payments_json(payments, three_ds_base(app));
+        }
+    );
 }
 
 // POST /payments/{id}/3ds {result: "approve" | "fail"} : the 3-D Secure step completed: 200 succeeded (the
@@ -166,7 +154,7 @@ handler_result handle_post_payment_3ds(request_context& ctx, store_services& app
     });
     if (!done) {
         if (done.error() == core::errc::not_found) {
-            co_return error_response(done.error(), "Payment " + std::to_string(*id) + " not found");
+            co_return error_response(done.error(), missing_text("Payment", *id));
         }
         if (done.error() == core::errc::transition_not_allowed) {
             co_return error_response(

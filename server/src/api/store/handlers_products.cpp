@@ -1,53 +1,26 @@
 // Product handlers: filtered pages (unfiltered ones from prebuilt JSON) and related products through the
-// shared list path, by id and slug, and create/update/delete. Status codes for domain outcomes come from
-// error_response.
+// shared list path, by id and slug, and create/update/delete (catalogue_writes.hpp).
 
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "catalogue_writes.hpp"
 #include "core/catalogue_rules.hpp"
 #include "core/pagination.hpp"
-#include "core/slug.hpp"
 #include "core/write_policy.hpp"
 #include "list_answer.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/json_mapping.hpp"
+#include "server/api/store/store_params.hpp"
 #include "server/routing/error_responses.hpp"
-#include "store_params.hpp"
 
 namespace storefront::server {
 
 namespace {
 
 using namespace store_params;
-
-// The answer to a refused product write, with the text that names what went wrong.
-response product_write_error(
-    const request_context& ctx,
-    const store_services& app,
-    boost::system::error_code ec,
-    std::int64_t id,
-    std::int64_t category_id
-) {
-    switch (static_cast<core::errc>(ec.value())) {
-        case core::errc::not_found:
-            return entity_missing(ctx, app, "Product", id);
-        case core::errc::seed_read_only:
-            return error_response(ec, core::seed_product_message);
-        case core::errc::invalid_reference:
-            return error_response(ec, "Category " + std::to_string(category_id) + " not found");
-        default:
-            return error_response(ec);
-    }
-}
-
-response slug_conflict(std::string_view title) {
-    return error_response(
-        core::errc::conflict, "A product with slug \"" + core::make_slug(title) + "\" already exists"
-    );
-}
 
 // The related products of one product, answered whole unless offset or limit is given; `fetch` finds them
 // (or answers 404 for an unknown product).
@@ -131,58 +104,17 @@ handler_result handle_get_related_products_by_slug(request_context& ctx, store_s
 
 // POST /products {title, price, description, categoryId, images} : 201 the new product
 handler_result handle_post_product(request_context& ctx, store_services& app) {
-    const auto draft = validated_body(ctx, core::read_product_draft);
-    if (!draft) {
-        co_return draft.error();
-    }
-    const auto created = co_await app.catalogue_write([&] { return app.catalogue().create_product(*draft); });
-    if (!created) {
-        if (created.error() == core::errc::conflict) {
-            co_return slug_conflict(draft->title);
-        }
-        co_return product_write_error(ctx, app, created.error(), 0, draft->category_id);
-    }
-    std::string json = to_json(*created, app.public_url());
-    co_await app.publish("product.created", json);
-    co_return json_response(http::status::created, std::move(json));
+    return catalogue_writes::create_row<product_actions>(ctx, app);
 }
 
 // PUT /products/{id} {any subset of the fields} : the updated product
 handler_result handle_put_product(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    const auto patch = validated_body(ctx, core::read_product_patch);
-    if (!patch) {
-        co_return patch.error();
-    }
-    const auto updated =
-        co_await app.catalogue_write([&] { return app.catalogue().update_product(*id, *patch); });
-    if (!updated) {
-        if (updated.error() == core::errc::conflict) {
-            co_return slug_conflict(patch->title.value_or(""));
-        }
-        co_return product_write_error(ctx, app, updated.error(), *id, patch->category_id.value_or(0));
-    }
-    std::string json = to_json(*updated, app.public_url());
-    co_await app.publish("product.updated", json);
-    co_return json_response(http::status::ok, std::move(json));
+    return catalogue_writes::update_row<product_actions>(ctx, app);
 }
 
 // DELETE /products/{id} : true
 handler_result handle_delete_product(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
-    if (!id) {
-        co_return id.error();
-    }
-    if (const auto removed =
-            co_await app.catalogue_write([&] { return app.catalogue().delete_product(*id); });
-        !removed) {
-        co_return product_write_error(ctx, app, removed.error(), *id, 0);
-    }
-    co_await app.publish_deleted("product.deleted", *id);
-    co_return deleted();
+    return catalogue_writes::delete_row<product_actions>(ctx, app);
 }
 
 }  // namespace storefront::server

@@ -12,11 +12,12 @@
 #include "list_answer.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/json_mapping.hpp"
+#include "server/api/store/store_params.hpp"
+#include "server/api/store/user_refusals.hpp"
 #include "server/codec/cookies.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/codec/response.hpp"
 #include "server/routing/error_responses.hpp"
-#include "store_params.hpp"
 
 namespace storefront::server {
 
@@ -25,7 +26,7 @@ namespace {
 using namespace store_params;
 
 response email_taken() {
-    return error_response(core::errc::conflict, "A user with this email already exists");
+    return error_response(core::errc::conflict, email_taken_message);
 }
 
 // The answer to a refused user write.
@@ -36,22 +37,23 @@ response user_write_error(
     std::int64_t id,
     std::string_view seed_message
 ) {
-    switch (static_cast<core::errc>(ec.value())) {
-        case core::errc::not_found:
-            return entity_missing(ctx, app, "User", id);
-        case core::errc::seed_user_read_only:
-            return error_response(ec, seed_message);
-        case core::errc::conflict:
-            return email_taken();
-        default:
-            return error_response(ec);
-    }
+    return refusal_answer(ctx, app, "User", id, user_refusal(ec, id, seed_message));
 }
 
-// The public service refuses changes to its demo users before it looks at anything else.
-boost::asio::awaitable<bool> is_seed_user(store_services& app, std::int64_t id) {
-    const auto user = co_await app.storage([&] { return app.users().find_user(id); });
-    co_return user && user->seed;
+// The {id} of the user a write names, or the answer: 400 for a bad id, and, before anything else is looked
+// at (as the public service does), the refusal with `seed_message` for one of its demo users.
+boost::asio::awaitable<or_response<std::int64_t>> user_target(
+    const request_context& ctx, store_services& app, std::string_view seed_message
+) {
+    const auto id = path_id(ctx);
+    if (!id) {
+        co_return id;
+    }
+    const auto user = co_await app.storage([&] { return app.users().find_user(*id); });
+    if (user && user->seed) {
+        co_return error_response(core::errc::seed_user_read_only, seed_message);
+    }
+    co_return id;
 }
 
 // Under roles the user routes are open on the head (as under open), so the caller of a bearer token is
@@ -193,12 +195,9 @@ handler_result handle_post_user(request_context& ctx, store_services& app) {
 
 // PUT /users/{id} {any subset of name, email, password, avatar, role} : the updated user
 handler_result handle_put_user(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
+    const auto id = co_await user_target(ctx, app, core::seed_user_update_message);
     if (!id) {
         co_return id.error();
-    }
-    if (co_await is_seed_user(app, *id)) {
-        co_return error_response(core::errc::seed_user_read_only, core::seed_user_update_message);
     }
     const auto update = validated_body(ctx, core::read_user_update);
     if (!update) {
@@ -245,12 +244,9 @@ handler_result handle_put_user(request_context& ctx, store_services& app) {
 
 // DELETE /users/{id} : true
 handler_result handle_delete_user(request_context& ctx, store_services& app) {
-    const auto id = path_id(ctx);
+    const auto id = co_await user_target(ctx, app, core::seed_user_delete_message);
     if (!id) {
         co_return id.error();
-    }
-    if (co_await is_seed_user(app, *id)) {
-        co_return error_response(core::errc::seed_user_read_only, core::seed_user_delete_message);
     }
     if (auto allowed = core::may_change_user(app.write_policy(), ctx.actor, *id, {}); !allowed) {
         co_return error_response(allowed.error());

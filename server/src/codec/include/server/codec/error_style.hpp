@@ -2,7 +2,7 @@
 // The shape of error bodies is a property of the surface a request addresses, chosen once from its path:
 // /api/v1 (and everything that is not another surface) {"message","error","statusCode"}, /api/v3
 // {"code","message"} as its OpenAPI document says, /graphql {"errors":[{"message","extensions":{"code"}}]}.
-// Every layer that answers before or without a handler (session, rate limit, routing) goes through here.
+// Every error is rendered here, once, for its surface (api_error.hpp).
 
 #include <string_view>
 
@@ -21,13 +21,19 @@ enum class error_style {
 // under /api/v3, graphql for /graphql, store otherwise.
 [[nodiscard]] error_style error_style_of_target(std::string_view target) noexcept;
 
-// An error answer with `status` and `message` in `style`'s shape.
-[[nodiscard]] response styled_error(error_style style, http::status status, std::string_view message);
+// The body of `error` in `style`'s shape: /api/v1 {"message":…,"error":<reason phrase>,"statusCode":…}
+// (or the error's own /api/v1 body), /api/v3 {"code":…,"message":…}, GraphQL's errors array.
+[[nodiscard]] std::string error_body(const api_error& error, error_style style);
 
-// `r`, an error answer built in the /api/v1 shape (http_error and the routing errors: it keeps its
-// error_message), rendered in `style`'s shape in place; status and headers stay. Answers in another shape,
-// and successes, stay as they are. The one place an error meets its surface's shape.
-void restyle_error(response& r, error_style style);
+// `r`'s error not rendered yet (response::error) written in `style`'s shape, once; status and headers
+// stay. Successes and answers already rendered stay as they are.
+void render_error(response& r, error_style style);
+
+// `r` with render_error done: an answer whose surface is known where it is made.
+[[nodiscard]] response rendered(response r, error_style style);
+
+// An error answer with `status` and `message` in `style`'s shape, rendered at once.
+[[nodiscard]] response styled_error(error_style style, http::status status, std::string_view message);
 
 // The extensions.code GraphQL clients see for an HTTP status ("NOT_FOUND", "UNAUTHENTICATED", …).
 [[nodiscard]] std::string_view graphql_code_of(http::status status) noexcept;

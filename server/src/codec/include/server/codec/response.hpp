@@ -13,6 +13,7 @@
 #include <boost/beast/http/status.hpp>
 #include <boost/system/result.hpp>
 
+#include "server/codec/api_error.hpp"
 #include "server/codec/content_coding.hpp"
 #include "server/codec/representation.hpp"
 #include "server/codec/stream_answer.hpp"
@@ -29,10 +30,10 @@ struct response {
     std::string extra_headers;                       // complete "Name: value\r\n" lines
     std::string content_type;                        // empty: "application/json; charset=utf-8"
     bool close_connection = false;
-    // An error answer built in the /api/v1 shape keeps its plain message here (validation problems joined
-    // with "; "), so that another surface renders it in its own shape (error_style.hpp) without parsing
-    // the body. Empty for successes and for bodies of another shape.
-    std::optional<std::string> error_message;
+    // An error not rendered yet (api_error.hpp): the body is empty until the edge writes it once in the
+    // shape of the request's surface (render_error, error_style.hpp), which clears this. Empty for
+    // successes and for answers already rendered.
+    std::optional<api_error> error;
     // False for an answer that differs between identical requests on the same data (a random sample, a
     // session string, live counters): it gets no ETag and never a 304.
     bool deterministic = true;
@@ -92,13 +93,12 @@ using or_response = boost::system::result<T, response>;
 // ("Client Error", "Server Error", …) instead of Beast's "<unknown-status>".
 [[nodiscard]] std::string_view reason_phrase(http::status status);
 
-// Any status with the /api/v1 error body {"message":…,"error":<reason phrase>,"statusCode":…}; also what
-// the body decoders and the session answer with for protocol errors.
-[[nodiscard]] response http_error(http::status status, std::string_view message);
+// The answer `error` gives, not rendered yet: its status, no body (the edge writes it, error_style.hpp).
+[[nodiscard]] response error_answer(api_error error);
 
-// An error answer in the /api/v1 shape whose body is written otherwise (a literal, an array of problems):
-// `body` as it is, with `message` kept for the other surfaces' shapes.
-[[nodiscard]] response store_error(http::status status, std::string body, std::string_view message);
+// Any status with `message`, not rendered yet (/api/v1's body {"message":…,"error":<reason phrase>,
+// "statusCode":…} on that surface); also what the body decoders and admission answer with.
+[[nodiscard]] response http_error(http::status status, std::string_view message);
 
 // JSON bytes prepared once for many requests (a cached list page): their ETag and compressed forms too.
 [[nodiscard]] inline response shared_json_response(std::shared_ptr<const prepared_body> body) {

@@ -1,8 +1,12 @@
 #pragma once
-// The one place that maps failures to HTTP: domain errc values, validation problems, and protocol errors.
-// Bodies follow the public fake-store service: {"message":...,"error":"Bad Request","statusCode":400}.
+// The one place that maps failures to HTTP: domain errc values, validation problems, protocol errors and
+// storage failures. Each answer holds its api_error (codec/api_error.hpp) and is rendered once, at the edge,
+// in the shape of the request's surface: /api/v1 bodies follow the public fake-store service
+// {"message":...,"error":"Bad Request","statusCode":400}, /api/v3 bodies are {"code":400,"message":...}.
 
 #include <cstdint>
+#include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -11,6 +15,7 @@
 #include <boost/system/error_code.hpp>
 
 #include "core/compat.hpp"
+#include "core/errc.hpp"
 #include "core/validation.hpp"
 #include "server/codec/error_style.hpp"
 #include "server/codec/response.hpp"
@@ -26,9 +31,18 @@ namespace storefront::server {
 // 400 with `message` the array of every problem found.
 [[nodiscard]] response validation_failed(const core::validation_errors& errors);
 
-// 429 for a login the login brake refused (too many failed logins for the account or the client), in the
-// surface's error style, with Retry-After: the seconds until one more attempt is admitted. Also counted.
-[[nodiscard]] response login_braked(error_style style, std::uint32_t retry_after);
+// 429 for a login the login brake refused (too many failed logins for the account or the client), with
+// Retry-After: the seconds until one more attempt is admitted.
+[[nodiscard]] response login_braked(std::uint32_t retry_after);
+
+// A storage backend that is down (storage::storage_unavailable) or too busy to take the call (the offload
+// pool's offload_rejected), thrown anywhere: nothing was changed. The one place that knows these exceptions.
+struct storage_failure {
+    core::errc code;   // storage_unavailable or busy
+    std::string what;  // for the log
+};
+// `failure` as a storage failure, or nullopt for any other exception.
+[[nodiscard]] std::optional<storage_failure> storage_failure_of(const std::exception_ptr& failure);
 
 // 404 "Cannot GET /path" for a path no route knows.
 [[nodiscard]] response route_not_found(std::string_view method, std::string_view path);
@@ -69,7 +83,7 @@ struct missing_entity {
 // 500 with a generic body; the details go to the log only.
 [[nodiscard]] response internal_error();
 
-// --- Pet store surface (/api/v3): petstore-style bodies {"code":400,"message":"..."}.
+// --- Pet store surface (/api/v3): its own texts, rendered {"code":400,"message":"..."} there.
 
 // Any status with the petstore body.
 [[nodiscard]] response pet_error(http::status status, std::string_view message);
@@ -93,8 +107,9 @@ struct missing_entity {
 // 403 for a valid bearer token that lacks `scope` (RFC 6750 §3.1 insufficient_scope).
 [[nodiscard]] response pet_forbidden(std::string_view scope);
 
-// RFC 6749 §5.2 token endpoint error {"error":"invalid_client","error_description":"..."} with
-// Cache-Control: no-store; a 401 also gets `WWW-Authenticate: Basic realm="storefront-pet"`.
+// RFC 6749 §5.2 token endpoint error, rendered at once (not an error of the surface's shape):
+// {"error":"invalid_client","error_description":"..."} with Cache-Control: no-store; a 401 also gets
+// `WWW-Authenticate: Basic realm="storefront-pet"`.
 [[nodiscard]] response oauth_error(http::status status, std::string_view error, std::string_view description);
 
 }  // namespace storefront::server

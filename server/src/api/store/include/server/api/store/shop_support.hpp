@@ -15,6 +15,8 @@
 #include "core/cart_rules.hpp"
 #include "core/idempotency.hpp"
 #include "core/money.hpp"
+#include "server/api/store/catalogue_refusals.hpp"
+#include "server/api/store/store_params.hpp"
 #include "server/api/store/store_services.hpp"
 #include "server/codec/response.hpp"
 #include "server/routing/error_responses.hpp"
@@ -93,7 +95,7 @@ template <class Rule>
 // 409 naming the product short of stock and what is left; 404 for a product that does not exist.
 [[nodiscard]] inline response shortage_answer(boost::system::error_code ec, const core::stock_shortage& s) {
     if (ec == core::errc::not_found) {
-        return error_response(ec, "Product " + std::to_string(s.product_id) + " not found");
+        return error_response(ec, missing_text("Product", s.product_id));
     }
     if (ec == core::errc::out_of_stock) {
         return error_response(
@@ -107,7 +109,54 @@ template <class Rule>
 
 // 404 "Order 7 not found" (also for another user's order: its existence is not revealed).
 [[nodiscard]] inline response order_missing(std::int64_t id) {
-    return error_response(core::errc::not_found, "Order " + std::to_string(id) + " not found");
+    return error_response(core::errc::not_found, missing_text("Order", id));
+}
+
+// The answer to a refused lookup or change of order `id`: order_missing for one the caller cannot see, else
+// the errc's.
+[[nodiscard]] inline response order_refusal(std::int64_t id, boost::system::error_code ec) {
+    return ec == core::errc::not_found ? order_missing(id) : error_response(ec);
+}
+
+// The answer to a refused change of order `id` (a status move, a payment): order_refusal, or for a move the
+// order's state does not allow the text `name` gives of the order as it is now (nullptr: gone meanwhile;
+// empty text: the default).
+template <class Name>
+boost::asio::awaitable<response> refused_order_change(
+    store_services& app,
+    boost::system::error_code ec,
+    std::int64_t id,
+    std::optional<std::int64_t> owner,
+    Name name
+) {
+    if (ec != core::errc::transition_not_allowed) {
+        co_return order_refusal(id, ec);
+    }
+    const auto order = co_await app.storage([&] { return app.shop().find_order(id, owner); });
+    co_return error_response(ec, name(order ? &*order : nullptr));
+}
+
+// `json` with `status` for the caller only (a cart, orders, payments): no shared cache keeps it.
+[[nodiscard]] inline response private_json(http::status status, std::string json) {
+    response r = json_response(status, std::move(json));
+    r.with_header("Cache-Control", "private, no-store");
+    return r;
+}
+
+// GET of what order {id} holds for the caller (the order, its payments): `read` (shop store, id, owner
+// scope) -> result, answered privately as `json` (value -> text); 404 for an order the caller cannot see.
+template <class Read, class Json>
+boost::asio::awaitable<response> order_read(request_context& ctx, store_services& app, Read read, Json json) {
+    const auto id = store_params::path_id(ctx);
+    if (!id) {
+        co_return id.error();
+    }
+    const auto owner = owner_scope(ctx);
+    const auto found = co_await app.storage([&] { return read(app.shop(), *id, owner); });
+    if (!found) {
+        co_return order_refusal(*id, found.error());
+    }
+    co_return private_json(http::status::ok, json(*found));
 }
 
 // Runs `run` (a callable giving awaitable<response>) under the request's Idempotency-Key, if it has one
@@ -158,6 +207,7 @@ boost::asio::awaitable<response> idempotent(request_context& ctx, store_services
         }
         co_return std::move(*answer);
     }
+    render_error(*answer, error_style::store);  // kept as it went out, to be sent again as it is
     const storage::stored_answer kept{static_cast<int>(answer->status), std::string(answer->payload())};
     const auto stored =
         co_await app.storage([&] { return app.shop().finish_request(user, *key, kept, now_ms()); });

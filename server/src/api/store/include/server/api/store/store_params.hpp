@@ -12,6 +12,7 @@
 
 #include "core/catalogue_rules.hpp"
 #include "core/input.hpp"
+#include "server/api/store/catalogue_refusals.hpp"
 #include "server/api/store/store_services.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
@@ -79,12 +80,7 @@ template <class Rule>
 [[nodiscard]] inline response entity_missing(
     const request_context& ctx, const store_services& app, std::string_view type, std::int64_t id
 ) {
-    return entity_not_found(
-        app.compat(),
-        requested_path(ctx),
-        {type, "id", id},
-        std::string(type) + " " + std::to_string(id) + " not found"
-    );
+    return entity_not_found(app.compat(), requested_path(ctx), {type, "id", id}, missing_text(type, id));
 }
 
 // The same for a {slug}: 404 "Product with slug \"x\" not found".
@@ -97,6 +93,21 @@ template <class Rule>
         {type, "slug", slug},
         std::string(type) + " with slug \"" + slug + "\" not found"
     );
+}
+
+// The answer to `refused`, a write of the `type` with `id` the store refused: entity_missing for an id that
+// names nothing, else the error with the refusal's text.
+[[nodiscard]] inline response refusal_answer(
+    const request_context& ctx,
+    const store_services& app,
+    std::string_view type,
+    std::int64_t id,
+    const refusal& refused
+) {
+    if (refused.code == core::errc::not_found) {
+        return entity_missing(ctx, app, type, id);
+    }
+    return error_response(refused.code, refused.message);
 }
 
 // 200 `true`, as the public service answers a delete.
