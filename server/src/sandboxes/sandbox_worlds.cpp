@@ -352,19 +352,12 @@ boost::asio::awaitable<std::optional<response>> sandbox_worlds::admit_write(
 
 boost::asio::awaitable<response> sandbox_worlds::reset(std::string_view id) {
     std::string key(id);
-    try {
-        co_await commons_.storage.run([this, &key] {
-            std::lock_guard build(build_mutex_);
-            remove(key);
-        });
-    } catch (const storage::storage_unavailable& e) {
-        log_event(
-            "warning", "storage_unavailable", {field("operation", "resetSandbox"), field("what", e.what())}
-        );
-        co_return error_response(core::errc::storage_unavailable);
-    } catch (const offload_rejected&) {
-        co_return error_response(core::errc::busy);
-    }
+    // A storage failure or a full pool leaves through dispatch's one try (routing/request_finish.cpp's
+    // failure_answer): 503 with Retry-After, as for any request.
+    co_await commons_.storage.run([this, &key] {
+        std::lock_guard build(build_mutex_);
+        remove(key);
+    });
     response r;
     r.status = http::status::no_content;
     co_return r;
