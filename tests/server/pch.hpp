@@ -4,6 +4,18 @@
 // Not <boost/asio/ip/tcp.hpp>: with the system socket headers it brings in first, `route{...}` inside a
 // test case of test_router.cpp no longer parses.
 
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
