@@ -128,15 +128,10 @@ cart_totals total_lines(std::vector<priced_line> lines, const std::optional<std:
 }
 
 shop_order order_from_cart(
-    const cart_totals& totals,
-    const std::optional<std::string>& coupon,
-    std::int64_t user_id,
-    const shipping_address& address,
-    timestamp_ms now,
-    timestamp_ms ttl_ms
+    const cart_totals& totals, const std::optional<std::string>& coupon, const checkout_terms& terms
 ) {
     shop_order o;
-    o.user_id = user_id;
+    o.user_id = terms.user_id;
     for (const auto& l : totals.lines) {
         o.items.push_back({l.product_id, l.title, l.price, l.quantity, l.line_total});
     }
@@ -145,9 +140,9 @@ shop_order order_from_cart(
     o.shipping = totals.shipping;
     o.total = totals.total + totals.shipping;
     o.coupon = totals.discount > 0 ? coupon : std::nullopt;
-    o.address = address;
-    o.created_at = o.updated_at = now;
-    o.expires_at = now + ttl_ms;
+    o.address = terms.address;
+    o.created_at = o.updated_at = terms.now;
+    o.expires_at = terms.now + terms.ttl_ms;
     return o;
 }
 

@@ -86,15 +86,19 @@ template <class Lookup>
     std::vector<priced_line> lines, const std::optional<std::string>& coupon
 );
 
-// The order a checkout makes of a priced cart (pending_payment, id 0 until stored): items at these prices,
-// total = subtotal - discount + shipping, the coupon kept when it gave a discount, expiresAt = now + ttl.
+// Who checks out, to which address, when, and how long the order then waits for its payment.
+struct checkout_terms {
+    std::int64_t user_id = 0;
+    shipping_address address;  // already checked (core::read_shipping_address)
+    timestamp_ms now = 0;
+    timestamp_ms ttl_ms = 0;  // expiresAt = now + ttl_ms (--order-ttl)
+};
+
+// The order a checkout on `terms` makes of a priced cart (pending_payment, id 0 until stored): items at these
+// prices, total = subtotal - discount + shipping, the coupon kept when it gave a discount, expiresAt = now +
+// ttl.
 [[nodiscard]] shop_order order_from_cart(
-    const cart_totals& totals,
-    const std::optional<std::string>& coupon,
-    std::int64_t user_id,
-    const shipping_address& address,
-    timestamp_ms now,
-    timestamp_ms ttl_ms
+    const cart_totals& totals, const std::optional<std::string>& coupon, const checkout_terms& terms
 );
 
 template <class Lookup>

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/card_payments.hpp"
+#include "core/cart_rules.hpp"
 #include "core/errc.hpp"
 #include "core/idempotency.hpp"
 #include "core/pagination.hpp"
@@ -52,12 +53,8 @@ class cart_store {
     [[nodiscard]] virtual std::size_t count_carts() const = 0;
 };
 
-struct checkout_request {
-    std::int64_t user_id = 0;
-    core::shipping_address address;  // already checked (core::read_shipping_address)
-    core::timestamp_ms now = 0;
-    core::timestamp_ms ttl_ms = 0;  // expiresAt = now + ttl_ms (--order-ttl)
-};
+// A checkout's user, address, time and order expiry: the terms core::order_from_cart makes the order on.
+using checkout_request = core::checkout_terms;
 
 // GET /orders filters; an unset one matches every order.
 struct order_filter {
@@ -130,8 +127,13 @@ class shop_order_store {
     // Runs `seed` (which makes the seed users' past orders through this store's own calls) when the store
     // holds no order, once per data set even when several instances start at once on one PostgreSQL
     // database: there an advisory lock, held on a connection of its own (the pool stays free for `seed`'s
-    // calls), makes the others wait and then find the orders. Memory and SQLite serve one process.
-    virtual void seed_history_once(const std::function<void()>& seed) = 0;
+    // calls), makes the others wait and then find the orders. Memory and SQLite serve one process, so this
+    // default (seed when empty) is theirs.
+    virtual void seed_history_once(const std::function<void()>& seed) {
+        if (count_orders() == 0) {
+            seed();
+        }
+    }
 };
 
 class payment_store {

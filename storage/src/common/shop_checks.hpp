@@ -1,7 +1,7 @@
 #pragma once
 // The decisions the memory, SQLite and PostgreSQL shop stores make the same way around their own reads and
 // writes: who may see an order or a payment, the order a checkout makes, whether an order may move or be
-// paid, what an idempotency key's record answers, and the SQL order of GET /orders.
+// paid, what an idempotency key's record answers, and the SQL that reads orders and payments.
 
 #include <cstdint>
 #include <optional>
@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/card_payments.hpp"
 #include "core/cart_rules.hpp"
 #include "core/errc.hpp"
 #include "core/idempotency.hpp"
@@ -20,16 +21,20 @@
 
 namespace storefront::storage::detail {
 
-// `row` (an order or a payment read by id: an optional, or a result as from first_or_not_found) as `owner`
-// may see it: errc::not_found when there is none or it is another user's (nullopt owner: an admin, who sees
-// every row).
+// `row` (an order or a payment read by id: an optional, or a result as from first_or_not_found; or a pointer
+// into a memory store's map, whose row is copied, never moved) as `owner` may see it: errc::not_found when
+// there is none or it is another user's (nullopt owner: an admin, who sees every row).
 template <class Found>
 [[nodiscard]] auto owned(Found row, std::optional<std::int64_t> owner)
     -> core::result<std::remove_cvref_t<decltype(*row)>> {
     if (!row || (owner && row->user_id != *owner)) {
         return core::errc::not_found;
     }
-    return std::move(*row);
+    if constexpr (std::is_pointer_v<Found>) {
+        return *row;
+    } else {
+        return std::move(*row);
+    }
 }
 
 // The row under `id` in `rows` (a map by id, as the memory store keeps them) as `owner` may see it, to read
@@ -40,19 +45,23 @@ template <class Map>
     return it == rows.end() || (owner && it->second.user_id != *owner) ? nullptr : &it->second;
 }
 
+// A copy of the row under `id` in `rows` as `owner` may see it (owned_in): errc::not_found.
+template <class Map>
+[[nodiscard]] auto copy_owned(const Map& rows, std::int64_t id, std::optional<std::int64_t> owner)
+    -> core::result<typename Map::mapped_type> {
+    const auto* row = owned_in(rows, id, owner);
+    if (row == nullptr) {
+        return core::errc::not_found;
+    }
+    return *row;
+}
+
 // The order a checkout of `cart` makes, its lines priced as `lines` (in the cart's order): totals after the
 // cart's coupon, the request's user, address and expiry. The store gives it its id.
 [[nodiscard]] inline core::shop_order order_of_checkout(
     const core::cart& cart, std::vector<core::priced_line> lines, const checkout_request& request
 ) {
-    return core::order_from_cart(
-        core::total_lines(std::move(lines), cart.coupon),
-        cart.coupon,
-        request.user_id,
-        request.address,
-        request.now,
-        request.ttl_ms
-    );
+    return core::order_from_cart(core::total_lines(std::move(lines), cart.coupon), cart.coupon, request);
 }
 
 // Whether an order in `from` may move to `to` by a status change (paid comes only from a payment), and what
@@ -124,6 +133,26 @@ template <class GiveBack, class Refund, class Save>
     return {};
 }
 
+// The payment a charge `decision` at `now` makes for the order `row` (read by id, as owned takes) as `owner`
+// may see it: errc::not_found (owned), or errc::transition_not_allowed when the order may not be paid
+// (payable). The store gives it its id, saves it, and marks the order paid when it succeeded.
+template <class Found>
+[[nodiscard]] core::result<core::payment> new_payment(
+    Found row,
+    std::optional<std::int64_t> owner,
+    const core::charge_decision& decision,
+    core::timestamp_ms now
+) {
+    const auto o = owned(std::move(row), owner);
+    if (!o) {
+        return o.error();
+    }
+    if (auto may = payable(*o, now); !may) {
+        return may.error();
+    }
+    return core::payment_of(*o, decision, now);
+}
+
 // What begin_request answers for a key whose record is `existing` (if any): the stored answer to replay,
 // errc::idempotency_mismatch or errc::idempotency_in_progress, or nullopt when the request starts (the store
 // then records the key as in progress).
@@ -144,6 +173,15 @@ template <class GiveBack, class Refund, class Save>
     }
     return std::optional<stored_answer>();
 }
+
+// The SELECT of whole orders and payments in SQL (SQLite and PostgreSQL alike), in the column order each
+// adapter reads its rows in; the caller adds WHERE and ORDER BY.
+inline constexpr std::string_view order_columns =
+    "SELECT id, user_id, status, subtotal, discount, shipping, total, coupon, name, line1, line2, city, "
+    "postal_code, country, created_at, updated_at, expires_at FROM shop_orders ";
+inline constexpr std::string_view payment_columns =
+    "SELECT id, order_id, user_id, amount, status, brand, last4, failure_code, next_action, created_at, "
+    "updated_at FROM payments ";
 
 // The ORDER BY clause of GET /orders in SQL (SQLite and PostgreSQL alike): the sort key, then id.
 [[nodiscard]] inline std::string order_by(const order_sort& sort) {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <shared_mutex>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/found.hpp"
@@ -77,6 +78,23 @@ class id_rows {
 
     mutable std::shared_mutex mutex_;
     map_type rows_;
+};
+
+// A port of rows by id (pet_store, order_store) kept in one id_rows: find, add, remove and count are the
+// rows' own; the adapter adds what else its port asks, on `rows_`.
+template <class Port, class Row>
+class id_rows_port : public Port {
+  public:
+    // Throws std::invalid_argument (`refusal` followed by the id) for a non-positive or duplicate id.
+    id_rows_port(std::vector<Row> seed, std::string_view refusal) : rows_(std::move(seed), refusal) {}
+
+    [[nodiscard]] core::result<Row> find(std::int64_t id) const override { return rows_.find(id); }
+    [[nodiscard]] Row add(Row row) override { return rows_.add(std::move(row)); }
+    [[nodiscard]] core::result<void> remove(std::int64_t id) override { return rows_.remove(id); }
+    [[nodiscard]] std::size_t count() const override { return rows_.count(); }
+
+  protected:
+    id_rows<Row> rows_;
 };
 
 }  // namespace storefront::storage::detail

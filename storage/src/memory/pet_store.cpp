@@ -12,13 +12,9 @@ namespace storefront::storage {
 
 namespace {
 
-class memory_pet_store final : public pet_store {
+class memory_pet_store final : public detail::id_rows_port<pet_store, core::pet> {
   public:
-    // Throws std::invalid_argument for a non-positive or duplicate id.
-    explicit memory_pet_store(std::vector<core::pet> pets)
-        : pets_(std::move(pets), "invalid or duplicate pet id ") {}
-
-    core::result<core::pet> find(std::int64_t id) const override { return pets_.find(id); }
+    using id_rows_port::id_rows_port;
 
     std::vector<core::pet> find_by_status(const std::vector<core::pet_status>& statuses) const override {
         return select([&](const core::pet& p) {
@@ -34,16 +30,14 @@ class memory_pet_store final : public pet_store {
         });
     }
 
-    core::pet add(core::pet pet) override { return pets_.add(std::move(pet)); }
-
     core::result<core::pet> replace(const core::pet& pet) override {
-        return pets_.change(pet.id, [&](core::pet& stored) { stored = pet; });
+        return rows_.change(pet.id, [&](core::pet& stored) { stored = pet; });
     }
 
     core::result<core::pet> update_name_status(
         std::int64_t id, std::optional<std::string> name, std::optional<core::pet_status> status
     ) override {
-        return pets_.change(id, [&](core::pet& p) {
+        return rows_.change(id, [&](core::pet& p) {
             if (name) {
                 p.name = std::move(*name);
             }
@@ -54,31 +48,26 @@ class memory_pet_store final : public pet_store {
     }
 
     core::result<core::pet> add_photo_url(std::int64_t id, std::string url) override {
-        return pets_.change(id, [&](core::pet& p) { p.photo_urls.push_back(std::move(url)); });
+        return rows_.change(id, [&](core::pet& p) { p.photo_urls.push_back(std::move(url)); });
     }
-
-    core::result<void> remove(std::int64_t id) override { return pets_.remove(id); }
-    std::size_t count() const override { return pets_.count(); }
 
   private:
     template <class Keep>
     std::vector<core::pet> select(Keep&& keep) const {
         std::vector<core::pet> out;
-        pets_.for_each([&](const core::pet& p) {
+        rows_.for_each([&](const core::pet& p) {
             if (keep(p)) {
                 out.push_back(p);
             }
         });
         return out;
     }
-
-    detail::id_rows<core::pet> pets_;
 };
 
 }  // namespace
 
 std::unique_ptr<pet_store> make_memory_pet_store(std::vector<core::pet> pets) {
-    return std::make_unique<memory_pet_store>(std::move(pets));
+    return std::make_unique<memory_pet_store>(std::move(pets), "invalid or duplicate pet id ");
 }
 
 }  // namespace storefront::storage

@@ -96,11 +96,7 @@ class memory_shop_store final : public shop_store {
     core::result<core::shop_order> find_order(std::int64_t id, std::optional<std::int64_t> owner)
         const override {
         std::lock_guard lock(mutex_);
-        const auto* o = detail::owned_in(orders_, id, owner);
-        if (o == nullptr) {
-            return core::errc::not_found;
-        }
-        return *o;
+        return detail::copy_owned(orders_, id, owner);
     }
 
     core::result<std::vector<core::shop_order>> list_orders(const order_filter& filter) const override {
@@ -166,12 +162,6 @@ class memory_shop_store final : public shop_store {
         return orders_.size();
     }
 
-    void seed_history_once(const std::function<void()>& seed) override {
-        if (count_orders() == 0) {
-            seed();
-        }
-    }
-
     // payments
 
     core::result<core::payment> record_payment(
@@ -181,22 +171,18 @@ class memory_shop_store final : public shop_store {
         core::timestamp_ms now
     ) override {
         std::lock_guard lock(mutex_);
-        auto* found = detail::owned_in(orders_, order_id, owner);
-        if (found == nullptr) {
-            return core::errc::not_found;
+        auto* o = detail::owned_in(orders_, order_id, owner);
+        auto p = detail::new_payment(o, owner, decision, now);
+        if (!p) {
+            return p;
         }
-        core::shop_order& o = *found;
-        if (auto may = detail::payable(o, now); !may) {
-            return may.error();
+        p->id = next_id(last_payment_id_);
+        last_payment_id_ = p->id;
+        if (p->status == core::payment_status::succeeded) {
+            o->status = shop_order_status::paid;
+            o->updated_at = now;
         }
-        core::payment p = core::payment_of(o, decision, now);
-        p.id = next_id(last_payment_id_);
-        last_payment_id_ = p.id;
-        if (p.status == core::payment_status::succeeded) {
-            o.status = shop_order_status::paid;
-            o.updated_at = now;
-        }
-        payments_[p.id] = p;
+        payments_[p->id] = *p;
         return p;
     }
 
@@ -226,11 +212,7 @@ class memory_shop_store final : public shop_store {
     core::result<core::payment> find_payment(std::int64_t payment_id, std::optional<std::int64_t> owner)
         const override {
         std::lock_guard lock(mutex_);
-        const auto* p = detail::owned_in(payments_, payment_id, owner);
-        if (p == nullptr) {
-            return core::errc::not_found;
-        }
-        return *p;
+        return detail::copy_owned(payments_, payment_id, owner);
     }
 
     core::result<std::vector<core::payment>> payments_of(

@@ -31,14 +31,6 @@ using core::shop_order_status;
 // cart row does not exist yet to be locked, so changes of one user's cart queue on this instead.
 constexpr std::int64_t cart_lock_base = 0x4341525400000000;
 
-constexpr std::string_view order_columns =
-    "SELECT id, user_id, status, subtotal, discount, shipping, total, coupon, name, line1, line2, city, "
-    "postal_code, country, created_at, updated_at, expires_at FROM shop_orders ";
-
-constexpr std::string_view payment_columns =
-    "SELECT id, order_id, user_id, amount, status, brand, last4, failure_code, next_action, created_at, "
-    "updated_at FROM payments ";
-
 std::optional<std::string> optional_text(const pg_rows& r, int row, int column) {
     return r.is_null(row, column) ? std::nullopt : std::optional<std::string>(r.text(row, column));
 }
@@ -74,7 +66,8 @@ core::cart read_cart(pg_connection& db, std::int64_t user_id) {
 std::vector<core::shop_order> orders_where(
     pg_connection& db, std::string_view where, const pg_params& params, std::string_view tail = "ORDER BY id"
 ) {
-    const auto r = db.exec(std::string(order_columns) + std::string(where) + " " + std::string(tail), params);
+    const auto r =
+        db.exec(std::string(detail::order_columns) + std::string(where) + " " + std::string(tail), params);
     std::vector<core::shop_order> out;
     for (int i = 0; i < r.size(); ++i) {
         core::shop_order o;
@@ -140,8 +133,9 @@ std::optional<core::shop_order> order_by_id(pg_connection& db, std::int64_t id, 
 }
 
 std::vector<core::payment> payments_where(pg_connection& db, std::string_view where, std::int64_t key) {
-    const auto r =
-        db.exec(std::string(payment_columns) + std::string(where) + " ORDER BY id", pg_params().add(key));
+    const auto r = db.exec(
+        std::string(detail::payment_columns) + std::string(where) + " ORDER BY id", pg_params().add(key)
+    );
     std::vector<core::payment> out;
     for (int i = 0; i < r.size(); ++i) {
         core::payment p;
@@ -509,17 +503,13 @@ class pg_shop_store final : public shop_store {
         core::timestamp_ms now
     ) override {
         return aggregate_.write_untold([&](pg_connection& db) -> core::result<core::payment> {
-            const auto o = detail::owned(order_by_id(db, order_id, true), owner);
-            if (!o) {
-                return o.error();
+            auto p = detail::new_payment(order_by_id(db, order_id, true), owner, decision, now);
+            if (!p) {
+                return p;
             }
-            if (auto may = detail::payable(*o, now); !may) {
-                return may.error();
-            }
-            core::payment p = core::payment_of(*o, decision, now);
-            p.id = insert_payment(db, p);
-            if (p.status == core::payment_status::succeeded) {
-                set_order_status(db, o->id, shop_order_status::paid, now);
+            p->id = insert_payment(db, *p);
+            if (p->status == core::payment_status::succeeded) {
+                set_order_status(db, p->order_id, shop_order_status::paid, now);
             }
             return p;
         });

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace storefront::storage::detail {
 
@@ -79,24 +80,20 @@ std::string product_filter_clauses(const core::product_filter& f) {
     } else {
         sql += " FROM products p JOIN categories c ON c.id = p.category_id WHERE 1";
     }
-    if (f.title) {
-        sql += " AND instr(lower(p.title), lower(?1)) > 0";
-    }
-    if (f.price) {
+    // Each set filter's condition, on the parameter bind_product_filter gives its value (?1 to ?6).
+    const std::pair<bool, std::string_view> conditions[] = {
+        {f.title.has_value(), " AND instr(lower(p.title), lower(?1)) > 0"},
         // The BETWEEN is a wider range the price index can use; the abs() test decides, as before.
-        sql += " AND p.price BETWEEN ?2 - 0.01 AND ?2 + 0.01 AND abs(p.price - ?2) < 0.005";
-    }
-    if (f.price_min) {
-        sql += " AND p.price >= ?3 - 0.005";
-    }
-    if (f.price_max) {
-        sql += " AND p.price <= ?4 + 0.005";
-    }
-    if (f.category_id) {
-        sql += " AND p.category_id = ?5";
-    }
-    if (f.category_slug) {
-        sql += " AND c.slug = ?6";
+        {f.price.has_value(), " AND p.price BETWEEN ?2 - 0.01 AND ?2 + 0.01 AND abs(p.price - ?2) < 0.005"},
+        {f.price_min.has_value(), " AND p.price >= ?3 - 0.005"},
+        {f.price_max.has_value(), " AND p.price <= ?4 + 0.005"},
+        {f.category_id.has_value(), " AND p.category_id = ?5"},
+        {f.category_slug.has_value(), " AND c.slug = ?6"},
+    };
+    for (const auto& [set, condition] : conditions) {
+        if (set) {
+            sql += condition;
+        }
     }
     return sql + ' ';
 }

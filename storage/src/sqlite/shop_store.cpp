@@ -26,14 +26,6 @@ using detail::sqlite_connection;
 using detail::sqlite_statement;
 using step = sqlite_statement::step_result;
 
-constexpr std::string_view order_columns =
-    "SELECT id, user_id, status, subtotal, discount, shipping, total, coupon, name, line1, line2, city, "
-    "postal_code, country, created_at, updated_at, expires_at FROM shop_orders ";
-
-constexpr std::string_view payment_columns =
-    "SELECT id, order_id, user_id, amount, status, brand, last4, failure_code, next_action, created_at, "
-    "updated_at FROM payments ";
-
 core::cart read_cart(sqlite_connection& db, std::int64_t user_id) {
     core::cart cart;
     cart.user_id = user_id;
@@ -83,7 +75,7 @@ std::vector<core::shop_order> orders_where(
     const std::function<void(sqlite_statement&)>& bind,
     std::string_view tail = "ORDER BY id"
 ) {
-    auto s = db.prepare(std::string(order_columns) + std::string(where) + " " + std::string(tail));
+    auto s = db.prepare(std::string(detail::order_columns) + std::string(where) + " " + std::string(tail));
     bind(s);
     std::vector<core::shop_order> out;
     while (s.step() == step::row) {
@@ -128,7 +120,7 @@ std::optional<core::shop_order> order_by_id(sqlite_connection& db, std::int64_t 
 }
 
 std::vector<core::payment> payments_where(sqlite_connection& db, std::string_view where, std::int64_t key) {
-    auto s = db.prepare(std::string(payment_columns) + std::string(where) + " ORDER BY id");
+    auto s = db.prepare(std::string(detail::payment_columns) + std::string(where) + " ORDER BY id");
     s.bind(1, key);
     std::vector<core::payment> out;
     while (s.step() == step::row) {
@@ -416,13 +408,6 @@ class sqlite_shop_store final : public shop_store {
 
     std::size_t count_orders() const override { return detail::count_rows(*db_, "shop_orders"); }
 
-    // One instance per file: nobody else can seed meanwhile.
-    void seed_history_once(const std::function<void()>& seed) override {
-        if (count_orders() == 0) {
-            seed();
-        }
-    }
-
     core::result<core::payment> record_payment(
         std::int64_t order_id,
         std::optional<std::int64_t> owner,
@@ -430,18 +415,14 @@ class sqlite_shop_store final : public shop_store {
         core::timestamp_ms now
     ) override {
         return db_->write([&](sqlite_connection& w) -> core::result<core::payment> {
-            const auto o = detail::owned(order_by_id(w, order_id), owner);
-            if (!o) {
-                return o.error();
+            auto p = detail::new_payment(order_by_id(w, order_id), owner, decision, now);
+            if (!p) {
+                return p;
             }
-            if (auto may = detail::payable(*o, now); !may) {
-                return may.error();
-            }
-            core::payment p = core::payment_of(*o, decision, now);
-            p.id = detail::next_free_id(w, "payments");
-            insert_payment(w, p);
-            if (p.status == core::payment_status::succeeded) {
-                set_order_status(w, o->id, shop_order_status::paid, now);
+            p->id = detail::next_free_id(w, "payments");
+            insert_payment(w, *p);
+            if (p->status == core::payment_status::succeeded) {
+                set_order_status(w, p->order_id, shop_order_status::paid, now);
             }
             return p;
         });
