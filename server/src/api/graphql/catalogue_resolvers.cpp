@@ -103,34 +103,23 @@ resolved products(const resolve_info& info) {
     return resolved::ok(product_array(call.app.catalogue().list_products(*filter, page), call.app));
 }
 
-resolved product(const resolve_info& info) {
+// product(id), category(id): the row, from the cached list when it is current.
+template <class Actions>
+resolved row(const resolve_info& info) {
     auto& call = call_of(info);
     const auto id = id_argument(info);
     if (!id) {
         return bad_id();
     }
-    if (auto cached = cached_value(call.app, call.app.product_json(), *id)) {
+    if (auto cached = cached_value(call.app, (call.app.*Actions::cached)(), *id)) {
         return resolved::ok(std::move(*cached));
     }
-    const auto found = call.app.catalogue().find_product(*id);
-    return found ? resolved::ok(graph_value(*found, call.app)) : missing("Product", *id);
+    const auto found = (call.app.catalogue().*Actions::find)(*id);
+    return found ? resolved::ok(graph_value(*found, call.app)) : missing(Actions::names.type, *id);
 }
 
 resolved categories(const resolve_info& info) {
     return resolved::ok(cached_values(call_of(info).app.category_json(), core::every_item));
-}
-
-resolved category(const resolve_info& info) {
-    auto& call = call_of(info);
-    const auto id = id_argument(info);
-    if (!id) {
-        return bad_id();
-    }
-    if (auto cached = cached_value(call.app, call.app.category_json(), *id)) {
-        return resolved::ok(std::move(*cached));
-    }
-    const auto found = call.app.catalogue().find_category(*id);
-    return found ? resolved::ok(graph_value(*found, call.app)) : missing("Category", *id);
 }
 
 // Category.products: the category's products in id order (declared but never resolved by the public
@@ -146,26 +135,19 @@ resolved category_products(const resolve_info& info) {
     );
 }
 
-// The input object `input` read by `rule` (a draft or a patch) and written by `write` (fields -> the
-// written row) as a write of row `id` (0 for a create): the row, published as `event`, or its refusal.
-template <class Actions, class Rule, class Write>
-resolved input_written(
-    graph_call& call,
-    std::int64_t id,
-    const boost::json::value& input,
-    Rule rule,
-    Write write,
-    std::string_view event
-) {
+// The input object `input` read by `rule` (a draft or a patch) and written (Actions::write) as a write of
+// row `id` (0 for a create): the row, published as created or updated, or its refusal.
+template <class Actions, class Rule>
+resolved input_written(graph_call& call, std::int64_t id, const boost::json::value& input, Rule rule) {
     const auto fields = rule(input_of(input));
     if (!fields) {
         return invalid_input(fields.error());
     }
-    const auto done = write(*fields);
+    const auto done = Actions::write(call.app.catalogue(), id, *fields);
     if (!done) {
         return refused(Actions::refused(call.app.catalogue(), done.error(), id, *fields));
     }
-    call.app.publish_here(event, to_json(*done, call.app.public_url()));
+    call.app.publish_here(written_event<Actions>(id), to_json(*done, call.app.public_url()));
     return resolved::ok(graph_value(*done, call.app));
 }
 
@@ -176,32 +158,17 @@ resolved add_row(const resolve_info& info) {
     if (auto no = may_write(call)) {
         return std::move(*no);
     }
-    return input_written<Actions>(
-        call,
-        0,
-        info.arguments.at("data"),
-        Actions::read_draft,
-        [&call](const auto& draft) { return Actions::create(call.app.catalogue(), draft); },
-        Actions::created
-    );
+    return input_written<Actions>(call, 0, info.arguments.at("data"), Actions::read_draft);
 }
 
 // update<Aggregate>(id, changes): the updated row.
 template <class Actions>
 resolved update_row(const resolve_info& info) {
-    auto& call = call_of(info);
     const auto id = write_target(info);
     if (!id) {
         return id.error();
     }
-    return input_written<Actions>(
-        call,
-        *id,
-        info.arguments.at("changes"),
-        Actions::read_patch,
-        [&call, id = *id](const auto& patch) { return Actions::update(call.app.catalogue(), id, patch); },
-        Actions::updated
-    );
+    return input_written<Actions>(call_of(info), *id, info.arguments.at("changes"), Actions::read_patch);
 }
 
 // delete<Aggregate>(id): true.
@@ -216,7 +183,7 @@ resolved delete_row(const resolve_info& info) {
     if (const auto done = Actions::remove(store, *id); !done) {
         return refused(Actions::refused(store, done.error(), *id));
     }
-    call.app.publish_here(Actions::deleted, "{\"id\":" + std::to_string(*id) + "}");
+    call.app.publish_here(Actions::names.deleted, "{\"id\":" + std::to_string(*id) + "}");
     return resolved::ok(true);
 }
 
@@ -224,9 +191,9 @@ resolved delete_row(const resolve_info& info) {
 
 void add_catalogue_resolvers(graphql::schema& schema) {
     schema.resolve("Query", "products", guarded(products));
-    schema.resolve("Query", "product", guarded(product));
+    schema.resolve("Query", "product", guarded(row<product_actions>));
     schema.resolve("Query", "categories", guarded(categories));
-    schema.resolve("Query", "category", guarded(category));
+    schema.resolve("Query", "category", guarded(row<category_actions>));
     schema.resolve("Category", "products", guarded(category_products));
     schema.resolve("Mutation", "addProduct", guarded(add_row<product_actions>));
     schema.resolve("Mutation", "updateProduct", guarded(update_row<product_actions>));

@@ -15,6 +15,7 @@
 #include "graph_call.hpp"
 #include "graph_values.hpp"
 #include "resolvers.hpp"
+#include "server/api/store/cart_actions.hpp"
 #include "server/api/store/shop_json.hpp"
 #include "server/api/store/shop_support.hpp"
 
@@ -68,13 +69,13 @@ std::optional<std::int64_t> int_argument(const resolve_info& info, std::string_v
     return v->get_int64();
 }
 
-// One change of the caller's cart with core's rule `rule`, as REST's cart routes make it.
+// One change of the caller's cart with `rule` (cart_actions.hpp), as REST's cart routes make it.
 template <class Rule>
 resolved change_cart(graph_call& call, std::int64_t user, std::int64_t product_id, Rule rule) {
-    const auto changed = shop_support::apply_cart_rule(call.app, user, rule);
+    const auto changed = cart_actions::change(call.app, user, rule);
     if (!changed.cart) {
         if (changed.problem == core::cart_problem::line_not_found) {
-            return resolved::fail(shop_support::missing_cart_line(product_id), "NOT_FOUND");
+            return resolved::fail(cart_actions::missing_cart_line(product_id), "NOT_FOUND");
         }
         if (changed.problem) {
             return bad_input(core::cart_problem_message(*changed.problem));
@@ -155,9 +156,9 @@ resolved add_to_cart(const resolve_info& info, graph_call& call, const core::act
     if (!quantity || *quantity < core::min_line_quantity || *quantity > core::max_line_quantity) {
         return bad_input(core::cart_problem_message(core::cart_problem::quantity_out_of_range));
     }
-    return change_cart(call, *who.user_id, *product, [&](core::cart& c) {
-        return core::add_to_cart(c.lines, *product, static_cast<std::int32_t>(*quantity));
-    });
+    return change_cart(
+        call, *who.user_id, *product, cart_actions::add_item(*product, static_cast<std::int32_t>(*quantity))
+    );
 }
 
 resolved update_cart_item(const resolve_info& info, graph_call& call, const core::actor& who) {
@@ -169,9 +170,9 @@ resolved update_cart_item(const resolve_info& info, graph_call& call, const core
     if (!quantity || *quantity < 0 || *quantity > core::max_line_quantity) {
         return bad_input("quantity must be an integer from 0 to 99");
     }
-    return change_cart(call, *who.user_id, *product, [&](core::cart& c) {
-        return core::set_cart_quantity(c.lines, *product, static_cast<std::int32_t>(*quantity));
-    });
+    return change_cart(
+        call, *who.user_id, *product, cart_actions::set_item(*product, static_cast<std::int32_t>(*quantity))
+    );
 }
 
 resolved remove_from_cart(const resolve_info& info, graph_call& call, const core::actor& who) {
@@ -179,9 +180,7 @@ resolved remove_from_cart(const resolve_info& info, graph_call& call, const core
     if (!product || *product <= 0) {
         return bad_input("productId must be a positive integer");
     }
-    return change_cart(call, *who.user_id, *product, [&](core::cart& c) {
-        return core::remove_from_cart(c.lines, *product);
-    });
+    return change_cart(call, *who.user_id, *product, cart_actions::remove_item(*product));
 }
 
 resolved apply_coupon(const resolve_info& info, graph_call& call, const core::actor& who) {
@@ -191,18 +190,14 @@ resolved apply_coupon(const resolve_info& info, graph_call& call, const core::ac
     if (!known) {
         return bad_input(core::coupon_problem_message(code, core::coupon_problem::unknown_code));
     }
-    const auto current = call.app.shop().cart_of(*who.user_id);
-    if (!current) {
-        return refused(current.error());
+    const auto gives_nothing = cart_actions::coupon_refusal(call.app, *who.user_id, *known);
+    if (!gives_nothing) {
+        return refused(gives_nothing.error());
     }
-    const auto outcome = core::apply_coupon(*known, shop_support::price(call.app, *current).subtotal);
-    if (outcome.problem) {
-        return bad_input(core::coupon_problem_message(*known, *outcome.problem));
+    if (*gives_nothing) {
+        return bad_input(**gives_nothing);
     }
-    return change_cart(call, *who.user_id, 0, [&](core::cart& c) -> std::optional<core::cart_problem> {
-        c.coupon = *known;
-        return std::nullopt;
-    });
+    return change_cart(call, *who.user_id, 0, cart_actions::set_coupon(*known));
 }
 
 resolved checkout(const resolve_info& info, graph_call& call, const core::actor& who) {

@@ -30,49 +30,34 @@ boost::asio::awaitable<response> refused(
     } else {
         named = name(ec);
     }
-    co_return store_params::refusal_answer(ctx, app, Actions::type, id, named);
+    co_return store_params::refusal_answer(ctx, app, Actions::names.type, id, named);
 }
 
-// The body read by `rule` (a draft or a patch) and written by `write` (fields -> the written row) as a
-// write of row `id` (0 for a create): the row with `status`, published as `event`, or the answer to its
-// refusal.
-template <class Actions, class Rule, class Write>
-handler_result body_written(
-    request_context& ctx,
-    store_services& app,
-    std::int64_t id,
-    Rule rule,
-    Write write,
-    std::string_view event,
-    http::status status
-) {
+// The body read by `rule` (a draft or a patch) and written (Actions::write) as a write of row `id` (0 for a
+// create): the row, 201 and published as created for a create, 200 and published as updated for an update;
+// or the answer to its refusal.
+template <class Actions, class Rule>
+handler_result body_written(request_context& ctx, store_services& app, std::int64_t id, Rule rule) {
     const auto fields = store_params::validated_body(ctx, rule);
     if (!fields) {
         co_return fields.error();
     }
-    const auto done = co_await app.catalogue_write([&] { return write(*fields); });
+    const auto done =
+        co_await app.catalogue_write([&] { return Actions::write(app.catalogue(), id, *fields); });
     if (!done) {
         co_return co_await refused<Actions>(ctx, app, id, done.error(), [&](boost::system::error_code ec) {
             return Actions::refused(app.catalogue(), ec, id, *fields);
         });
     }
     std::string json = to_json(*done, app.public_url());
-    co_await app.publish(event, json);
-    co_return json_response(status, std::move(json));
+    co_await app.publish(written_event<Actions>(id), json);
+    co_return json_response(id == 0 ? http::status::created : http::status::ok, std::move(json));
 }
 
 // POST {draft}: 201 the new row.
 template <class Actions>
 handler_result create_row(request_context& ctx, store_services& app) {
-    return body_written<Actions>(
-        ctx,
-        app,
-        0,
-        Actions::read_draft,
-        [&app](const auto& draft) { return Actions::create(app.catalogue(), draft); },
-        Actions::created,
-        http::status::created
-    );
+    return body_written<Actions>(ctx, app, 0, Actions::read_draft);
 }
 
 // PUT /{id} {any subset of the fields}: the updated row.
@@ -82,15 +67,7 @@ handler_result update_row(request_context& ctx, store_services& app) {
     if (!id) {
         co_return id.error();
     }
-    co_return co_await body_written<Actions>(
-        ctx,
-        app,
-        *id,
-        Actions::read_patch,
-        [&app, id = *id](const auto& patch) { return Actions::update(app.catalogue(), id, patch); },
-        Actions::updated,
-        http::status::ok
-    );
+    co_return co_await body_written<Actions>(ctx, app, *id, Actions::read_patch);
 }
 
 // DELETE /{id}: `true`.
@@ -106,7 +83,7 @@ handler_result delete_row(request_context& ctx, store_services& app) {
             return Actions::refused(app.catalogue(), ec, *id);
         });
     }
-    co_await app.publish_deleted(Actions::deleted, *id);
+    co_await app.publish_deleted(Actions::names.deleted, *id);
     co_return store_params::deleted();
 }
 

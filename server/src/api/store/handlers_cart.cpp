@@ -7,6 +7,7 @@
 #include "core/cart_rules.hpp"
 #include "core/coupons.hpp"
 #include "core/validation.hpp"
+#include "server/api/store/cart_actions.hpp"
 #include "server/api/store/handlers.hpp"
 #include "server/api/store/shop_json.hpp"
 #include "server/api/store/shop_support.hpp"
@@ -57,18 +58,17 @@ boost::asio::awaitable<response> cart_answer(
     co_return private_json(status, shop_json::cart_json(cart, totals));
 }
 
-// One change of the caller's cart with core's rule `rule` (returns the cart_problem it met, if any): the
-// stored cart priced (201 or 200), or 400/404 naming the problem, 404 for an unknown product, 409 for too
-// little stock.
+// One change of the caller's cart with `rule` (cart_actions.hpp): the stored cart priced (201 or 200), or
+// 400/404 naming the problem, 404 for an unknown product, 409 for too little stock.
 template <class Rule>
 boost::asio::awaitable<response> change(
     request_context& ctx, store_services& app, Rule rule, http::status status, std::int64_t product_id
 ) {
     const std::int64_t user = caller(ctx);
-    const auto changed = co_await app.shop_write([&] { return apply_cart_rule(app, user, rule); });
+    const auto changed = co_await app.shop_write([&] { return cart_actions::change(app, user, rule); });
     if (!changed.cart) {
         if (changed.problem == core::cart_problem::line_not_found) {
-            co_return error_response(core::errc::not_found, missing_cart_line(product_id));
+            co_return error_response(core::errc::not_found, cart_actions::missing_cart_line(product_id));
         }
         if (changed.problem) {
             co_return invalid(core::cart_problem_message(*changed.problem));
@@ -132,11 +132,7 @@ handler_result handle_post_cart_item(request_context& ctx, store_services& app) 
         co_return quantity.error();
     }
     co_return co_await change(
-        ctx,
-        app,
-        [&](core::cart& cart) { return core::add_to_cart(cart.lines, *product, *quantity); },
-        http::status::created,
-        *product
+        ctx, app, cart_actions::add_item(*product, *quantity), http::status::created, *product
     );
 }
 
@@ -155,11 +151,7 @@ handler_result handle_patch_cart_item(request_context& ctx, store_services& app)
         co_return quantity.error();
     }
     co_return co_await change(
-        ctx,
-        app,
-        [&](core::cart& cart) { return core::set_cart_quantity(cart.lines, *product, *quantity); },
-        http::status::ok,
-        *product
+        ctx, app, cart_actions::set_item(*product, *quantity), http::status::ok, *product
     );
 }
 
@@ -169,13 +161,7 @@ handler_result handle_delete_cart_item(request_context& ctx, store_services& app
     if (!product) {
         co_return product.error();
     }
-    co_return co_await change(
-        ctx,
-        app,
-        [&](core::cart& cart) { return core::remove_from_cart(cart.lines, *product); },
-        http::status::ok,
-        *product
-    );
+    co_return co_await change(ctx, app, cart_actions::remove_item(*product), http::status::ok, *product);
 }
 
 // POST /cart/coupon {code} : the coupon applied (422 naming why an unknown or inapplicable one is not)
@@ -197,48 +183,21 @@ handler_result handle_post_cart_coupon(request_context& ctx, store_services& app
             core::coupon_problem_message(code, core::coupon_problem::unknown_code)
         );
     }
-    // Whether it gives anything on the cart as it is now (the store keeps the code; totals recheck it).
     const std::int64_t user = caller(ctx);
-    const auto current = co_await app.storage([&]() -> core::result<core::cart_totals> {
-        auto cart = app.shop().cart_of(user);
-        if (!cart) {
-            return cart.error();
-        }
-        return price(app, *cart);
-    });
-    if (!current) {
-        co_return error_response(current.error());
+    const auto gives_nothing =
+        co_await app.storage([&] { return cart_actions::coupon_refusal(app, user, *known); });
+    if (!gives_nothing) {
+        co_return error_response(gives_nothing.error());
     }
-    const auto outcome = core::apply_coupon(*known, current->subtotal);
-    if (outcome.problem) {
-        co_return http_error(
-            http::status::unprocessable_entity, core::coupon_problem_message(*known, *outcome.problem)
-        );
+    if (*gives_nothing) {
+        co_return http_error(http::status::unprocessable_entity, **gives_nothing);
     }
-    co_return co_await change(
-        ctx,
-        app,
-        [&](core::cart& cart) -> std::optional<core::cart_problem> {
-            cart.coupon = *known;
-            return std::nullopt;
-        },
-        http::status::ok,
-        0
-    );
+    co_return co_await change(ctx, app, cart_actions::set_coupon(*known), http::status::ok, 0);
 }
 
 // DELETE /cart/coupon : the coupon taken off
 handler_result handle_delete_cart_coupon(request_context& ctx, store_services& app) {
-    co_return co_await change(
-        ctx,
-        app,
-        [](core::cart& cart) -> std::optional<core::cart_problem> {
-            cart.coupon.reset();
-            return std::nullopt;
-        },
-        http::status::ok,
-        0
-    );
+    co_return co_await change(ctx, app, cart_actions::clear_coupon(), http::status::ok, 0);
 }
 
 }  // namespace storefront::server

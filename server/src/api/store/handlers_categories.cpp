@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "catalogue_reads.hpp"
 #include "catalogue_writes.hpp"
 #include "core/catalogue_rules.hpp"
 #include "core/pagination.hpp"
@@ -31,20 +32,12 @@ handler_result handle_get_categories(request_context& ctx, store_services& app) 
 
 // GET /categories/{id}?select= : one category
 handler_result handle_get_category(request_context& ctx, store_services& app) {
-    const auto find = [](store_services& s, std::int64_t id) { return s.catalogue().find_category(id); };
-    const auto missing = [&ctx, &app](std::int64_t id) { return entity_missing(ctx, app, "Category", id); };
-    return store_lists::serve_item(ctx, app, path_id, find, missing, &app.category_json());
+    return catalogue_reads::row_by_id<category_actions>(ctx, app);
 }
 
 // GET /categories/slug/{slug}?select= : one category by its slug
 handler_result handle_get_category_by_slug(request_context& ctx, store_services& app) {
-    const auto find = [](store_services& s, const std::string& slug) {
-        return s.catalogue().find_category_by_slug(slug);
-    };
-    const auto missing = [&ctx, &app](const std::string& slug) {
-        return entity_missing(ctx, app, "Category", slug);
-    };
-    return store_lists::serve_item(ctx, app, path_slug_key, find, missing);
+    return catalogue_reads::row_by_slug<category_actions>(ctx, app);
 }
 
 // GET /categories/{id}/products?offset=&limit=&sortBy=&order=&q=&select= : one page of the category's

@@ -174,14 +174,7 @@ handler_result handle_get_orders(request_context& ctx, store_services& app) {
 
 // GET /orders/{id} : one order of the caller's (another user's: 404, as if there were none)
 handler_result handle_get_order(request_context& ctx, store_services& app) {
-    return order_read(
-        ctx,
-        app,
-        [](storage::shop_store& shop, std::int64_t id, std::optional<std::int64_t> owner) {
-            return shop.find_order(id, owner);
-        },
-        [](const core::shop_order& order) { return shop_json::order_json(order); }
-    );
+    return order_read(ctx, app, &storage::shop_store::find_order, &shop_json::order_json);
 }
 
 // POST /orders/{id}/cancel : cancelled by its owner or an admin (stock given back, a payment refunded)

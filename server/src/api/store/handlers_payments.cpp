@@ -121,9 +121,7 @@ handler_result handle_get_order_payments(request_context& ctx, store_services& a
     return order_read(
         ctx,
         app,
-        [](storage::shop_store& shop, std::int64_t id, std::optional<std::int64_t> owner) {
-            return shop.payments_of(id, owner);
-        },
+        &storage::shop_store::payments_of,
         [&app](const std::vector<core::payment>& payments) {
             return shop_json::payments_json(payments, three_ds_base(app));
         }

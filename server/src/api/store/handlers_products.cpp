@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "catalogue_reads.hpp"
 #include "catalogue_writes.hpp"
 #include "core/catalogue_rules.hpp"
 #include "core/pagination.hpp"
@@ -52,20 +53,12 @@ handler_result handle_get_products(request_context& ctx, store_services& app) {
 
 // GET /products/{id}?select= : one product
 handler_result handle_get_product(request_context& ctx, store_services& app) {
-    const auto find = [](store_services& s, std::int64_t id) { return s.catalogue().find_product(id); };
-    const auto missing = [&ctx, &app](std::int64_t id) { return entity_missing(ctx, app, "Product", id); };
-    return store_lists::serve_item(ctx, app, path_id, find, missing, &app.product_json());
+    return catalogue_reads::row_by_id<product_actions>(ctx, app);
 }
 
 // GET /products/slug/{slug}?select= : one product by its slug
 handler_result handle_get_product_by_slug(request_context& ctx, store_services& app) {
-    const auto find = [](store_services& s, const std::string& slug) {
-        return s.catalogue().find_product_by_slug(slug);
-    };
-    const auto missing = [&ctx, &app](const std::string& slug) {
-        return entity_missing(ctx, app, "Product", slug);
-    };
-    return store_lists::serve_item(ctx, app, path_slug_key, find, missing);
+    return catalogue_reads::row_by_slug<product_actions>(ctx, app);
 }
 
 // GET /products/{id}/related?offset=&limit=&sortBy=&order=&q=&select= : every other product of its

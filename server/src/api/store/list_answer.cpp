@@ -135,7 +135,7 @@ const std::string& link_for(const request_context& ctx, const list_request& requ
     return slot.link;
 }
 
-counted_page from_cache(const cached_list_page& cached) {
+counted_page from_cache(const list_answer& cached) {
     return {shared_json_response(cached.json), cached.total};
 }
 

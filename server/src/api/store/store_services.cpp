@@ -21,13 +21,13 @@ std::optional<std::string> item_of(const fragment_list::snapshot* snapshot, std:
 
 }  // namespace
 
-boost::asio::awaitable<cached_list_page> store_services::cached_list(
+boost::asio::awaitable<list_answer> store_services::cached_list(
     fragment_list& list, std::optional<core::page_request> page
 ) const {
     const auto read = [&list, page] {
         // Page and length from one snapshot, so they always belong to the same revision.
         const auto snapshot = list.current();
-        cached_list_page out;
+        list_answer out;
         out.total = snapshot->size();
         out.json = page ? snapshot->page(*page) : snapshot->all();
         return out;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -59,39 +60,6 @@ namespace storefront::server::shop_support {
     );
 }
 
-// One change of a user's cart with core's rule `rule` (returns the cart_problem it met, if any), as the
-// REST cart routes and GraphQL's cart mutations make it (blocking: call inside app.storage()). When the
-// cart was not changed, `problem` says what the rule refused, else `shortage` names the product that is
-// missing or short of stock.
-struct cart_rule_outcome {
-    core::result<core::cart> cart;
-    std::optional<core::cart_problem> problem;
-    core::stock_shortage shortage;
-};
-template <class Rule>
-[[nodiscard]] cart_rule_outcome apply_cart_rule(const store_services& app, std::int64_t user, Rule rule) {
-    std::optional<core::cart_problem> problem;
-    core::stock_shortage shortage;
-    auto changed = app.shop().change_cart(
-        user,
-        [&](core::cart& cart) -> core::result<void> {
-            problem = rule(cart);
-            if (problem) {
-                return core::errc::invalid_input;
-            }
-            return {};
-        },
-        now_ms(),
-        &shortage
-    );
-    return {std::move(changed), problem, shortage};
-}
-
-// The message of a change to a cart line the cart does not have (core::cart_problem::line_not_found).
-[[nodiscard]] inline std::string missing_cart_line(std::int64_t product_id) {
-    return "The cart has no line of product " + std::to_string(product_id);
-}
-
 // 409 naming the product short of stock and what is left; 404 for a product that does not exist.
 [[nodiscard]] inline response shortage_answer(boost::system::error_code ec, const core::stock_shortage& s) {
     if (ec == core::errc::not_found) {
@@ -143,8 +111,9 @@ boost::asio::awaitable<response> refused_order_change(
     return r;
 }
 
-// GET of what order {id} holds for the caller (the order, its payments): `read` (shop store, id, owner
-// scope) -> result, answered privately as `json` (value -> text); 404 for an order the caller cannot see.
+// GET of what order {id} holds for the caller (the order, its payments): `read` (a shop store call taking
+// the id and the owner scope, e.g. &storage::shop_store::find_order) -> result, answered privately as
+// `json` (value -> text); 404 for an order the caller cannot see.
 template <class Read, class Json>
 boost::asio::awaitable<response> order_read(request_context& ctx, store_services& app, Read read, Json json) {
     const auto id = store_params::path_id(ctx);
@@ -152,7 +121,7 @@ boost::asio::awaitable<response> order_read(request_context& ctx, store_services
         co_return id.error();
     }
     const auto owner = owner_scope(ctx);
-    const auto found = co_await app.storage([&] { return read(app.shop(), *id, owner); });
+    const auto found = co_await app.storage([&] { return std::invoke(read, app.shop(), *id, owner); });
     if (!found) {
         co_return order_refusal(*id, found.error());
     }

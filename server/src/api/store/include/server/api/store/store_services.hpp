@@ -36,12 +36,6 @@
 
 namespace storefront::server {
 
-// Pre-serialised list bytes and how many items the whole list holds (X-Total-Count).
-struct cached_list_page {
-    std::shared_ptr<const prepared_body> json;
-    std::size_t total = 0;
-};
-
 class store_services {
   public:
     struct parts {
@@ -161,9 +155,9 @@ class store_services {
             return answer;
         });
     }
-    // A page of a cached list (the whole list when `page` is nullopt) and the list's length: served from
-    // memory; rebuilt through storage() when the store moved on.
-    [[nodiscard]] boost::asio::awaitable<cached_list_page> cached_list(
+    // A page of a cached list (the whole list when `page` is nullopt), pre-serialised, and the whole list's
+    // length: served from memory; rebuilt through storage() when the store moved on.
+    [[nodiscard]] boost::asio::awaitable<list_answer> cached_list(
         fragment_list& list, std::optional<core::page_request> page
     ) const;
     sandbox_gateway* sandboxes() const { return p_.sandboxes; }
