@@ -1,6 +1,7 @@
 #pragma once
 // Precompiled header for storage (issue 41, compile time): the standard headers and the core model headers
-// most adapters include, parsed once per build instead of once per file (about half of storage's compile work).
+// most adapters include, parsed once per build instead of once per file (about half of storage's compile
+// work).
 
 #include <algorithm>
 #include <atomic>
