@@ -1,7 +1,7 @@
 #pragma once
-// The /api/v1 answers of the catalogue's single-row reads (private to server_api_store): GET by id and by slug of
-// products and categories run their aggregate's actions (catalogue_actions.hpp) the same way, through the
-// shared item path (list_answer.hpp: store_lists::serve_item).
+// The /api/v1 answers of the catalogue's single-row reads (private to server_api_store): GET by id and by
+// slug of products and categories run their aggregate's actions (catalogue_actions.hpp) the same way, through
+// the shared item path (list_answer.hpp: store_lists::serve_item).
 
 #include <cstdint>
 #include <string>
