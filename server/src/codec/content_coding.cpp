@@ -7,11 +7,13 @@
 
 #include <brotli/encode.h>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <zlib.h>
 
+#include "core/enum_names.hpp"
 #include "core/text.hpp"
 
 namespace storefront::server {
@@ -199,16 +201,17 @@ std::string brotli(std::string_view body) {
 
 }  // namespace
 
+// The Content-Encoding token of each coding.
+constexpr core::enum_name<content_coding> coding_names[] = {
+    {content_coding::identity, "identity"},
+    {content_coding::gzip, "gzip"},
+    {content_coding::br, "br"},
+};
+// One row a coding: br is the last enumerator (content_coding.hpp).
+static_assert(std::size(coding_names) == static_cast<std::size_t>(content_coding::br) + 1);
+
 std::string_view coding_name(content_coding coding) noexcept {
-    switch (coding) {
-        case content_coding::gzip:
-            return "gzip";
-        case content_coding::br:
-            return "br";
-        case content_coding::identity:
-            break;
-    }
-    return "identity";
+    return core::name_of(coding_names, coding, "identity");
 }
 
 content_coding choose_coding(std::string_view accept_encoding) noexcept {

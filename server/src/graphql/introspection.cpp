@@ -3,29 +3,31 @@
 
 #include "introspection.hpp"
 
+#include <iterator>
+
 #include <boost/json/array.hpp>
+
+#include "core/enum_names.hpp"
 
 namespace storefront::graphql::detail {
 namespace {
 
 namespace json = boost::json;
 
-const char* kind_name(type_kind k) {
-    switch (k) {
-        case type_kind::scalar:
-            return "SCALAR";
-        case type_kind::object:
-            return "OBJECT";
-        case type_kind::interface:
-            return "INTERFACE";
-        case type_kind::union_type:
-            return "UNION";
-        case type_kind::enum_type:
-            return "ENUM";
-        case type_kind::input_object:
-            return "INPUT_OBJECT";
-    }
-    return "SCALAR";
+// The __TypeKind of each kind of named type.
+constexpr core::enum_name<type_kind> kind_names[] = {
+    {type_kind::scalar, "SCALAR"},
+    {type_kind::object, "OBJECT"},
+    {type_kind::interface, "INTERFACE"},
+    {type_kind::union_type, "UNION"},
+    {type_kind::enum_type, "ENUM"},
+    {type_kind::input_object, "INPUT_OBJECT"},
+};
+// One row a kind: input_object is the last enumerator (ast.hpp).
+static_assert(std::size(kind_names) == static_cast<std::size_t>(type_kind::input_object) + 1);
+
+std::string_view kind_name(type_kind k) {
+    return core::name_of(kind_names, k, "SCALAR");
 }
 
 json::value type_value(const type_ref& t) {

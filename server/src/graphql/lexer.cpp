@@ -4,7 +4,9 @@
 #include "graphql/lexer.hpp"
 
 #include <cstdint>
+#include <iterator>
 
+#include "core/enum_names.hpp"
 #include "source_text.hpp"
 
 namespace storefront::graphql {
@@ -404,50 +406,24 @@ class scanner final {
 
 }  // namespace
 
+// How an error message names each kind of token, as graphql-js does.
+constexpr core::enum_name<token_kind> token_names[] = {
+    {token_kind::eof, "<EOF>"},           {token_kind::bang, "\"!\""},
+    {token_kind::dollar, "\"$\""},        {token_kind::amp, "\"&\""},
+    {token_kind::paren_l, "\"(\""},       {token_kind::paren_r, "\")\""},
+    {token_kind::spread, "\"...\""},      {token_kind::colon, "\":\""},
+    {token_kind::equals, "\"=\""},        {token_kind::at, "\"@\""},
+    {token_kind::bracket_l, "\"[\""},     {token_kind::bracket_r, "\"]\""},
+    {token_kind::brace_l, "\"{\""},       {token_kind::pipe, "\"|\""},
+    {token_kind::brace_r, "\"}\""},       {token_kind::name, "Name"},
+    {token_kind::int_value, "Int"},       {token_kind::float_value, "Float"},
+    {token_kind::string_value, "String"}, {token_kind::block_string, "BlockString"},
+};
+// One row a kind: block_string is the last enumerator (lexer.hpp).
+static_assert(std::size(token_names) == static_cast<std::size_t>(token_kind::block_string) + 1);
+
 std::string describe(token_kind kind) {
-    switch (kind) {
-        case token_kind::eof:
-            return "<EOF>";
-        case token_kind::bang:
-            return "\"!\"";
-        case token_kind::dollar:
-            return "\"$\"";
-        case token_kind::amp:
-            return "\"&\"";
-        case token_kind::paren_l:
-            return "\"(\"";
-        case token_kind::paren_r:
-            return "\")\"";
-        case token_kind::spread:
-            return "\"...\"";
-        case token_kind::colon:
-            return "\":\"";
-        case token_kind::equals:
-            return "\"=\"";
-        case token_kind::at:
-            return "\"@\"";
-        case token_kind::bracket_l:
-            return "\"[\"";
-        case token_kind::bracket_r:
-            return "\"]\"";
-        case token_kind::brace_l:
-            return "\"{\"";
-        case token_kind::pipe:
-            return "\"|\"";
-        case token_kind::brace_r:
-            return "\"}\"";
-        case token_kind::name:
-            return "Name";
-        case token_kind::int_value:
-            return "Int";
-        case token_kind::float_value:
-            return "Float";
-        case token_kind::string_value:
-            return "String";
-        case token_kind::block_string:
-            return "BlockString";
-    }
-    return "?";
+    return std::string(core::name_of(token_names, kind, "?"));
 }
 
 std::string describe(const token& t) {

@@ -5,26 +5,25 @@
 #include "graphql/validator.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
+#include "core/enum_names.hpp"
 #include "validator_state.hpp"
 
 namespace storefront::graphql {
 namespace detail {
 namespace {
 
-const char* kind_location(operation_kind k) {
-    switch (k) {
-        case operation_kind::query:
-            return "QUERY";
-        case operation_kind::mutation:
-            return "MUTATION";
-        case operation_kind::subscription:
-            return "SUBSCRIPTION";
-    }
-    return "QUERY";
-}
+// The directive location of each kind of operation.
+constexpr core::enum_name<operation_kind> operation_locations[] = {
+    {operation_kind::query, "QUERY"},
+    {operation_kind::mutation, "MUTATION"},
+    {operation_kind::subscription, "SUBSCRIPTION"},
+};
+// One row a kind: subscription is the last enumerator (ast.hpp).
+static_assert(std::size(operation_locations) == static_cast<std::size_t>(operation_kind::subscription) + 1);
 
 }  // namespace
 
@@ -75,7 +74,7 @@ std::vector<error> validator::run() {
             );
         }
         variable_definitions(op);
-        directives(op.directives, kind_location(op.kind));
+        directives(op.directives, core::name_of(operation_locations, op.kind, "QUERY"));
         selection_set(op.selections, root);
     }
     fragment_cycles();

@@ -30,7 +30,7 @@ void validator::variable_definitions(const operation_definition& op) {
     }
 }
 
-void validator::directives(const std::vector<directive>& list, const char* where) {
+void validator::directives(const std::vector<directive>& list, std::string_view where) {
     std::set<std::string> seen;
     for (const auto& d : list) {
         const directive_def* def = s_.find_directive(d.name);
@@ -40,7 +40,7 @@ void validator::directives(const std::vector<directive>& list, const char* where
             continue;
         }
         if (!def->allowed_at(where)) {
-            fail("Directive \"@" + d.name + "\" may not be used on " + where + ".", {d.where});
+            fail("Directive \"@" + d.name + "\" may not be used on " + std::string(where) + ".", {d.where});
         }
         if (!def->repeatable && !seen.insert(d.name).second) {
             fail("The directive \"@" + d.name + "\" can only be used once at this location.", {d.where});

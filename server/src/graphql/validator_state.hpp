@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -40,7 +41,7 @@ class validator final {
 
     void variable_definitions(const operation_definition& op);
 
-    void directives(const std::vector<directive>& list, const char* where);
+    void directives(const std::vector<directive>& list, std::string_view where);
 
     static bool given(const std::vector<argument>& args, const std::string& name);
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <iterator>
 #include <utility>
 
 #include <boost/asio/as_tuple.hpp>
@@ -15,6 +16,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "core/enum_names.hpp"
 #include "server/services/blocking_offload.hpp"
 #include "server/telemetry/log.hpp"
 #include "storage/catalogue_store.hpp"
@@ -31,16 +33,17 @@ struct storage_readiness::waiter {
     asio::steady_timer timer;
 };
 
+// The `status` of /readyz's body for each health.
+constexpr core::enum_name<storage_health> health_names[] = {
+    {storage_health::reachable, "ready"},
+    {storage_health::unavailable, "storage unavailable"},
+    {storage_health::busy, "storage busy"},
+};
+// One row a health: busy is the last enumerator (readiness.hpp).
+static_assert(std::size(health_names) == static_cast<std::size_t>(storage_health::busy) + 1);
+
 std::string_view describe(storage_health health) {
-    switch (health) {
-        case storage_health::reachable:
-            return "ready";
-        case storage_health::unavailable:
-            return "storage unavailable";
-        case storage_health::busy:
-            return "storage busy";
-    }
-    return "storage unavailable";
+    return core::name_of(health_names, health, "storage unavailable");
 }
 
 storage_readiness::storage_readiness(std::chrono::milliseconds ttl, std::chrono::milliseconds bound)

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <string>
 
+#include "core/enum_names.hpp"
 #include "core/errc.hpp"
 #include "server/codec/error_style.hpp"
 #include "server/codec/json_writer.hpp"
@@ -41,10 +43,73 @@ response unauthorized(std::string_view challenge) {
     return r;
 }
 
+// The plain answer to an errc: its status, the message a client reads where the caller gave none, and the
+// seconds of a Retry-After (none when empty).
+struct errc_answer {
+    core::errc value;
+    http::status status;
+    std::string_view message;
+    std::string_view retry_after;
+};
+
+response plain_answer(const errc_answer& row, std::string_view message) {
+    response r = http_error(row.status, message.empty() ? row.message : message);
+    if (!row.retry_after.empty()) {
+        r.with_header("Retry-After", row.retry_after);
+    }
+    return r;
+}
+
+// /api/v1's answers, but for the three 401s error_response writes itself.
+constexpr errc_answer store_answers[] = {
+    {core::errc::not_found, http::status::not_found, "Not found", ""},
+    {core::errc::busy, http::status::service_unavailable, "Server busy, retry later", "1"},
+    {core::errc::storage_unavailable, http::status::service_unavailable, "Storage unavailable", "2"},
+    {core::errc::conflict, http::status::conflict, "Already exists", ""},
+    {core::errc::in_use, http::status::conflict, "Already exists", ""},
+    {core::errc::storage_full, http::status::insufficient_storage, "Storage full", ""},
+    {core::errc::invalid_reference, http::status::bad_request, "Refers to an entity that does not exist", ""},
+    {core::errc::seed_read_only, http::status::forbidden, "Seed data is read-only", ""},
+    {core::errc::seed_user_read_only, http::status::unauthorized, "Seed data is read-only", ""},
+    {core::errc::forbidden, http::status::forbidden, "Forbidden resource", ""},
+    {core::errc::invalid_input, http::status::bad_request, "Invalid input", ""},
+    {core::errc::out_of_stock, http::status::conflict, "Not enough stock", ""},
+    {core::errc::cart_empty, http::status::conflict, "The cart is empty", ""},
+    {core::errc::transition_not_allowed,
+     http::status::conflict,
+     "Not allowed in the order's current state",
+     ""},
+    {core::errc::idempotency_mismatch,
+     http::status::unprocessable_entity,
+     "This Idempotency-Key was used with a different request",
+     ""},
+    {core::errc::idempotency_in_progress,
+     http::status::conflict,
+     "The first request with this Idempotency-Key is still running",
+     ""},
+};
+// Every errc but ok has an answer: these rows and the three 401s (idempotency_in_progress is the last).
+static_assert(std::size(store_answers) + 3 == static_cast<std::size_t>(core::errc::idempotency_in_progress));
+
+// /api/v3's answers; the shop's codes and invalid_refresh_token (/api/v1 only) have none: 500.
+constexpr errc_answer pet_answers[] = {
+    {core::errc::not_found, http::status::not_found, "Not found", ""},
+    {core::errc::conflict, http::status::conflict, "Already exists", ""},
+    {core::errc::storage_full, http::status::insufficient_storage, "Image storage is full", ""},
+    {core::errc::busy, http::status::service_unavailable, "Server busy, retry later", "1"},
+    {core::errc::invalid_token, http::status::unauthorized, "Unauthorized", ""},
+    {core::errc::invalid_credentials, http::status::unauthorized, "Unauthorized", ""},
+    {core::errc::forbidden, http::status::forbidden, "Forbidden", ""},
+    {core::errc::storage_unavailable, http::status::service_unavailable, "Storage unavailable", "2"},
+    {core::errc::in_use, http::status::conflict, "Still in use", ""},
+    {core::errc::invalid_reference, http::status::bad_request, "Refers to an entity that does not exist", ""},
+    {core::errc::seed_read_only, http::status::forbidden, "Seed data is read-only", ""},
+    {core::errc::seed_user_read_only, http::status::forbidden, "Seed data is read-only", ""},
+};
+
 }  // namespace
 
 response error_response(boost::system::error_code ec, std::string_view message) {
-    const auto with = [message](std::string_view fallback) { return message.empty() ? fallback : message; };
     if (ec.category() == core::storefront_category()) {
         switch (static_cast<core::errc>(ec.value())) {
             case core::errc::invalid_credentials:
@@ -57,47 +122,11 @@ response error_response(boost::system::error_code ec, std::string_view message) 
                     "Invalid",
                     R"({"message":"Invalid","error":"Unauthorized","statusCode":401})"
                 );
-            case core::errc::not_found:
-                return http_error(http::status::not_found, with("Not found"));
-            case core::errc::busy:
-                return http_error(http::status::service_unavailable, with("Server busy, retry later"))
-                    .with_header("Retry-After", "1");
-            case core::errc::storage_unavailable:
-                return http_error(http::status::service_unavailable, with("Storage unavailable"))
-                    .with_header("Retry-After", "2");
-            case core::errc::conflict:
-            case core::errc::in_use:
-                return http_error(http::status::conflict, with("Already exists"));
-            case core::errc::storage_full:
-                return http_error(http::status::insufficient_storage, with("Storage full"));
-            case core::errc::invalid_reference:
-                return http_error(http::status::bad_request, with("Refers to an entity that does not exist"));
-            case core::errc::seed_read_only:
-                return http_error(http::status::forbidden, with("Seed data is read-only"));
-            case core::errc::seed_user_read_only:
-                return http_error(http::status::unauthorized, with("Seed data is read-only"));
-            case core::errc::forbidden:
-                return http_error(http::status::forbidden, with("Forbidden resource"));
-            case core::errc::invalid_input:
-                return http_error(http::status::bad_request, with("Invalid input"));
-            case core::errc::out_of_stock:
-                return http_error(http::status::conflict, with("Not enough stock"));
-            case core::errc::cart_empty:
-                return http_error(http::status::conflict, with("The cart is empty"));
-            case core::errc::transition_not_allowed:
-                return http_error(http::status::conflict, with("Not allowed in the order's current state"));
-            case core::errc::idempotency_mismatch:
-                return http_error(
-                    http::status::unprocessable_entity,
-                    with("This Idempotency-Key was used with a different request")
-                );
-            case core::errc::idempotency_in_progress:
-                return http_error(
-                    http::status::conflict,
-                    with("The first request with this Idempotency-Key is still running")
-                );
-            case core::errc::ok:
+            default:
                 break;
+        }
+        if (const errc_answer* row = core::row_of(store_answers, static_cast<core::errc>(ec.value()))) {
+            return plain_answer(*row, message);
         }
     }
     return internal_error();
@@ -195,40 +224,8 @@ response pet_validation_failed(const core::validation_errors& errors) {
 
 response pet_error_response(boost::system::error_code ec) {
     if (ec.category() == core::storefront_category()) {
-        switch (static_cast<core::errc>(ec.value())) {
-            case core::errc::not_found:
-                return pet_error(http::status::not_found, "Not found");
-            case core::errc::conflict:
-                return pet_error(http::status::conflict, "Already exists");
-            case core::errc::storage_full:
-                return pet_error(http::status::insufficient_storage, "Image storage is full");
-            case core::errc::busy:
-                return pet_error(http::status::service_unavailable, "Server busy, retry later")
-                    .with_header("Retry-After", "1");
-            case core::errc::invalid_token:
-            case core::errc::invalid_credentials:
-                return pet_error(http::status::unauthorized, "Unauthorized");
-            case core::errc::forbidden:
-                return pet_error(http::status::forbidden, "Forbidden");
-            case core::errc::storage_unavailable:
-                return pet_error(http::status::service_unavailable, "Storage unavailable")
-                    .with_header("Retry-After", "2");
-            case core::errc::in_use:
-                return pet_error(http::status::conflict, "Still in use");
-            case core::errc::invalid_reference:
-                return pet_error(http::status::bad_request, "Refers to an entity that does not exist");
-            case core::errc::seed_read_only:
-            case core::errc::seed_user_read_only:
-                return pet_error(http::status::forbidden, "Seed data is read-only");
-            case core::errc::invalid_refresh_token:
-            case core::errc::invalid_input:  // the shop's outcomes: /api/v1 only
-            case core::errc::out_of_stock:
-            case core::errc::cart_empty:
-            case core::errc::transition_not_allowed:
-            case core::errc::idempotency_mismatch:
-            case core::errc::idempotency_in_progress:
-            case core::errc::ok:
-                break;
+        if (const errc_answer* row = core::row_of(pet_answers, static_cast<core::errc>(ec.value()))) {
+            return plain_answer(*row, {});
         }
     }
     return internal_error();

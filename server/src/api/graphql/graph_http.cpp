@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <iterator>
 
 #include <boost/json/parse.hpp>
 
+#include "core/enum_names.hpp"
 #include "core/query.hpp"
 #include "server/codec/error_style.hpp"
 
@@ -188,16 +190,17 @@ std::optional<graph_media> answer_media(std::string_view accept, bool html_allow
     return std::nullopt;
 }
 
+// The Content-Type of each media type.
+constexpr core::enum_name<graph_media> media_types[] = {
+    {graph_media::graphql_response_json, "application/graphql-response+json; charset=utf-8"},
+    {graph_media::json, "application/json; charset=utf-8"},
+    {graph_media::html, "text/html; charset=utf-8"},
+};
+// One row a media type: html is the last enumerator (graph_http.hpp).
+static_assert(std::size(media_types) == static_cast<std::size_t>(graph_media::html) + 1);
+
 std::string_view content_type_of(graph_media media) {
-    switch (media) {
-        case graph_media::graphql_response_json:
-            return "application/graphql-response+json; charset=utf-8";
-        case graph_media::html:
-            return "text/html; charset=utf-8";
-        case graph_media::json:
-            break;
-    }
-    return "application/json; charset=utf-8";
+    return core::name_of(media_types, media, "application/json; charset=utf-8");
 }
 
 }  // namespace storefront::server

@@ -10,6 +10,7 @@
 
 #include "core/catalogue_rules.hpp"
 #include "core/compat.hpp"
+#include "core/enum_names.hpp"
 #include "core/errc.hpp"
 #include "server/api/store/json_mapping.hpp"
 #include "server/codec/request_body.hpp"
@@ -17,6 +18,29 @@
 namespace storefront::server {
 
 namespace {
+
+// The GraphQL error code of each errc a resolver may answer, and the message where the caller gave none;
+// any other code (the shop's, ok, another category) is an internal error.
+struct refusal_code {
+    core::errc value;
+    std::string_view fallback;
+    std::string_view code;
+};
+constexpr refusal_code refusal_codes[] = {
+    {core::errc::not_found, "Not found", "NOT_FOUND"},
+    {core::errc::invalid_credentials, "Unauthorized", "UNAUTHENTICATED"},
+    {core::errc::invalid_token, "Unauthorized", "UNAUTHENTICATED"},
+    {core::errc::invalid_refresh_token, "Unauthorized", "UNAUTHENTICATED"},
+    {core::errc::forbidden, "Forbidden resource", "FORBIDDEN"},
+    {core::errc::seed_read_only, "Seed data is read-only", "FORBIDDEN"},
+    {core::errc::seed_user_read_only, "Seed data is read-only", "FORBIDDEN"},
+    {core::errc::conflict, "Already exists", "BAD_USER_INPUT"},
+    {core::errc::invalid_reference, "Refers to an entity that does not exist", "BAD_USER_INPUT"},
+    {core::errc::in_use, "Still in use", "BAD_USER_INPUT"},
+    {core::errc::storage_full, "Storage full", "INSUFFICIENT_STORAGE"},
+    {core::errc::busy, "Service unavailable, retry later", "SERVICE_UNAVAILABLE"},
+    {core::errc::storage_unavailable, "Service unavailable, retry later", "SERVICE_UNAVAILABLE"},
+};
 
 // Floats with no fraction as integers, all the way down (GraphQL's Float categoryId 1 arrives as 1.0).
 void integral_floats_as_integers(boost::json::value& v) {
@@ -118,38 +142,15 @@ graphql::resolved refused(const refusal& named) {
 }
 
 graphql::resolved refused(boost::system::error_code ec, std::string_view message) {
-    const auto text = [&](std::string_view fallback) {
-        return std::string(message.empty() ? fallback : message);
-    };
-    if (ec.category() != core::storefront_category()) {
+    const refusal_code* row = ec.category() == core::storefront_category()
+                                  ? core::row_of(refusal_codes, static_cast<core::errc>(ec.value()))
+                                  : nullptr;
+    if (row == nullptr) {
         return graphql::resolved::fail("Internal server error", "INTERNAL_SERVER_ERROR");
     }
-    switch (static_cast<core::errc>(ec.value())) {
-        case core::errc::not_found:
-            return graphql::resolved::fail(text("Not found"), "NOT_FOUND");
-        case core::errc::invalid_credentials:
-        case core::errc::invalid_token:
-        case core::errc::invalid_refresh_token:
-            return graphql::resolved::fail(text("Unauthorized"), "UNAUTHENTICATED");
-        case core::errc::forbidden:
-            return graphql::resolved::fail(text("Forbidden resource"), "FORBIDDEN");
-        case core::errc::seed_read_only:
-        case core::errc::seed_user_read_only:
-            return graphql::resolved::fail(text("Seed data is read-only"), "FORBIDDEN");
-        case core::errc::conflict:
-            return graphql::resolved::fail(text("Already exists"), "BAD_USER_INPUT");
-        case core::errc::invalid_reference:
-            return graphql::resolved::fail(text("Refers to an entity that does not exist"), "BAD_USER_INPUT");
-        case core::errc::in_use:
-            return graphql::resolved::fail(text("Still in use"), "BAD_USER_INPUT");
-        case core::errc::storage_full:
-            return graphql::resolved::fail(text("Storage full"), "INSUFFICIENT_STORAGE");
-        case core::errc::busy:
-        case core::errc::storage_unavailable:
-            return graphql::resolved::fail(text("Service unavailable, retry later"), "SERVICE_UNAVAILABLE");
-        default:
-            return graphql::resolved::fail("Internal server error", "INTERNAL_SERVER_ERROR");
-    }
+    return graphql::resolved::fail(
+        std::string(message.empty() ? row->fallback : message), std::string(row->code)
+    );
 }
 
 }  // namespace storefront::server
