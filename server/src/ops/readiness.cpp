@@ -17,10 +17,10 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "core/enum_names.hpp"
+#include "server/routing/error_responses.hpp"
 #include "server/services/blocking_offload.hpp"
 #include "server/telemetry/log.hpp"
 #include "storage/catalogue_store.hpp"
-#include "storage/storage_error.hpp"
 
 namespace storefront::server {
 
@@ -82,24 +82,42 @@ asio::awaitable<storage_health> storage_readiness::check(
     co_return storage_health::unavailable;  // the check is still running: too slow counts as down
 }
 
+namespace {
+
+// What a failed check says, through the one mapping of storage failures the request path uses
+// (storage_failure_of): a full pool is busy; storage down, or anything unexpected, is unavailable.
+storage_health health_after(const std::exception_ptr& failure) {
+    if (const auto storage = storage_failure_of(failure)) {
+        if (storage->code == core::errc::busy) {
+            return storage_health::busy;
+        }
+        log_event("warning", "readiness_storage_unavailable", {field("what", storage->what)});
+        return storage_health::unavailable;
+    }
+    try {
+        std::rethrow_exception(failure);
+    } catch (const std::exception& e) {
+        log_event("error", "readiness_check_failed", {field("what", e.what())});
+    } catch (...) {
+        log_event("error", "readiness_check_failed", {field("what", "unknown")});
+    }
+    return storage_health::unavailable;
+}
+
+}  // namespace
+
 asio::awaitable<void> storage_readiness::run_check(
     storage::catalogue_store& catalogue, blocking_offload& offload
 ) {
-    storage_health health = storage_health::reachable;
+    std::exception_ptr failure;
     try {
         // A primary-key lookup of one row through the same pool and connections the API uses: cheap, and
         // it fails exactly when requests would (found or not found both mean the storage answered).
         co_await offload.run([&catalogue] { (void)catalogue.find_category(1); });
-    } catch (const offload_rejected&) {
-        health = storage_health::busy;
-    } catch (const storage::storage_unavailable& e) {
-        health = storage_health::unavailable;
-        log_event("warning", "readiness_storage_unavailable", {field("what", e.what())});
-    } catch (const std::exception& e) {
-        health = storage_health::unavailable;
-        log_event("error", "readiness_check_failed", {field("what", e.what())});
+    } catch (...) {
+        failure = std::current_exception();
     }
-    publish(health);
+    publish(failure ? health_after(failure) : storage_health::reachable);
 }
 
 void storage_readiness::publish(storage_health health) {
