@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <string_view>
 
+#include "core/text.hpp"
+
 namespace storefront::core {
 
 namespace {
@@ -22,13 +24,10 @@ constexpr bool is_space(char c) noexcept {
 constexpr bool is_lower_alpha(char c) noexcept {
     return c >= 'a' && c <= 'z';
 }
-constexpr bool is_digit(char c) noexcept {
-    return c >= '0' && c <= '9';
-}
 
 // RFC 5322 atext plus '.', after lower-casing.
 bool is_local_char(char c) noexcept {
-    if (is_lower_alpha(c) || is_digit(c)) {
+    if (is_lower_alpha(c) || is_ascii_digit(c)) {
         return true;
     }
     return std::string_view{".!#$%&'*+/=?^_`{|}~-"}.find(c) != std::string_view::npos;
@@ -49,7 +48,7 @@ bool is_valid_label(std::string_view label) noexcept {
         return false;
     }
     return std::all_of(label.begin(), label.end(), [](char c) {
-        return is_lower_alpha(c) || is_digit(c) || c == '-';
+        return is_lower_alpha(c) || is_ascii_digit(c) || c == '-';
     });
 }
 

@@ -7,13 +7,11 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/text.hpp"
+
 namespace storefront::core {
 
 namespace {
-
-bool is_digit(char c) noexcept {
-    return c >= '0' && c <= '9';
-}
 
 enum class rounding { exact, half_up };
 
@@ -31,7 +29,7 @@ std::optional<cents> decimal_to_cents(std::string_view text, rounding mode) noex
     bool nonzero_lost = false;  // a non-zero digit beyond what `digits` keeps (only far below the cent)
     std::int64_t point = 0;     // the value is 0.d1d2d3... * 10^point
     const std::size_t int_start = i;
-    while (i < text.size() && is_digit(text[i])) {
+    while (i < text.size() && is_ascii_digit(text[i])) {
         ++i;
     }
     const std::size_t int_end = i;
@@ -60,7 +58,7 @@ std::optional<cents> decimal_to_cents(std::string_view text, rounding mode) noex
     if (i < text.size() && text[i] == '.') {
         ++i;
         const std::size_t frac_start = i;
-        while (i < text.size() && is_digit(text[i])) {
+        while (i < text.size() && is_ascii_digit(text[i])) {
             take(text[i], false);
             ++i;
         }
@@ -77,7 +75,7 @@ std::optional<cents> decimal_to_cents(std::string_view text, rounding mode) noex
         }
         const std::size_t exp_start = i;
         std::int64_t exponent = 0;
-        while (i < text.size() && is_digit(text[i])) {
+        while (i < text.size() && is_ascii_digit(text[i])) {
             if (exponent < 100'000) {
                 exponent = exponent * 10 + (text[i] - '0');
             }

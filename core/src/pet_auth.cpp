@@ -15,7 +15,7 @@ namespace storefront::core {
 
 namespace {
 
-constexpr std::string_view access_type = "access";
+constexpr std::string_view pet_access_type = "access";
 constexpr std::array<std::string_view, 3> known_scopes{scope_read_pets, scope_write_pets, scope_admin_users};
 
 // application/x-www-form-urlencoded decoding ('+' is a space); nullopt for a broken escape.
@@ -148,7 +148,7 @@ std::string pet_tokens::issue(std::string_view client_id, std::string_view scope
     token_claims claims;
     claims.subject = std::string(client_id);
     claims.subject_is_number = false;
-    claims.type = std::string(access_type);
+    claims.type = std::string(pet_access_type);
     claims.audience = std::string(pet_audience);
     claims.scope = std::string(scope);
     claims.issued_at = now;
@@ -157,7 +157,7 @@ std::string pet_tokens::issue(std::string_view client_id, std::string_view scope
 }
 
 result<pet_grant> pet_tokens::verify(std::string_view token, std::int64_t now) const {
-    const auto claims = codec_.verify(token, now, {access_type, pet_audience});
+    const auto claims = codec_.verify(token, now, {pet_access_type, pet_audience});
     if (!claims || claims->subject_is_number || claims->subject.empty()) {
         return errc::invalid_token;
     }

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "core/enum_names.hpp"
+#include "core/text.hpp"
 
 namespace storefront::core {
 
@@ -46,10 +47,6 @@ void for_each_item(const query_params& params, std::string_view name, Each&& eac
     }
 }
 
-constexpr bool is_digit(char c) noexcept {
-    return c >= '0' && c <= '9';
-}
-
 // The value of `count` digits at `text[at]`, or -1 if they are not all digits.
 int digits_at(std::string_view text, std::size_t at, std::size_t count) noexcept {
     if (at + count > text.size()) {
@@ -57,7 +54,7 @@ int digits_at(std::string_view text, std::size_t at, std::size_t count) noexcept
     }
     int value = 0;
     for (std::size_t i = at; i < at + count; ++i) {
-        if (!is_digit(text[i])) {
+        if (!is_ascii_digit(text[i])) {
             return -1;
         }
         value = value * 10 + (text[i] - '0');
@@ -157,7 +154,7 @@ std::optional<timestamp_ms> parse_date_time(std::string_view text) noexcept {
     if (at < text.size() && text[at] == '.') {
         ++at;
         const std::size_t first = at;
-        while (at < text.size() && is_digit(text[at])) {
+        while (at < text.size() && is_ascii_digit(text[at])) {
             if (at - first < 3) {
                 millis = millis * 10 + (text[at] - '0');
             }
@@ -195,8 +192,8 @@ bool valid_username(std::string_view text) noexcept {
         return false;
     }
     return std::all_of(text.begin(), text.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '.' || c == '_' ||
-               c == '-' || c == '@' || c == '+';
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_ascii_digit(c) || c == '.' ||
+               c == '_' || c == '-' || c == '@' || c == '+';
     });
 }
 

@@ -31,6 +31,19 @@ namespace storefront::core {
     return true;
 }
 
+[[nodiscard]] constexpr bool is_ascii_digit(char c) noexcept {
+    return c >= '0' && c <= '9';
+}
+
+// RFC 9110 tchar (the characters of a token; the same set as RFC 2616's token, which cookies use).
+[[nodiscard]] constexpr bool is_tchar(char c) noexcept {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_ascii_digit(c)) {
+        return true;
+    }
+    constexpr std::string_view others = "!#$%&'*+-.^_`|~";
+    return others.find(c) != std::string_view::npos;
+}
+
 // The value of hexadecimal digit `c` (either case), or -1 when it is not one.
 [[nodiscard]] constexpr int hex_digit_value(char c) noexcept {
     if (c >= '0' && c <= '9') {

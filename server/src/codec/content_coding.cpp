@@ -24,21 +24,12 @@ constexpr int gzip_level = 6;
 constexpr int gzip_window_bits = 15 + 16;  // 32 KB window, gzip header and trailer
 constexpr int brotli_quality = 5;
 
-// RFC 9110 tchar.
-constexpr bool is_token_char(char c) noexcept {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-        return true;
-    }
-    constexpr std::string_view others = "!#$%&'*+-.^_`|~";
-    return others.find(c) != std::string_view::npos;
-}
-
 constexpr bool is_token(std::string_view text) noexcept {
     if (text.empty()) {
         return false;
     }
     for (const char c : text) {
-        if (!is_token_char(c)) {
+        if (!core::is_tchar(c)) {
             return false;
         }
     }

@@ -5,33 +5,17 @@
 
 #include <charconv>
 
+#include "core/text.hpp"
+
 namespace storefront::server {
 
 namespace {
-
-bool is_token_char(char c) noexcept {
-    const auto b = static_cast<unsigned char>(c);
-    if (b <= 0x20 || b >= 0x7f) {
-        return false;
-    }
-    return std::string_view("()<>@,;:\\\"/[]?={}").find(c) == std::string_view::npos;
-}
 
 // cookie-octet: %x21 / %x23-2B / %x2D-3A / %x3C-5B / %x5D-7E
 bool is_cookie_octet(char c) noexcept {
     const auto b = static_cast<unsigned char>(c);
     return b == 0x21 || (b >= 0x23 && b <= 0x2b) || (b >= 0x2d && b <= 0x3a) || (b >= 0x3c && b <= 0x5b) ||
            (b >= 0x5d && b <= 0x7e);
-}
-
-std::string_view trim_spaces(std::string_view s) noexcept {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
-        s.remove_suffix(1);
-    }
-    return s;
 }
 
 // The value of one "name=value" pair when it is well-formed, else nullopt.
@@ -46,7 +30,7 @@ std::optional<std::string_view> pair_value(std::string_view pair, std::string_vi
         return std::nullopt;
     }
     for (const char c : key) {
-        if (!is_token_char(c)) {
+        if (!core::is_tchar(c)) {
             return std::nullopt;
         }
     }
@@ -66,7 +50,7 @@ std::optional<std::string_view> pair_value(std::string_view pair, std::string_vi
 std::optional<std::string_view> cookie_value(std::string_view cookie_field, std::string_view name) {
     while (!cookie_field.empty()) {
         const auto semicolon = cookie_field.find(';');
-        const std::string_view pair = trim_spaces(cookie_field.substr(0, semicolon));
+        const std::string_view pair = core::trim_spaces(cookie_field.substr(0, semicolon));
         if (auto value = pair_value(pair, name)) {
             return value;
         }
@@ -103,7 +87,7 @@ presented_token access_token_of(const http::request_header<>& head) {
             }
         }
         value.remove_prefix(scheme.size());
-        return {trim_spaces(value), false};
+        return {core::trim_spaces(value), false};
     }
     const auto cookie = request_cookie(head, access_cookie_name);
     if (!cookie || cookie->empty()) {

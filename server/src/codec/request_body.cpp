@@ -13,6 +13,7 @@
 #include <boost/json/value.hpp>
 #include <boost/url/parse.hpp>
 
+#include "core/text.hpp"
 #include "server/codec/response.hpp"
 
 namespace storefront::server {
@@ -233,19 +234,7 @@ or_response<body_fields> decode_body(std::string_view content_type, std::string_
 }
 
 std::string media_type_of(std::string_view content_type) {
-    const auto semicolon = content_type.find(';');
-    std::string_view type = content_type.substr(0, semicolon);
-    while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) {
-        type.remove_prefix(1);
-    }
-    while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) {
-        type.remove_suffix(1);
-    }
-    std::string lowered(type);
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) {
-        return static_cast<char>(std::tolower(c));
-    });
-    return lowered;
+    return core::ascii_lower(core::trim_spaces(content_type.substr(0, content_type.find(';'))));
 }
 
 std::string_view bearer_token(std::string_view authorization) {

@@ -50,7 +50,7 @@ handler_result handle_get_readiness(request_context&, ops_services& ops) {
 using namespace route_rows;
 
 // clang-format off
-constexpr std::array routes{
+constexpr std::array health_table{
     route{verb::get, "/healthz", &on<&handle_get_health>,    open, none, "getHealth",    reads},
     route{verb::get, "/readyz",  &on<&handle_get_readiness>, open, none, "getReadiness", reads},
 };
@@ -59,7 +59,7 @@ constexpr std::array routes{
 }  // namespace
 
 const surface_table<ops_services>& health_routes() {
-    return table_of<ops_services, routes>("/", error_style::store, request_logging::unlogged);
+    return table_of<ops_services, health_table>("/", error_style::store, request_logging::unlogged);
 }
 
 }  // namespace storefront::server

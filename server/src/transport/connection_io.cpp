@@ -17,6 +17,7 @@
 #include "request_accounting.hpp"
 #include "server/codec/error_style.hpp"
 #include "server/routing/error_responses.hpp"
+#include "use_tuple.hpp"
 
 namespace storefront::server {
 
@@ -26,7 +27,6 @@ using asio::ip::tcp;
 
 namespace {
 
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t read_chunk = 4096;
 constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
 

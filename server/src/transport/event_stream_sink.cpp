@@ -6,13 +6,14 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include "use_tuple.hpp"
+
 namespace storefront::server {
 
 namespace asio = boost::asio;
 
 namespace {
 
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 // Bounds what the kernel holds for a client that stops reading, so the subscriber's own queue (not
 // megabytes of socket buffer) decides when it is too slow.
 constexpr int stream_send_buffer = 64 * 1024;

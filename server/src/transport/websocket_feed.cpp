@@ -17,6 +17,8 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
+#include "use_tuple.hpp"
+
 namespace storefront::server {
 
 namespace {
@@ -24,8 +26,6 @@ namespace {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // What the pending read's handlers and the wakers share with the sink: it outlives the sink while a
 // handler or a posted wake-up still holds it.

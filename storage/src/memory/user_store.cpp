@@ -28,7 +28,7 @@ namespace storefront::storage {
 
 namespace {
 
-constexpr auto is_seed = [](const core::user_credentials& user) { return user.profile.seed; };
+constexpr auto is_seed_user = [](const core::user_credentials& user) { return user.profile.seed; };
 
 // The index key of an address: ASCII lower case, as core::normalize_email gives the lookups (a user may be
 // stored with the case it was sent in, under --compat public).
@@ -133,7 +133,7 @@ class memory_user_store final : public user_store {
 
     core::result<core::user> update_user(std::int64_t id, const core::user_patch& patch) override {
         std::unique_lock lock(mutex_);
-        const auto found = detail::find_writable(users_, id, is_seed, core::errc::seed_user_read_only);
+        const auto found = detail::find_writable(users_, id, is_seed_user, core::errc::seed_user_read_only);
         if (!found) {
             return found.error();
         }
@@ -163,7 +163,7 @@ class memory_user_store final : public user_store {
 
     core::result<void> delete_user(std::int64_t id) override {
         std::unique_lock lock(mutex_);
-        const auto found = detail::find_writable(users_, id, is_seed, core::errc::seed_user_read_only);
+        const auto found = detail::find_writable(users_, id, is_seed_user, core::errc::seed_user_read_only);
         if (!found) {
             return found.error();
         }

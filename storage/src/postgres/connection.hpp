@@ -101,6 +101,10 @@ struct pg_limits {
     std::chrono::milliseconds statement_timeout{5000};  // also the client-side deadline (plus a margin)
 };
 
+// How long the pool and the LISTEN thread wait before connecting again: doubling from the first to the most.
+constexpr std::chrono::milliseconds first_backoff{100};
+constexpr std::chrono::milliseconds max_backoff{2000};
+
 class pg_connection {
   public:
     // BEGIN … COMMIT; the destructor rolls back a transaction that was not committed.

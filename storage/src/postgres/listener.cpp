@@ -12,8 +12,6 @@ namespace storefront::storage::detail {
 namespace {
 
 constexpr std::chrono::milliseconds poll_interval{200};
-constexpr std::chrono::milliseconds first_backoff{100};
-constexpr std::chrono::milliseconds max_backoff{2000};
 
 }  // namespace
 

@@ -20,7 +20,7 @@ namespace {
 using detail::pg_connection;
 using detail::pg_params;
 
-constexpr std::string_view upsert =
+constexpr std::string_view upsert_order =
     "INSERT INTO orders (id, pet_id, quantity, ship_date, status, complete) VALUES ($1, $2, $3, $4, $5, $6) "
     "ON CONFLICT (id) DO UPDATE SET pet_id = excluded.pet_id, quantity = excluded.quantity, "
     "ship_date = excluded.ship_date, status = excluded.status, complete = excluded.complete";
@@ -106,7 +106,7 @@ std::unique_ptr<order_store> make_pg_order_store(
 namespace detail {
 
 void write_row(pg_connection& conn, const core::pet_order& order) {
-    (void)conn.exec(upsert, order_params(order));
+    (void)conn.exec(upsert_order, order_params(order));
 }
 
 }  // namespace detail

@@ -79,7 +79,7 @@ pg_params pet_params(const core::pet& p) {
     return params;
 }
 
-constexpr std::string_view upsert =
+constexpr std::string_view upsert_pet =
     "INSERT INTO pets (id, has_category, category_id, category_name, name, photo_urls, tag_ids, tag_names, "
     "status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO UPDATE SET "
     "has_category = excluded.has_category, category_id = excluded.category_id, "
@@ -195,7 +195,7 @@ std::unique_ptr<pet_store> make_pg_pet_store(
 namespace detail {
 
 void write_row(pg_connection& conn, const core::pet& pet) {
-    (void)conn.exec(upsert, pet_params(pet));
+    (void)conn.exec(upsert_pet, pet_params(pet));
 }
 
 }  // namespace detail

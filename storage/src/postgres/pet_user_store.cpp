@@ -22,7 +22,7 @@ namespace {
 using detail::pg_connection;
 using detail::pg_params;
 
-constexpr std::string_view upsert =
+constexpr std::string_view upsert_pet_user =
     "INSERT INTO pet_users (username, id, first_name, last_name, email, phone, user_status, password_hash) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (username) DO UPDATE SET id = excluded.id, "
     "first_name = excluded.first_name, last_name = excluded.last_name, email = excluded.email, "
@@ -141,7 +141,7 @@ std::unique_ptr<pet_user_store> make_pg_pet_user_store(
 namespace detail {
 
 void write_row(pg_connection& conn, const core::pet_user_credentials& user) {
-    (void)conn.exec(upsert, user_params(user));
+    (void)conn.exec(upsert_pet_user, user_params(user));
 }
 
 }  // namespace detail

@@ -13,13 +13,6 @@
 
 namespace storefront::storage::detail {
 
-namespace {
-
-constexpr std::chrono::milliseconds first_backoff{100};
-constexpr std::chrono::milliseconds max_backoff{2000};
-
-}  // namespace
-
 pg_pool::pg_pool(pg_target target, std::size_t size, pg_limits limits)
     : target_(std::move(target)), size_(std::max<std::size_t>(1, size)), limits_(limits) {}
 

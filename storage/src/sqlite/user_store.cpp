@@ -28,7 +28,7 @@ using detail::sqlite_connection;
 using detail::sqlite_statement;
 using step = sqlite_statement::step_result;
 
-constexpr auto is_seed = [](const core::user_credentials& user) { return user.profile.seed; };
+constexpr auto is_seed_user = [](const core::user_credentials& user) { return user.profile.seed; };
 
 constexpr std::string_view user_select =
     "SELECT id, email, name, role, avatar, created_at, updated_at, seed, password_hash FROM users ";
@@ -155,7 +155,7 @@ class sqlite_user_store final : public user_store {
 
     core::result<core::user> update_user(std::int64_t id, const core::user_patch& patch) override {
         return recorded(db_->write([&](sqlite_connection& w) -> core::result<core::user> {
-            auto current = detail::writable(user_by_id(w, id), is_seed, core::errc::seed_user_read_only);
+            auto current = detail::writable(user_by_id(w, id), is_seed_user, core::errc::seed_user_read_only);
             if (!current) {
                 return current.error();
             }

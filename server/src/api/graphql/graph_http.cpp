@@ -12,32 +12,13 @@
 
 #include "core/enum_names.hpp"
 #include "core/query.hpp"
+#include "core/text.hpp"
 #include "server/codec/error_style.hpp"
+#include "server/codec/request_body.hpp"
 
 namespace storefront::server {
 
 namespace {
-
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
-
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
-
-// The media type of a Content-Type or Accept range, without parameters, lower case.
-std::string media_type_of(std::string_view value) {
-    return lower(trim(value.substr(0, value.find(';'))));
-}
 
 // Members shared by GET and POST: operationName a string or null, variables an object or null,
 // extensions an object or null.
@@ -96,7 +77,7 @@ or_response<std::optional<boost::json::value>> json_parameter(
 
 // The q parameter of an Accept range (1 when absent or unreadable).
 double quality_of(std::string_view range) {
-    const std::string params = lower(range.substr(std::min(range.find(';'), range.size())));
+    const std::string params = core::ascii_lower(range.substr(std::min(range.find(';'), range.size())));
     const auto q = params.find("q=");
     if (q == std::string::npos) {
         return 1;
@@ -165,7 +146,7 @@ or_response<graph_params> get_params(const request_context& ctx) {
 }
 
 std::optional<graph_media> answer_media(std::string_view accept, bool html_allowed) {
-    if (trim(accept).empty()) {
+    if (core::trim_spaces(accept).empty()) {
         return graph_media::json;
     }
     std::size_t start = 0;

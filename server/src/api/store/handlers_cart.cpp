@@ -20,11 +20,6 @@ namespace {
 
 using namespace shop_support;
 
-// 400 with one problem.
-response invalid(std::string message) {
-    return validation_failed(core::validation_errors{{std::move(message)}});
-}
-
 // The {productId} segment: a positive integer, else 400 naming it.
 or_response<std::int64_t> path_product(const request_context& ctx) {
     const auto id = core::parse_path_id(store_params::decoded_param(ctx, "productId"));

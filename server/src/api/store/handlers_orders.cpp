@@ -24,10 +24,6 @@ namespace {
 
 using namespace shop_support;
 
-response invalid(std::string message) {
-    return validation_failed(core::validation_errors{{std::move(message)}});
-}
-
 constexpr std::string_view status_choices = "pending_payment, paid, shipped, delivered, cancelled, expired";
 
 // The answer to a refused status change of order `id` to `to`: 404, or 409 naming the moves allowed from

@@ -70,7 +70,8 @@ class body_fields {
 // 1.81 measures its input with strlen (found by fuzzing).
 [[nodiscard]] std::optional<core::query_params> parse_form(std::string_view body);
 
-// The media type of a Content-Type value, lower-cased, without parameters or surrounding spaces.
+// The media type of a Content-Type value or an Accept range, lower-cased, without parameters or surrounding
+// spaces.
 [[nodiscard]] std::string media_type_of(std::string_view content_type);
 
 // The token of an "Authorization: Bearer <token>" header value (scheme case-insensitive), or empty.

@@ -75,6 +75,11 @@ namespace storefront::server::shop_support {
     return error_response(ec);
 }
 
+// 400 with one validation message (the shop's handlers check their own body fields).
+[[nodiscard]] inline response invalid(std::string message) {
+    return validation_failed(core::validation_errors{{std::move(message)}});
+}
+
 // 404 "Order 7 not found" (also for another user's order: its existence is not revealed).
 [[nodiscard]] inline response order_missing(std::int64_t id) {
     return error_response(core::errc::not_found, missing_text("Order", id));
