@@ -51,6 +51,16 @@ template <class Enum, std::size_t N>
     return text_of(table, value, &enum_name<Enum>::name, fallback);
 }
 
+// name_of for a table with one row for each enumerator from 0 up to `Last`: the compiler checks the count, so
+// an enumerator added after `Last` cannot go without a name.
+template <auto Last, std::size_t N>
+[[nodiscard]] constexpr std::string_view name_of_each(
+    const enum_name<decltype(Last)> (&table)[N], decltype(Last) value, std::string_view fallback
+) noexcept {
+    static_assert(N == static_cast<std::size_t>(Last) + 1, "one row for each enumerator up to Last");
+    return name_of(table, value, fallback);
+}
+
 // The value spelled `name` (exact, case-sensitive), or nullopt.
 template <class Enum, std::size_t N>
 [[nodiscard]] constexpr std::optional<Enum> value_named(

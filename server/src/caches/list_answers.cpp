@@ -6,7 +6,8 @@
 
 namespace storefront::server {
 
-list_answers::list_answers(std::size_t max_entries, std::size_t max_bytes) : kept_(max_entries, max_bytes) {}
+list_answers::list_answers(std::size_t max_entries, std::size_t max_bytes)
+    : locked_lru(max_entries, max_bytes) {}
 
 std::optional<list_answer> list_answers::find(const std::string& key, std::uint64_t revision) {
     const std::lock_guard lock(mutex_);
@@ -30,21 +31,6 @@ void list_answers::keep(const std::string& key, std::uint64_t revision, list_ans
         revision_ = revision;
     }
     kept_.keep(key, std::move(answer));
-}
-
-void list_answers::clear() {
-    const std::lock_guard lock(mutex_);
-    kept_.clear();
-}
-
-std::size_t list_answers::size() const {
-    const std::lock_guard lock(mutex_);
-    return kept_.size();
-}
-
-std::size_t list_answers::bytes() const {
-    const std::lock_guard lock(mutex_);
-    return kept_.bytes();
 }
 
 }  // namespace storefront::server

@@ -3,9 +3,11 @@
 
 #include "server/ops/metrics.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <stdexcept>
 
 #include "core/order_states.hpp"
@@ -21,28 +23,29 @@ namespace {
 
 using http_verb = boost::beast::http::verb;
 
-constexpr std::array<std::string_view, 8> method_names{
-    "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "other"};
+// The methods counted by name, in series order; any other is counted as "other" (the last index).
+constexpr std::array counted_methods{
+    http_verb::get,
+    http_verb::head,
+    http_verb::post,
+    http_verb::put,
+    http_verb::delete_,
+    http_verb::options,
+    http_verb::patch};
 
 std::size_t method_index(http_verb v) noexcept {
-    switch (v) {
-        case http_verb::get:
-            return 0;
-        case http_verb::head:
-            return 1;
-        case http_verb::post:
-            return 2;
-        case http_verb::put:
-            return 3;
-        case http_verb::delete_:
-            return 4;
-        case http_verb::options:
-            return 5;
-        case http_verb::patch:
-            return 6;
-        default:
-            return 7;
+    return static_cast<std::size_t>(
+        std::find(counted_methods.begin(), counted_methods.end(), v) - counted_methods.begin()
+    );
+}
+
+// The method of series `m` as a request line spells it ("GET", "DELETE"), or "other".
+std::string method_name(std::size_t m) {
+    if (m >= counted_methods.size()) {
+        return "other";
     }
+    const auto name = boost::beast::http::to_string(counted_methods[m]);
+    return std::string(name.data(), name.size());
 }
 
 // Every status storefront answers; anything else is counted as "other" (index 24).
@@ -76,6 +79,14 @@ constexpr std::array<std::int64_t, 14> bucket_bounds_ns{
     250'000'000,
     500'000'000,
     1'000'000'000};
+
+// A counter or gauge of one value, as /metrics writes it.
+struct scalar_metric {
+    std::string_view name;
+    std::string_view type;
+    std::string_view help;
+    std::uint64_t value;
+};
 
 std::string number(double v) {
     std::array<char, 32> buf{};
@@ -177,9 +188,8 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
                 }
                 const std::string status =
                     s < known_statuses.size() ? std::to_string(known_statuses[s]) : std::string("other");
-                out += "storefront_http_requests_total{" + labels_[i] + ",method=\"" +
-                       std::string(method_names[m]) + "\",status=\"" + status + "\"} " + std::to_string(v) +
-                       "\n";
+                out += "storefront_http_requests_total{" + labels_[i] + ",method=\"" + method_name(m) +
+                       "\",status=\"" + status + "\"} " + std::to_string(v) + "\n";
             }
         }
     });
@@ -215,47 +225,24 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
                std::to_string(cumulative) + "\n";
     });
 
-    const auto scalar = [&](std::string_view name, std::string_view type, std::string_view help, auto value) {
-        out.append("# HELP ").append(name).append(" ").append(help).append("\n");
-        out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
-        out.append(name).append(" ").append(std::to_string(value)).append("\n");
+    // Counters and gauges of one value each, written in the order given.
+    const auto scalars = [&](std::initializer_list<scalar_metric> metrics) {
+        for (const scalar_metric& m : metrics) {
+            out.append("# HELP ").append(m.name).append(" ").append(m.help).append("\n");
+            out.append("# TYPE ").append(m.name).append(" ").append(m.type).append("\n");
+            out.append(m.name).append(" ").append(std::to_string(m.value)).append("\n");
+        }
     };
-    scalar(
-        "storefront_http_received_bytes_total",
-        "counter",
-        "Request bytes read (head and body).",
-        summed([](const shard& sh) -> const counter& { return sh.bytes_in; })
-    );
-    scalar(
-        "storefront_http_sent_bytes_total",
-        "counter",
-        "Response bytes written (head and body).",
-        summed([](const shard& sh) -> const counter& { return sh.bytes_out; })
-    );
-    scalar(
-        "storefront_open_connections",
-        "gauge",
-        "Client connections open now.",
-        open_connections_.load(relaxed)
-    );
-    scalar(
-        "storefront_rate_limited_total",
-        "counter",
-        "Requests answered 429 because their client was over --rate-limit.",
-        rate_limited_.load(relaxed)
-    );
-    scalar(
-        "storefront_login_refusals_total",
-        "counter",
-        "Logins answered 429 by the login brake (too many failed logins for the account or the client).",
-        login_brake::counted().refused
-    );
-    scalar(
-        "storefront_login_failures_total",
-        "counter",
-        "Logins refused for a wrong e-mail, username or password (counted by the login brake).",
-        login_brake::counted().failed
-    );
+    // clang-format off
+    scalars({
+        {"storefront_http_received_bytes_total",      "counter",  "Request bytes read (head and body).",                                                             summed([](const shard& sh) -> const counter& { return sh.bytes_in; })},
+        {"storefront_http_sent_bytes_total",          "counter",  "Response bytes written (head and body).",                                                         summed([](const shard& sh) -> const counter& { return sh.bytes_out; })},
+        {"storefront_open_connections",               "gauge",    "Client connections open now.",                                                                    static_cast<std::uint64_t>(open_connections_.load(relaxed))},
+        {"storefront_rate_limited_total",             "counter",  "Requests answered 429 because their client was over --rate-limit.",                               rate_limited_.load(relaxed)},
+        {"storefront_login_refusals_total",           "counter",  "Logins answered 429 by the login brake (too many failed logins for the account or the client).",  login_brake::counted().refused},
+        {"storefront_login_failures_total",           "counter",  "Logins refused for a wrong e-mail, username or password (counted by the login brake).",           login_brake::counted().failed},
+    });
+    // clang-format on
     out +=
         "# HELP storefront_shop_orders Orders of the shared data set in each state, as of the last "
         "order-expiry pass.\n# TYPE storefront_shop_orders gauge\n";
@@ -274,12 +261,11 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
     out += "storefront_shop_payments_total{outcome=\"requires_action\"} " +
            std::to_string(payments.requires_action) + "\n";
     out += "storefront_shop_payments_total{outcome=\"refunded\"} " + std::to_string(payments.refunded) + "\n";
-    scalar(
-        "storefront_sandboxes_live",
-        "gauge",
-        "Sandboxes holding data of their own (as of the last purge pass).",
-        sandboxes_live_.load(relaxed)
-    );
+    // clang-format off
+    scalars({
+        {"storefront_sandboxes_live",                 "gauge",    "Sandboxes holding data of their own (as of the last purge pass).",                                sandboxes_live_.load(relaxed)},
+    });
+    // clang-format on
     out +=
         "# HELP storefront_sandbox_rows Rows the sandboxes open on this instance have added beyond the seed "
         "(products, categories, users, pets), recomputed by each purge pass.\n";
@@ -294,102 +280,26 @@ std::string service_metrics::exposition(const offload_readings& offload) const {
     out += "storefront_sandbox_rows_bucket{le=\"+Inf\"} " + std::to_string(sandboxes) + "\n";
     out += "storefront_sandbox_rows_sum " + std::to_string(sandbox_rows_sum_.load(relaxed)) + "\n";
     out += "storefront_sandbox_rows_count " + std::to_string(sandboxes) + "\n";
-    scalar(
-        "storefront_sandbox_quota_refusals_total",
-        "counter",
-        "Requests answered 507 because a sandbox quota was reached (--sandbox-max, --sandbox-rows).",
-        sandbox_quota_refusals_.load(relaxed)
-    );
-    scalar(
-        "storefront_password_queue_depth",
-        "gauge",
-        "Argon2id jobs queued or running on the password worker.",
-        offload.password_depth
-    );
-    scalar(
-        "storefront_password_rejections_total",
-        "counter",
-        "Argon2id jobs refused because the password worker's queue was full (answered 503).",
-        offload.password_rejections
-    );
-    scalar(
-        "storefront_storage_queue_depth",
-        "gauge",
-        "Blocking storage calls (SQLite, PostgreSQL) queued or running on the storage pool.",
-        offload.storage_depth
-    );
-    scalar(
-        "storefront_storage_rejections_total",
-        "counter",
-        "Storage calls refused because the storage pool's queue was full (answered 503).",
-        offload.storage_rejections
-    );
-    scalar(
-        "storefront_write_queue_depth",
-        "gauge",
-        "Durable catalogue and user writes queued or running on the write lane, to share a commit.",
-        offload.write_depth
-    );
-    scalar(
-        "storefront_write_batches_total",
-        "counter",
-        "Transactions the write lane ran, each one commit shared by the writes queued together.",
-        offload.write_batches
-    );
-    scalar(
-        "storefront_batched_writes_total",
-        "counter",
-        "Writes the write lane's transactions carried (divided by the batches: writes per commit).",
-        offload.batched_writes
-    );
-    scalar(
-        "storefront_replayed_requests_total",
-        "counter",
-        "GETs answered again from an I/O thread's replay cache, without parsing or routing.",
-        summed([](const shard& sh) -> const counter& { return sh.replayed; })
-    );
-    scalar(
-        "storefront_response_cache_hits_total",
-        "counter",
-        "Pre-serialised list answers served from the cache.",
-        response_cache_counters().hits.load(relaxed)
-    );
-    scalar(
-        "storefront_response_cache_rebuilds_total",
-        "counter",
-        "Pre-serialised lists reread whole because the store could not say which rows changed.",
-        response_cache_counters().rebuilds.load(relaxed)
-    );
-    scalar(
-        "storefront_response_cache_patches_total",
-        "counter",
-        "Pre-serialised lists brought up to date by re-serialising only the rows a write changed.",
-        response_cache_counters().patches.load(relaxed)
-    );
-    scalar(
-        "storefront_event_subscribers",
-        "gauge",
-        "Change feed streams (SSE) open now.",
-        event_feed_counters().subscribers.load(relaxed)
-    );
-    scalar(
-        "storefront_events_sent_total",
-        "counter",
-        "Change feed events written to streams (a replayed event counts once per stream).",
-        event_feed_counters().events_sent.load(relaxed)
-    );
-    scalar(
-        "storefront_event_overflow_closes_total",
-        "counter",
-        "Change feed streams closed because their client could not keep up (the last event: overflow).",
-        event_feed_counters().overflow_closes.load(relaxed)
-    );
-    scalar(
-        "storefront_event_streams_refused_total",
-        "counter",
-        "Change feed streams refused with 503 at --events-max-connections.",
-        event_feed_counters().refused.load(relaxed)
-    );
+    // clang-format off
+    scalars({
+        {"storefront_sandbox_quota_refusals_total",   "counter",  "Requests answered 507 because a sandbox quota was reached (--sandbox-max, --sandbox-rows).",      sandbox_quota_refusals_.load(relaxed)},
+        {"storefront_password_queue_depth",           "gauge",    "Argon2id jobs queued or running on the password worker.",                                         offload.password_depth},
+        {"storefront_password_rejections_total",      "counter",  "Argon2id jobs refused because the password worker's queue was full (answered 503).",              offload.password_rejections},
+        {"storefront_storage_queue_depth",            "gauge",    "Blocking storage calls (SQLite, PostgreSQL) queued or running on the storage pool.",              offload.storage_depth},
+        {"storefront_storage_rejections_total",       "counter",  "Storage calls refused because the storage pool's queue was full (answered 503).",                 offload.storage_rejections},
+        {"storefront_write_queue_depth",              "gauge",    "Durable catalogue and user writes queued or running on the write lane, to share a commit.",       offload.write_depth},
+        {"storefront_write_batches_total",            "counter",  "Transactions the write lane ran, each one commit shared by the writes queued together.",          offload.write_batches},
+        {"storefront_batched_writes_total",           "counter",  "Writes the write lane's transactions carried (divided by the batches: writes per commit).",       offload.batched_writes},
+        {"storefront_replayed_requests_total",        "counter",  "GETs answered again from an I/O thread's replay cache, without parsing or routing.",              summed([](const shard& sh) -> const counter& { return sh.replayed; })},
+        {"storefront_response_cache_hits_total",      "counter",  "Pre-serialised list answers served from the cache.",                                              response_cache_counters().hits.load(relaxed)},
+        {"storefront_response_cache_rebuilds_total",  "counter",  "Pre-serialised lists reread whole because the store could not say which rows changed.",           response_cache_counters().rebuilds.load(relaxed)},
+        {"storefront_response_cache_patches_total",   "counter",  "Pre-serialised lists brought up to date by re-serialising only the rows a write changed.",        response_cache_counters().patches.load(relaxed)},
+        {"storefront_event_subscribers",              "gauge",    "Change feed streams (SSE) open now.",                                                             event_feed_counters().subscribers.load(relaxed)},
+        {"storefront_events_sent_total",              "counter",  "Change feed events written to streams (a replayed event counts once per stream).",                event_feed_counters().events_sent.load(relaxed)},
+        {"storefront_event_overflow_closes_total",    "counter",  "Change feed streams closed because their client could not keep up (the last event: overflow).",   event_feed_counters().overflow_closes.load(relaxed)},
+        {"storefront_event_streams_refused_total",    "counter",  "Change feed streams refused with 503 at --events-max-connections.",                               event_feed_counters().refused.load(relaxed)},
+    });
+    // clang-format on
     out += "# HELP storefront_build_info The running build.\n# TYPE storefront_build_info gauge\n";
     out += "storefront_build_info{version=\"" STOREFRONT_VERSION "\",compiler=\"" __VERSION__ "\"} 1\n";
     return out;

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <iterator>
 #include <utility>
 
 #include <boost/asio/as_tuple.hpp>
@@ -39,11 +38,9 @@ constexpr core::enum_name<storage_health> health_names[] = {
     {storage_health::unavailable, "storage unavailable"},
     {storage_health::busy, "storage busy"},
 };
-// One row a health: busy is the last enumerator (readiness.hpp).
-static_assert(std::size(health_names) == static_cast<std::size_t>(storage_health::busy) + 1);
 
 std::string_view describe(storage_health health) {
-    return core::name_of(health_names, health, "storage unavailable");
+    return core::name_of_each<storage_health::busy>(health_names, health, "storage unavailable");
 }
 
 storage_readiness::storage_readiness(std::chrono::milliseconds ttl, std::chrono::milliseconds bound)

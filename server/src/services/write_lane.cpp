@@ -34,24 +34,9 @@ void write_lane::stop() {
     }
 }
 
-std::size_t write_lane::queued() const {
+std::size_t write_lane::counted(std::size_t write_lane::*counter) const {
     std::lock_guard lock(mutex_);
-    return waiting_;
-}
-
-std::size_t write_lane::rejected() const {
-    std::lock_guard lock(mutex_);
-    return rejected_;
-}
-
-std::size_t write_lane::batches() const {
-    std::lock_guard lock(mutex_);
-    return batches_;
-}
-
-std::size_t write_lane::writes() const {
-    std::lock_guard lock(mutex_);
-    return writes_;
+    return this->*counter;
 }
 
 void write_lane::submit(write* w) {

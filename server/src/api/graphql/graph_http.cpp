@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <iterator>
 
 #include <boost/json/parse.hpp>
 
@@ -177,11 +176,9 @@ constexpr core::enum_name<graph_media> media_types[] = {
     {graph_media::json, "application/json; charset=utf-8"},
     {graph_media::html, "text/html; charset=utf-8"},
 };
-// One row a media type: html is the last enumerator (graph_http.hpp).
-static_assert(std::size(media_types) == static_cast<std::size_t>(graph_media::html) + 1);
 
 std::string_view content_type_of(graph_media media) {
-    return core::name_of(media_types, media, "application/json; charset=utf-8");
+    return core::name_of_each<graph_media::html>(media_types, media, "application/json; charset=utf-8");
 }
 
 }  // namespace storefront::server

@@ -2,11 +2,24 @@
 // The public store service's GraphQL schema, exactly as it serves it (names, argument types, nullability,
 // order): generated clients depend on it (../shared/reference/graphql.md).
 
+#include <string>
 #include <string_view>
 
 namespace storefront::server {
 
-inline constexpr std::string_view store_schema_sdl = R"(scalar DateTime
+// The fields of a shipping address, written once: the Order's output type and the checkout's input type
+// have the same.
+inline constexpr std::string_view shipping_address_fields = R"(  name: String!
+  line1: String!
+  line2: String
+  city: String!
+  postalCode: String!
+  country: String!
+)";
+
+// The schema up to the first shipping address's fields, between them, and after the second.
+inline constexpr std::string_view store_schema_parts[] = {
+    R"(scalar DateTime
 
 type Product {
   id: ID!
@@ -70,13 +83,8 @@ type Cart {
 }
 
 type ShippingAddress {
-  name: String!
-  line1: String!
-  line2: String
-  city: String!
-  postalCode: String!
-  country: String!
-}
+)",
+    R"(}
 
 type Order {
   id: ID!
@@ -198,13 +206,8 @@ input UpdateCategoryDto {
 }
 
 input ShippingAddressInput {
-  name: String!
-  line1: String!
-  line2: String
-  city: String!
-  postalCode: String!
-  country: String!
-}
+)",
+    R"(}
 
 input CardInput {
   number: String!
@@ -217,6 +220,15 @@ enum Role {
   admin
   customer
 }
-)";
+)",
+};
+
+// The whole schema's text (read when a schema is built, never during static initialisation).
+inline const std::string store_schema_sdl = [] {
+    std::string sdl(store_schema_parts[0]);
+    sdl.append(shipping_address_fields).append(store_schema_parts[1]);
+    sdl.append(shipping_address_fields).append(store_schema_parts[2]);
+    return sdl;
+}();
 
 }  // namespace storefront::server

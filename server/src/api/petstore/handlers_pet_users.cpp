@@ -19,6 +19,7 @@
 #include "server/codec/json_writer.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
+#include "server/services/login_check.hpp"
 
 namespace storefront::server {
 
@@ -208,18 +209,15 @@ handler_result handle_get_pet_user_login(request_context& ctx, pet_services& app
     login_attempt attempt(app.brake(), std::move(account), std::string(ctx.client));
     const auto user = co_await app.storage([&] { return app.pet_users().find(*name); });
     // Unknown users (and users without a password) still cost one verify, so timing reveals nothing.
-    std::string password_text = std::move(*secret);
-    std::string stored_hash = user ? user->password_hash : std::string();
-    auto verification = app.passwords().verify(std::move(password_text), std::move(stored_hash));
-    const auto match = co_await std::move(verification);
-    if (!match) {
-        co_return pet_error_response(core::errc::busy);
+    auto check =
+        check_password(app.passwords(), attempt, std::move(*secret), user ? user->password_hash : "");
+    const auto refused = co_await std::move(check);
+    if (refused == core::errc::busy) {
+        co_return pet_error_response(*refused);
     }
-    if (!*match || !user) {
-        attempt.failed();
+    if (refused) {
         co_return invalid_login();
     }
-    attempt.succeeded();
     response r = pet_params::json_string_response("Logged in user session: " + random_session());
     r.deterministic = false;  // a new session string each time: no ETag
     const std::string expires = iso8601_ms(core::unix_now() * 1000 + session_lifetime_ms);

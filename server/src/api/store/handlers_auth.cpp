@@ -11,6 +11,7 @@
 #include "server/codec/json_writer.hpp"
 #include "server/codec/request_body.hpp"
 #include "server/routing/error_responses.hpp"
+#include "server/services/login_check.hpp"
 
 namespace storefront::server {
 
@@ -78,20 +79,15 @@ handler_result handle_post_auth_login(request_context& ctx, store_services& app)
         }
     }
     // Unknown users still cost one verify, so timing does not reveal which e-mails exist.
-    // Named locals, not temporaries, go into co_await: GCC 12 destroys temporaries in a co_await
+    // A named awaitable, not a temporary, goes into co_await: GCC 12 destroys temporaries in a co_await
     // expression twice (GCC bug 99576).
-    std::string password_text(*password);
-    std::string stored_hash = credentials ? credentials->password_hash : std::string();
-    auto verification = app.passwords().verify(std::move(password_text), std::move(stored_hash));
-    const auto match = co_await std::move(verification);
-    if (!match) {
-        co_return error_response(core::errc::busy);
+    auto check = check_password(
+        app.passwords(), attempt, std::string(*password), credentials ? credentials->password_hash : ""
+    );
+    const auto refused = co_await std::move(check);
+    if (refused) {
+        co_return error_response(*refused);
     }
-    if (!*match || !credentials) {
-        attempt.failed();
-        co_return error_response(core::errc::invalid_credentials);
-    }
-    attempt.succeeded();
     // Each login starts a refresh family, so a stolen refresh token can be detected and revoked.
     const std::int64_t now = core::unix_now();
     const std::int64_t user_id = credentials->profile.id;

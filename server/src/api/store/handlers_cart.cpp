@@ -88,6 +88,32 @@ or_response<std::int64_t> body_product(const core::input_fields& fields) {
     return *id;
 }
 
+// A line written (POST /cart/items, PATCH /cart/items/{productId}) by `make` (cart_actions::add_item or
+// set_item) of the product and the body's quantity: the product of the {productId} segment when `in_path`
+// (where quantity 0 removes the line), else of the body. The first problem is answered, in that order.
+template <class Make>
+boost::asio::awaitable<response> line_written(
+    request_context& ctx, store_services& app, bool in_path, Make make, http::status status
+) {
+    const auto from_path = in_path ? path_product(ctx) : or_response<std::int64_t>(std::int64_t{0});
+    if (!from_path) {
+        co_return from_path.error();
+    }
+    const auto fields = decode_input(ctx.request[http::field::content_type], ctx.request.body());
+    if (!fields) {
+        co_return fields.error();
+    }
+    const auto product = in_path ? from_path : body_product(*fields);
+    if (!product) {
+        co_return product.error();
+    }
+    const auto quantity = body_quantity(*fields, in_path);
+    if (!quantity) {
+        co_return quantity.error();
+    }
+    co_return co_await change(ctx, app, make(*product, *quantity), status, *product);
+}
+
 }  // namespace
 
 // GET /cart : the caller's open cart, priced from the catalogue now (an empty one when there is none)
@@ -114,40 +140,12 @@ handler_result handle_delete_cart(request_context& ctx, store_services& app) {
 
 // POST /cart/items {productId, quantity} : 201 the cart with `quantity` more of the product
 handler_result handle_post_cart_item(request_context& ctx, store_services& app) {
-    const auto fields = decode_input(ctx.request[http::field::content_type], ctx.request.body());
-    if (!fields) {
-        co_return fields.error();
-    }
-    const auto product = body_product(*fields);
-    if (!product) {
-        co_return product.error();
-    }
-    const auto quantity = body_quantity(*fields, false);
-    if (!quantity) {
-        co_return quantity.error();
-    }
-    co_return co_await change(
-        ctx, app, cart_actions::add_item(*product, *quantity), http::status::created, *product
-    );
+    return line_written(ctx, app, false, &cart_actions::add_item, http::status::created);
 }
 
 // PATCH /cart/items/{productId} {quantity} : the line's quantity set (0 removes it)
 handler_result handle_patch_cart_item(request_context& ctx, store_services& app) {
-    const auto product = path_product(ctx);
-    if (!product) {
-        co_return product.error();
-    }
-    const auto fields = decode_input(ctx.request[http::field::content_type], ctx.request.body());
-    if (!fields) {
-        co_return fields.error();
-    }
-    const auto quantity = body_quantity(*fields, true);
-    if (!quantity) {
-        co_return quantity.error();
-    }
-    co_return co_await change(
-        ctx, app, cart_actions::set_item(*product, *quantity), http::status::ok, *product
-    );
+    return line_written(ctx, app, true, &cart_actions::set_item, http::status::ok);
 }
 
 // DELETE /cart/items/{productId} : the product's line removed

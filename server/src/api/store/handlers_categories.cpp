@@ -1,11 +1,9 @@
 // Category handlers: the list (whole or paged, from prebuilt JSON) and a category's products through the
-// shared list path, by id and slug, and create/update/delete (catalogue_writes.hpp).
+// shared list path (single rows: catalogue_reads.hpp, catalogue_writes.hpp, routed from routes.cpp).
 
 #include <string>
 #include <vector>
 
-#include "catalogue_reads.hpp"
-#include "catalogue_writes.hpp"
 #include "core/catalogue_rules.hpp"
 #include "core/pagination.hpp"
 #include "core/write_policy.hpp"
@@ -30,16 +28,6 @@ handler_result handle_get_categories(request_context& ctx, store_services& app) 
     co_return co_await store_lists::serve_list(ctx, app, source);
 }
 
-// GET /categories/{id}?select= : one category
-handler_result handle_get_category(request_context& ctx, store_services& app) {
-    return catalogue_reads::row_by_id<category_actions>(ctx, app);
-}
-
-// GET /categories/slug/{slug}?select= : one category by its slug
-handler_result handle_get_category_by_slug(request_context& ctx, store_services& app) {
-    return catalogue_reads::row_by_slug<category_actions>(ctx, app);
-}
-
 // GET /categories/{id}/products?offset=&limit=&sortBy=&order=&q=&select= : one page of the category's
 // products
 handler_result handle_get_category_products(request_context& ctx, store_services& app) {
@@ -52,21 +40,6 @@ handler_result handle_get_category_products(request_context& ctx, store_services
     source.parent_category = *id;
     source.missing_parent = [&ctx, &app, id = *id] { return entity_missing(ctx, app, "Category", id); };
     co_return co_await store_lists::serve_list(ctx, app, source);
-}
-
-// POST /categories {name, image} : 201 the new category
-handler_result handle_post_category(request_context& ctx, store_services& app) {
-    return catalogue_writes::create_row<category_actions>(ctx, app);
-}
-
-// PUT /categories/{id} {name?, image?} : the updated category (a new name gives a new slug)
-handler_result handle_put_category(request_context& ctx, store_services& app) {
-    return catalogue_writes::update_row<category_actions>(ctx, app);
-}
-
-// DELETE /categories/{id} : true; 409 while products still belong to it
-handler_result handle_delete_category(request_context& ctx, store_services& app) {
-    return catalogue_writes::delete_row<category_actions>(ctx, app);
 }
 
 }  // namespace storefront::server

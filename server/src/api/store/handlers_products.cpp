@@ -1,13 +1,12 @@
-// Product handlers: filtered pages (unfiltered ones from prebuilt JSON) and related products through the
-// shared list path, by id and slug, and create/update/delete (catalogue_writes.hpp).
+// Product handlers: filtered pages (unfiltered ones from prebuilt JSON) and related products, by id and slug,
+// through the shared list path (single rows: catalogue_reads.hpp, catalogue_writes.hpp, routed from
+// routes.cpp).
 
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "catalogue_reads.hpp"
-#include "catalogue_writes.hpp"
 #include "core/catalogue_rules.hpp"
 #include "core/pagination.hpp"
 #include "core/write_policy.hpp"
@@ -51,16 +50,6 @@ handler_result handle_get_products(request_context& ctx, store_services& app) {
     co_return co_await store_lists::serve_list(ctx, app, source, std::move(problems));
 }
 
-// GET /products/{id}?select= : one product
-handler_result handle_get_product(request_context& ctx, store_services& app) {
-    return catalogue_reads::row_by_id<product_actions>(ctx, app);
-}
-
-// GET /products/slug/{slug}?select= : one product by its slug
-handler_result handle_get_product_by_slug(request_context& ctx, store_services& app) {
-    return catalogue_reads::row_by_slug<product_actions>(ctx, app);
-}
-
 // GET /products/{id}/related?offset=&limit=&sortBy=&order=&q=&select= : every other product of its
 // category, in id order (a page when offset or limit is given)
 handler_result handle_get_related_products(request_context& ctx, store_services& app) {
@@ -93,21 +82,6 @@ handler_result handle_get_related_products_by_slug(request_context& ctx, store_s
         co_return std::move(*related);
     }};
     co_return co_await store_lists::serve_list(ctx, app, source);
-}
-
-// POST /products {title, price, description, categoryId, images} : 201 the new product
-handler_result handle_post_product(request_context& ctx, store_services& app) {
-    return catalogue_writes::create_row<product_actions>(ctx, app);
-}
-
-// PUT /products/{id} {any subset of the fields} : the updated product
-handler_result handle_put_product(request_context& ctx, store_services& app) {
-    return catalogue_writes::update_row<product_actions>(ctx, app);
-}
-
-// DELETE /products/{id} : true
-handler_result handle_delete_product(request_context& ctx, store_services& app) {
-    return catalogue_writes::delete_row<product_actions>(ctx, app);
 }
 
 }  // namespace storefront::server

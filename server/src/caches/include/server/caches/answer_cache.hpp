@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "server/caches/bounded_lru.hpp"
@@ -23,7 +22,13 @@ struct store_revisions {
     friend bool operator==(const store_revisions&, const store_revisions&) = default;
 };
 
-class answer_cache {
+// An answer kept, with the revisions it was computed at.
+struct kept_answer {
+    store_revisions at;
+    std::shared_ptr<const prepared_body> answer;
+};
+
+class answer_cache : public locked_lru<kept_answer, body_bytes<&kept_answer::answer>> {
   public:
     answer_cache(std::size_t max_entries, std::size_t max_bytes);
     answer_cache(const answer_cache&) = delete;
@@ -35,22 +40,6 @@ class answer_cache {
     );
     // Keeps `answer` for `key`, computed at `at` (answers over a tenth of max_bytes are not kept).
     void keep(const std::string& key, const store_revisions& at, std::shared_ptr<const prepared_body> answer);
-
-    // Forgets every answer (their image URLs name a public URL that changed).
-    void clear();
-    [[nodiscard]] std::size_t size() const;
-
-  private:
-    struct kept {
-        store_revisions at;
-        std::shared_ptr<const prepared_body> answer;
-    };
-    struct answer_bytes {
-        std::size_t operator()(const kept& k) const { return k.answer->bytes().size(); }
-    };
-
-    mutable std::mutex mutex_;
-    bounded_lru<kept, answer_bytes> kept_;
 };
 
 }  // namespace storefront::server

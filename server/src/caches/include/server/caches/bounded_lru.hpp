@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <list>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -88,6 +89,41 @@ class bounded_lru {
     std::list<entry> recent_;                               // most recently used first
     std::unordered_map<std::string_view, position> index_;  // keys view into recent_
     std::size_t bytes_ = 0;
+};
+
+// The cost of a value whose `Body` member points to a prepared_body (codec/representation.hpp): its bytes.
+template <auto Body>
+struct body_bytes {
+    template <class Value>
+    std::size_t operator()(const Value& v) const {
+        return (v.*Body)->bytes().size();
+    }
+};
+
+// A bounded_lru with the mutex its owner (a cache) locks around every call, and the calls that need nothing
+// else: an owner's clear, size and bytes.
+template <class Value, class Cost>
+class locked_lru {
+  public:
+    locked_lru(std::size_t max_entries, std::size_t max_bytes) : kept_(max_entries, max_bytes) {}
+
+    // Forgets every entry (their image URLs name a public URL that changed).
+    void clear() {
+        const std::lock_guard lock(mutex_);
+        kept_.clear();
+    }
+    [[nodiscard]] std::size_t size() const {
+        const std::lock_guard lock(mutex_);
+        return kept_.size();
+    }
+    [[nodiscard]] std::size_t bytes() const {
+        const std::lock_guard lock(mutex_);
+        return kept_.bytes();
+    }
+
+  protected:
+    mutable std::mutex mutex_;
+    bounded_lru<Value, Cost> kept_;
 };
 
 }  // namespace storefront::server

@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -23,7 +22,7 @@ struct list_answer {
     std::size_t total = 0;
 };
 
-class list_answers {
+class list_answers : public locked_lru<list_answer, body_bytes<&list_answer::json>> {
   public:
     list_answers(std::size_t max_entries, std::size_t max_bytes);
     list_answers(const list_answers&) = delete;
@@ -36,19 +35,8 @@ class list_answers {
     // are dropped first, and an answer of a revision older than the entries' is not kept.
     void keep(const std::string& key, std::uint64_t revision, list_answer answer);
 
-    // Forgets every answer (their image URLs name a public URL that changed).
-    void clear();
-    [[nodiscard]] std::size_t size() const;
-    [[nodiscard]] std::size_t bytes() const;
-
   private:
-    struct answer_bytes {
-        std::size_t operator()(const list_answer& a) const { return a.json->bytes().size(); }
-    };
-
-    mutable std::mutex mutex_;
-    std::uint64_t revision_ = 0;  // of every entry kept
-    bounded_lru<list_answer, answer_bytes> kept_;
+    std::uint64_t revision_ = 0;  // of every entry kept (under mutex_)
 };
 
 }  // namespace storefront::server

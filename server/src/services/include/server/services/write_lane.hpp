@@ -55,11 +55,11 @@ class write_lane {
 
     // Whether one writer thread runs every batch (SQLite): batches then never hold row locks at once.
     [[nodiscard]] bool one_writer() const noexcept { return writers_.size() == 1; }
-    [[nodiscard]] std::size_t queued() const;
-    [[nodiscard]] std::size_t rejected() const;
+    [[nodiscard]] std::size_t queued() const { return counted(&write_lane::waiting_); }
+    [[nodiscard]] std::size_t rejected() const { return counted(&write_lane::rejected_); }
     // Batches run so far (each one transaction, committed or failed), and the writes they carried.
-    [[nodiscard]] std::size_t batches() const;
-    [[nodiscard]] std::size_t writes() const;
+    [[nodiscard]] std::size_t batches() const { return counted(&write_lane::batches_); }
+    [[nodiscard]] std::size_t writes() const { return counted(&write_lane::writes_); }
 
     // Finishes the queued writes and ends the writer threads; later writes must not be made.
     void stop();
@@ -86,6 +86,8 @@ class write_lane {
     [[nodiscard]] std::vector<write*> take_batch();  // under mutex_
     void run_batch(const std::vector<write*>& batch);
     [[nodiscard]] bool writes_waiting_for(const void* stores) const;  // queued writes of `stores`?
+    // One of the counters below, read under mutex_.
+    [[nodiscard]] std::size_t counted(std::size_t write_lane::*counter) const;
 
     std::size_t max_queued_;
     mutable std::mutex mutex_;

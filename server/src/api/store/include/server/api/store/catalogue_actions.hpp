@@ -5,9 +5,11 @@
 // (catalogue_refusals.hpp) and which event announces it. The surfaces differ only in how they answer.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <boost/system/error_code.hpp>
 
@@ -41,9 +43,31 @@ struct catalogue_names {
     return v.value_or(0);
 }
 
+// The store calls writing one aggregate: `write` of a draft creates a row, of a patch updates row `id`;
+// `remove` deletes row `id`.
+template <auto Create, auto Update, auto Delete>
+struct store_writes {
+    template <class Draft>
+    requires std::is_invocable_v<decltype(Create), storage::catalogue_store&, const Draft&>
+    static auto write(storage::catalogue_store& s, std::int64_t, const Draft& d) {
+        return std::invoke(Create, s, d);
+    }
+    template <class Patch>
+    requires std::is_invocable_v<decltype(Update), storage::catalogue_store&, std::int64_t, const Patch&>
+    static auto write(storage::catalogue_store& s, std::int64_t id, const Patch& p) {
+        return std::invoke(Update, s, id, p);
+    }
+    static core::result<void> remove(storage::catalogue_store& s, std::int64_t id) {
+        return std::invoke(Delete, s, id);
+    }
+};
+
 // Each aggregate's actions: `write` of a draft creates a row, of a patch updates row `id`; `refused` names
 // the refusal `ec` of a write of row `id` (0 for a create) with the body's fields, or of its delete.
-struct product_actions {
+struct product_actions : store_writes<
+                             &storage::catalogue_store::create_product,
+                             &storage::catalogue_store::update_product,
+                             &storage::catalogue_store::delete_product> {
     static constexpr catalogue_names names{
         "Product", "product.created", "product.updated", "product.deleted"};
     static constexpr auto read_draft = &core::read_product_draft;
@@ -52,19 +76,6 @@ struct product_actions {
     static constexpr auto find_by_slug = &storage::catalogue_store::find_product_by_slug;
     static constexpr auto cached = &store_services::product_json;
 
-    static core::result<core::product> write(
-        storage::catalogue_store& s, std::int64_t, const core::product_draft& d
-    ) {
-        return s.create_product(d);
-    }
-    static core::result<core::product> write(
-        storage::catalogue_store& s, std::int64_t id, const core::product_patch& p
-    ) {
-        return s.update_product(id, p);
-    }
-    static core::result<void> remove(storage::catalogue_store& s, std::int64_t id) {
-        return s.delete_product(id);
-    }
     template <class Fields>
     static refusal refused(
         const storage::catalogue_store&, boost::system::error_code ec, std::int64_t id, const Fields& f
@@ -77,7 +88,10 @@ struct product_actions {
 };
 
 // A refused delete counts the category's products in `s` (blocking: call where the store may be).
-struct category_actions {
+struct category_actions : store_writes<
+                              &storage::catalogue_store::create_category,
+                              &storage::catalogue_store::update_category,
+                              &storage::catalogue_store::delete_category> {
     static constexpr catalogue_names names{
         "Category", "category.created", "category.updated", "category.deleted"};
     static constexpr auto read_draft = &core::read_category_draft;
@@ -86,19 +100,6 @@ struct category_actions {
     static constexpr auto find_by_slug = &storage::catalogue_store::find_category_by_slug;
     static constexpr auto cached = &store_services::category_json;
 
-    static core::result<core::category> write(
-        storage::catalogue_store& s, std::int64_t, const core::category_draft& d
-    ) {
-        return s.create_category(d);
-    }
-    static core::result<core::category> write(
-        storage::catalogue_store& s, std::int64_t id, const core::category_patch& p
-    ) {
-        return s.update_category(id, p);
-    }
-    static core::result<void> remove(storage::catalogue_store& s, std::int64_t id) {
-        return s.delete_category(id);
-    }
     template <class Fields>
     static refusal refused(
         const storage::catalogue_store& s, boost::system::error_code ec, std::int64_t id, const Fields& f

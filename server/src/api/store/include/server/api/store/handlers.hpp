@@ -10,24 +10,14 @@
 
 namespace storefront::server {
 
-// Products (handlers_products.cpp)
+// Products and categories: lists (handlers_products.cpp, handlers_categories.cpp); GET by id and by slug,
+// POST, PUT and DELETE of one row are routed straight to the templates serving both (catalogue_reads.hpp,
+// catalogue_writes.hpp: a new category name gives a new slug; 409 deleting a category products belong to).
 handler_result handle_get_products(request_context& ctx, store_services& app);
-handler_result handle_get_product(request_context& ctx, store_services& app);
-handler_result handle_get_product_by_slug(request_context& ctx, store_services& app);
 handler_result handle_get_related_products(request_context& ctx, store_services& app);
 handler_result handle_get_related_products_by_slug(request_context& ctx, store_services& app);
-handler_result handle_post_product(request_context& ctx, store_services& app);
-handler_result handle_put_product(request_context& ctx, store_services& app);
-handler_result handle_delete_product(request_context& ctx, store_services& app);
-
-// Categories (handlers_categories.cpp)
 handler_result handle_get_categories(request_context& ctx, store_services& app);
-handler_result handle_get_category(request_context& ctx, store_services& app);
-handler_result handle_get_category_by_slug(request_context& ctx, store_services& app);
 handler_result handle_get_category_products(request_context& ctx, store_services& app);
-handler_result handle_post_category(request_context& ctx, store_services& app);
-handler_result handle_put_category(request_context& ctx, store_services& app);
-handler_result handle_delete_category(request_context& ctx, store_services& app);
 
 // Users (handlers_users.cpp)
 handler_result handle_get_users(request_context& ctx, store_services& app);
