@@ -1,5 +1,6 @@
-// Error bodies in the shape of the addressed surface (error_style.hpp), each written once from its
-// api_error.
+// Error answers: made unrendered from an api_error (http_error, error_answer: response.hpp), with the
+// reason phrases of their statuses, and rendered once in the shape of the addressed surface
+// (error_style.hpp).
 
 #include "server/codec/error_style.hpp"
 
@@ -28,6 +29,36 @@ bool under(std::string_view path, std::string_view prefix) noexcept {
 }
 
 }  // namespace
+
+std::string_view reason_phrase(http::status status) {
+    const std::string_view beast = http::obsolete_reason(status);
+    if (beast != "<unknown-status>") {
+        return beast;
+    }
+    switch (static_cast<unsigned>(status) / 100) {
+        case 1:
+            return "Informational";
+        case 2:
+            return "Success";
+        case 3:
+            return "Redirection";
+        case 4:
+            return "Client Error";
+        default:
+            return "Server Error";
+    }
+}
+
+response error_answer(api_error error) {
+    response r;
+    r.status = error.status;
+    r.error.emplace(std::move(error));
+    return r;
+}
+
+response http_error(http::status status, std::string_view message) {
+    return error_answer({status, std::string(message), {}});
+}
 
 error_style error_style_of_target(std::string_view target) noexcept {
     const std::string_view path = surface_path(target);
