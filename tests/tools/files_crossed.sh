@@ -60,7 +60,7 @@ if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
         exit 1
     }
 fi
-cmake --build "$build_dir" -j2 --target storefront >"$work/build.log" || {
+cmake --build "$build_dir" -j2 --target storefront >"$work/build.log" 2>&1 || {
     tail -n 40 "$work/build.log" >&2
     exit 1
 }
