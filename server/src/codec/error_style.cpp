@@ -1,5 +1,6 @@
-// Error bodies in the shape of the addressed surface (error_style.hpp), each written once from its
-// api_error.
+// Error answers: made unrendered from an api_error (http_error, error_answer: response.hpp), with the
+// reason phrases of their statuses, and rendered once in the shape of the addressed surface
+// (error_style.hpp).
 
 #include "server/codec/error_style.hpp"
 
@@ -27,42 +28,37 @@ bool under(std::string_view path, std::string_view prefix) noexcept {
     return path.starts_with(prefix) && (path.size() == prefix.size() || path[prefix.size()] == '/');
 }
 
-std::string graphql_body(http::status status, std::string_view message) {
-    std::string out;
-    json_writer w(out);
-    w.begin_object().key("errors").begin_array().begin_object().key("message").value(message);
-    w.key("extensions").begin_object().key("code").value(graphql_code_of(status)).end_object();
-    w.end_object().end_array().end_object();
-    return out;
-}
-
-std::string petstore_body(http::status status, std::string_view message) {
-    std::string out;
-    json_writer w(out);
-    w.begin_object()
-        .key("code")
-        .value(static_cast<std::int64_t>(status))
-        .key("message")
-        .value(message)
-        .end_object();
-    return out;
-}
-
-std::string store_body(http::status status, std::string_view message) {
-    std::string out;
-    json_writer w(out);
-    w.begin_object()
-        .key("message")
-        .value(message)
-        .key("error")
-        .value(reason_phrase(status))
-        .key("statusCode")
-        .value(static_cast<std::int64_t>(status))
-        .end_object();
-    return out;
-}
-
 }  // namespace
+
+std::string_view reason_phrase(http::status status) {
+    const std::string_view beast = http::obsolete_reason(status);
+    if (beast != "<unknown-status>") {
+        return beast;
+    }
+    switch (static_cast<unsigned>(status) / 100) {
+        case 1:
+            return "Informational";
+        case 2:
+            return "Success";
+        case 3:
+            return "Redirection";
+        case 4:
+            return "Client Error";
+        default:
+            return "Server Error";
+    }
+}
+
+response error_answer(api_error error) {
+    response r;
+    r.status = error.status;
+    r.error.emplace(std::move(error));
+    return r;
+}
+
+response http_error(http::status status, std::string_view message) {
+    return error_answer({status, std::string(message), {}});
+}
 
 error_style error_style_of_target(std::string_view target) noexcept {
     const std::string_view path = surface_path(target);
@@ -111,15 +107,29 @@ std::string_view graphql_code_of(http::status status) noexcept {
 }
 
 std::string error_body(const api_error& error, error_style style) {
+    if (style == error_style::store && !error.store_body.empty()) {
+        return error.store_body;
+    }
+    const auto code = static_cast<std::int64_t>(error.status);
+    std::string out;
+    json_writer w(out);
+    w.begin_object();
     switch (style) {
         case error_style::petstore:
-            return petstore_body(error.status, error.message);
+            w.key("code").value(code).key("message").value(error.message);
+            break;
         case error_style::graphql:
-            return graphql_body(error.status, error.message);
+            w.key("errors").begin_array().begin_object().key("message").value(error.message);
+            w.key("extensions").begin_object().key("code").value(graphql_code_of(error.status)).end_object();
+            w.end_object().end_array();
+            break;
         case error_style::store:
+            w.key("message").value(error.message).key("error").value(reason_phrase(error.status));
+            w.key("statusCode").value(code);
             break;
     }
-    return error.store_body.empty() ? store_body(error.status, error.message) : error.store_body;
+    w.end_object();
+    return out;
 }
 
 void render_error(response& r, error_style style) {

@@ -1,7 +1,9 @@
-// How a request enters its data set (sandbox_entry.hpp).
+// How a request enters its data set: the sandbox it names, by the rules of issue 20 (sandbox_of, pure:
+// sandbox_target.hpp), and its view opened for reading or writing (sandbox_entry.hpp).
 
 #include "sandbox_entry.hpp"
 
+#include "server/codec/request_fields.hpp"
 #include "server/routing/browser_origin.hpp"
 #include "server/routing/dispatch.hpp"
 #include "server/routing/error_responses.hpp"
@@ -9,6 +11,12 @@
 namespace storefront::server {
 
 namespace {
+
+constexpr std::string_view prefix = "/sandbox/";
+
+response bad_id() {
+    return http_error(http::status::bad_request, core::sandbox_id_rule);
+}
 
 // The X-Sandbox header of `head` as sandbox_of takes it.
 or_response<sandbox_target> sandbox_of_head(
@@ -21,6 +29,58 @@ or_response<sandbox_target> sandbox_of_head(
 }
 
 }  // namespace
+
+or_response<sandbox_target> sandbox_of(
+    std::string_view method,
+    std::string_view path,
+    std::string_view header,
+    bool has_header,
+    core::sandbox_mode mode
+) {
+    sandbox_target out{.id = {}, .path = path};
+    const bool prefixed = path.starts_with(prefix) || path == "/sandbox";
+    if (mode == core::sandbox_mode::off) {
+        if (prefixed) {
+            return route_not_found(method, path);
+        }
+        if (has_header) {
+            return http_error(http::status::bad_request, "Sandboxes are off on this server (X-Sandbox)");
+        }
+        return out;
+    }
+    if (prefixed) {
+        const std::string_view rest = path.size() > prefix.size() ? path.substr(prefix.size()) : "";
+        const auto slash = rest.find('/');
+        out.id = rest.substr(0, slash);
+        out.path = slash == std::string_view::npos ? std::string_view("/") : rest.substr(slash);
+        out.whole_sandbox = slash == std::string_view::npos;
+        if (!core::valid_sandbox_id(out.id)) {
+            return bad_id();
+        }
+    }
+    if (has_header) {
+        if (!core::valid_sandbox_id(header)) {
+            return bad_id();
+        }
+        if (prefixed && header != out.id) {
+            return http_error(
+                http::status::bad_request,
+                "The X-Sandbox header and the /sandbox/{id} prefix name different sandboxes"
+            );
+        }
+        out.id = header;
+    }
+    return out;
+}
+
+std::string_view sandbox_named(const http::request_header<>& head) {
+    const std::string_view target = head.target();
+    const std::string_view path = target.substr(0, target.find('?'));
+    const request_fields fields = request_fields::of(head);
+    const auto named =
+        sandbox_of(head.method_string(), path, fields.sandbox, fields.has_sandbox, core::sandbox_mode::on);
+    return named ? named->id : std::string_view{};
+}
 
 response shared_view_read_only() {
     return http_error(

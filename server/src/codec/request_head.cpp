@@ -1,12 +1,17 @@
-// Origin-form targets checked and split with a byte table, parameters decoded in one pass.
-
-#include "server/codec/request_target.hpp"
+// The request head as every request reads it: the origin-form target checked and split with a byte table,
+// its parameters decoded in one pass (request_target.hpp), and the header fields every request needs, found
+// in one walk over the field list in arrival order (request_fields.hpp): known fields compare by Beast's
+// enum, and only an unknown name is compared as text.
 
 #include <algorithm>
 #include <array>
 #include <string>
 
+#include <boost/beast/core/string.hpp>
+
 #include "core/text.hpp"
+#include "server/codec/request_fields.hpp"
+#include "server/codec/request_target.hpp"
 
 namespace storefront::server {
 
@@ -54,6 +59,13 @@ std::size_t http_scheme_length(std::string_view target) noexcept {
         }
     }
     return 0;
+}
+
+// Keeps a field's first value in `slot`, and counts every one.
+void keep_first(std::string_view& slot, std::uint32_t& count, std::string_view value) {
+    if (count++ == 0) {
+        slot = value;
+    }
 }
 
 }  // namespace
@@ -154,6 +166,44 @@ void append_query_params(const request_target& target, core::query_params& out) 
         }
         rest.remove_prefix(amp + 1);
     }
+}
+
+request_fields request_fields::of(const http::request_header<>& head) {
+    request_fields out;
+    std::uint32_t accept_encodings = 0;
+    std::uint32_t if_none_matches = 0;
+    for (const auto& f : head) {
+        const std::string_view value = f.value();
+        switch (f.name()) {
+            case http::field::host:
+                ++out.hosts;
+                break;
+            case http::field::accept_encoding:
+                keep_first(out.accept_encoding, accept_encodings, value);
+                break;
+            case http::field::if_none_match:
+                keep_first(out.if_none_match, if_none_matches, value);
+                break;
+            case http::field::content_length:
+                keep_first(out.content_length, out.content_lengths, value);
+                break;
+            case http::field::transfer_encoding:
+                keep_first(out.transfer_encoding, out.transfer_encodings, value);
+                break;
+            case http::field::expect:
+                keep_first(out.expect, out.expects, value);
+                break;
+            case http::field::unknown:
+                if (!out.has_sandbox && boost::beast::iequals(f.name_string(), "X-Sandbox")) {
+                    out.has_sandbox = true;
+                    out.sandbox = value;
+                }
+                break;
+            default:
+                break;
+        }
+    }
+    return out;
 }
 
 }  // namespace storefront::server
