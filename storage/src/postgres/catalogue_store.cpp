@@ -13,6 +13,7 @@
 #include "common/found.hpp"
 #include "common/slug.hpp"
 #include "postgres/aggregate.hpp"
+#include "postgres/columns.hpp"
 #include "postgres/reset.hpp"
 #include "postgres/stores.hpp"
 
@@ -56,13 +57,7 @@ pg_params filter_params(const core::product_filter& f) {
 
 core::category category_at(const pg_rows& r, int row, int first) {
     core::category c;
-    c.id = r.int64(row, first);
-    c.name = r.text(row, first + 1);
-    c.slug = r.text(row, first + 2);
-    c.image = r.text(row, first + 3);
-    c.created_at = r.int64(row, first + 4);
-    c.updated_at = r.int64(row, first + 5);
-    c.seed = r.boolean(row, first + 6);
+    detail::read_columns(r, row, first, c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed);
     return c;
 }
 
@@ -70,17 +65,12 @@ std::vector<core::product> products_of(const pg_rows& r) {
     std::vector<core::product> out;
     for (int row = 0; row < r.size(); ++row) {
         core::product p;
-        p.id = r.int64(row, 0);
-        p.title = r.text(row, 1);
-        p.slug = r.text(row, 2);
-        p.price = r.real(row, 3);
-        p.description = r.text(row, 4);
-        p.created_at = r.int64(row, 5);
-        p.updated_at = r.int64(row, 6);
-        p.seed = r.boolean(row, 7);
+        detail::read_columns(
+            r, row, 0, p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed
+        );
         p.product_category = category_at(r, row, 8);
         p.images = detail::parse_array_no_nulls(r.text(row, 15));
-        p.stock = r.int64(row, 16);
+        detail::read_columns(r, row, 16, p.stock);
         out.push_back(std::move(p));
     }
     return out;

@@ -15,6 +15,7 @@
 #include "core/cart_rules.hpp"
 #include "core/order_states.hpp"
 #include "postgres/aggregate.hpp"
+#include "postgres/columns.hpp"
 #include "postgres/stores.hpp"
 
 namespace storefront::storage {
@@ -31,10 +32,6 @@ using core::shop_order_status;
 // cart row does not exist yet to be locked, so changes of one user's cart queue on this instead.
 constexpr std::int64_t cart_lock_base = 0x4341525400000000;
 
-std::optional<std::string> optional_text(const pg_rows& r, int row, int column) {
-    return r.is_null(row, column) ? std::nullopt : std::optional<std::string>(r.text(row, column));
-}
-
 void lock_cart(pg_connection& db, std::int64_t user_id) {
     (void)db.exec("SELECT pg_advisory_xact_lock($1)", pg_params().add(cart_lock_base ^ user_id));
 }
@@ -48,10 +45,7 @@ core::cart read_cart(pg_connection& db, std::int64_t user_id) {
     if (head.empty()) {
         return cart;
     }
-    cart.id = head.int64(0, 0);
-    cart.coupon = optional_text(head, 0, 1);
-    cart.created_at = head.int64(0, 2);
-    cart.updated_at = head.int64(0, 3);
+    detail::read_columns(head, 0, 0, cart.id, cart.coupon, cart.created_at, cart.updated_at);
     const auto lines = db.exec(
         "SELECT product_id, quantity FROM cart_lines WHERE cart_id = $1 ORDER BY position",
         pg_params().add(cart.id)
@@ -71,24 +65,28 @@ std::vector<core::shop_order> orders_where(
     std::vector<core::shop_order> out;
     for (int i = 0; i < r.size(); ++i) {
         core::shop_order o;
-        o.id = r.int64(i, 0);
-        o.user_id = r.int64(i, 1);
+        detail::read_columns(r, i, 0, o.id, o.user_id);
         o.status = core::parse_shop_order_status(r.text(i, 2)).value_or(shop_order_status::cancelled);
-        o.subtotal = r.int64(i, 3);
-        o.discount = r.int64(i, 4);
-        o.shipping = r.int64(i, 5);
-        o.total = r.int64(i, 6);
-        o.coupon = optional_text(r, i, 7);
-        o.address = {
-            std::string(r.text(i, 8)),
-            std::string(r.text(i, 9)),
-            optional_text(r, i, 10),
-            std::string(r.text(i, 11)),
-            std::string(r.text(i, 12)),
-            std::string(r.text(i, 13))};
-        o.created_at = r.int64(i, 14);
-        o.updated_at = r.int64(i, 15);
-        o.expires_at = r.int64(i, 16);
+        auto& a = o.address;
+        detail::read_columns(
+            r,
+            i,
+            3,
+            o.subtotal,
+            o.discount,
+            o.shipping,
+            o.total,
+            o.coupon,
+            a.name,
+            a.line1,
+            a.line2,
+            a.city,
+            a.postal_code,
+            a.country,
+            o.created_at,
+            o.updated_at,
+            o.expires_at
+        );
         out.push_back(std::move(o));
     }
     if (out.empty()) {
@@ -139,17 +137,11 @@ std::vector<core::payment> payments_where(pg_connection& db, std::string_view wh
     std::vector<core::payment> out;
     for (int i = 0; i < r.size(); ++i) {
         core::payment p;
-        p.id = r.int64(i, 0);
-        p.order_id = r.int64(i, 1);
-        p.user_id = r.int64(i, 2);
-        p.amount = r.int64(i, 3);
+        detail::read_columns(r, i, 0, p.id, p.order_id, p.user_id, p.amount);
         p.status = core::parse_payment_status(r.text(i, 4)).value_or(core::payment_status::failed);
-        p.brand = std::string(r.text(i, 5));
-        p.last4 = std::string(r.text(i, 6));
-        p.failure_code = optional_text(r, i, 7);
-        p.next_action = optional_text(r, i, 8);
-        p.created_at = r.int64(i, 9);
-        p.updated_at = r.int64(i, 10);
+        detail::read_columns(
+            r, i, 5, p.brand, p.last4, p.failure_code, p.next_action, p.created_at, p.updated_at
+        );
         out.push_back(std::move(p));
     }
     return out;

@@ -12,6 +12,7 @@
 #include "common/clock.hpp"
 #include "common/found.hpp"
 #include "postgres/aggregate.hpp"
+#include "postgres/columns.hpp"
 #include "postgres/reset.hpp"
 #include "postgres/stores.hpp"
 
@@ -31,15 +32,20 @@ std::vector<core::user_credentials> users_of(const pg_rows& r) {
     for (int row = 0; row < r.size(); ++row) {
         core::user_credentials c;
         auto& u = c.profile;
-        u.id = r.int64(row, 0);
-        u.email = r.text(row, 1);
-        u.name = r.text(row, 2);
-        u.role = r.text(row, 3);
-        u.avatar = r.text(row, 4);
-        u.created_at = r.int64(row, 5);
-        u.updated_at = r.int64(row, 6);
-        u.seed = r.boolean(row, 7);
-        c.password_hash = r.text(row, 8);
+        detail::read_columns(
+            r,
+            row,
+            0,
+            u.id,
+            u.email,
+            u.name,
+            u.role,
+            u.avatar,
+            u.created_at,
+            u.updated_at,
+            u.seed,
+            c.password_hash
+        );
         out.push_back(std::move(c));
     }
     return out;
