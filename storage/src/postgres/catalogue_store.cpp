@@ -55,39 +55,29 @@ pg_params filter_params(const core::product_filter& f) {
     return p;
 }
 
-core::category category_at(const pg_rows& r, int row, int first) {
+core::category category_at(const detail::pg_row& row, int first) {
     core::category c;
-    detail::read_columns(r, row, first, c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed);
+    row.read(first, c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed);
     return c;
 }
 
-std::vector<core::product> products_of(const pg_rows& r) {
-    std::vector<core::product> out;
-    for (int row = 0; row < r.size(); ++row) {
-        core::product p;
-        detail::read_columns(
-            r, row, 0, p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed
-        );
-        p.product_category = category_at(r, row, 8);
-        p.images = detail::parse_array_no_nulls(r.text(row, 15));
-        detail::read_columns(r, row, 16, p.stock);
-        out.push_back(std::move(p));
-    }
-    return out;
+core::product product_at(const detail::pg_row& row) {
+    core::product p;
+    row.read(0, p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed);
+    p.product_category = category_at(row, 8);
+    p.images = detail::parse_array_no_nulls(row.text(15));
+    row.read(16, p.stock);
+    return p;
 }
 
-std::vector<core::category> categories_of(const pg_rows& r) {
-    std::vector<core::category> out;
-    for (int row = 0; row < r.size(); ++row) {
-        out.push_back(category_at(r, row, 0));
-    }
-    return out;
+core::category category_of_row(const detail::pg_row& row) {
+    return category_at(row, 0);
 }
 
 std::vector<core::product> query_products(
     pg_connection& db, std::string_view where, const pg_params& params
 ) {
-    return products_of(db.exec(std::string(product_select) + std::string(where), params));
+    return detail::read_rows(db.exec(std::string(product_select) + std::string(where), params), product_at);
 }
 
 core::result<core::product> one_product(pg_connection& db, std::int64_t id) {
@@ -98,7 +88,7 @@ core::result<core::category> one_category(
     pg_connection& db, std::string_view where, const pg_params& params
 ) {
     return detail::first_or_not_found(
-        categories_of(db.exec(std::string(category_select) + std::string(where), params))
+        detail::read_rows(db.exec(std::string(category_select) + std::string(where), params), category_of_row)
     );
 }
 
@@ -185,7 +175,7 @@ class pg_catalogue_store final : public catalogue_store {
 
     std::vector<core::category> list_categories() const override {
         auto db = aggregate_.connection();
-        return categories_of(db->exec(std::string(category_select) + "ORDER BY id"));
+        return detail::read_rows(db->exec(std::string(category_select) + "ORDER BY id"), category_of_row);
     }
 
     core::result<core::category> find_category(std::int64_t id) const override {
@@ -246,7 +236,7 @@ class pg_catalogue_store final : public catalogue_store {
                 }
                 row.id = category.int64(0, 0);
                 row.slug = std::string(category.text(0, 1));
-                row.product_category = category_at(category, 0, 2);
+                row.product_category = category_at(detail::pg_row(category, 0), 2);
                 return row;
             }
         );

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "postgres/connection.hpp"
 
@@ -48,6 +50,32 @@ template <class... Field>
 void read_columns(const pg_rows& r, int row, int first, Field&... fields) {
     int column = first;
     (read_column(r, row, column++, fields), ...);
+}
+
+// Row `row` of `r` as the readers the backends share take it (common/shop_checks.hpp).
+class pg_row {
+  public:
+    pg_row(const pg_rows& r, int row) : r_(r), row_(row) {}
+
+    template <class... Field>
+    void read(int first, Field&... fields) const {
+        read_columns(r_, row_, first, fields...);
+    }
+    [[nodiscard]] std::string_view text(int column) const { return r_.text(row_, column); }
+
+  private:
+    const pg_rows& r_;
+    int row_;
+};
+
+// Every row of `r` as `at` (a function of a pg_row) reads it, in order.
+template <class At>
+[[nodiscard]] auto read_rows(const pg_rows& r, At&& at) {
+    std::vector<std::remove_cvref_t<std::invoke_result_t<At&, const pg_row&>>> out;
+    for (int row = 0; row < r.size(); ++row) {
+        out.push_back(at(pg_row(r, row)));
+    }
+    return out;
 }
 
 }  // namespace storefront::storage::detail

@@ -62,33 +62,7 @@ std::vector<core::shop_order> orders_where(
 ) {
     const auto r =
         db.exec(std::string(detail::order_columns) + std::string(where) + " " + std::string(tail), params);
-    std::vector<core::shop_order> out;
-    for (int i = 0; i < r.size(); ++i) {
-        core::shop_order o;
-        detail::read_columns(r, i, 0, o.id, o.user_id);
-        o.status = core::parse_shop_order_status(r.text(i, 2)).value_or(shop_order_status::cancelled);
-        auto& a = o.address;
-        detail::read_columns(
-            r,
-            i,
-            3,
-            o.subtotal,
-            o.discount,
-            o.shipping,
-            o.total,
-            o.coupon,
-            a.name,
-            a.line1,
-            a.line2,
-            a.city,
-            a.postal_code,
-            a.country,
-            o.created_at,
-            o.updated_at,
-            o.expires_at
-        );
-        out.push_back(std::move(o));
-    }
+    auto out = detail::read_rows(r, detail::order_at<detail::pg_row>);
     if (out.empty()) {
         return out;
     }
@@ -134,17 +108,7 @@ std::vector<core::payment> payments_where(pg_connection& db, std::string_view wh
     const auto r = db.exec(
         std::string(detail::payment_columns) + std::string(where) + " ORDER BY id", pg_params().add(key)
     );
-    std::vector<core::payment> out;
-    for (int i = 0; i < r.size(); ++i) {
-        core::payment p;
-        detail::read_columns(r, i, 0, p.id, p.order_id, p.user_id, p.amount);
-        p.status = core::parse_payment_status(r.text(i, 4)).value_or(core::payment_status::failed);
-        detail::read_columns(
-            r, i, 5, p.brand, p.last4, p.failure_code, p.next_action, p.created_at, p.updated_at
-        );
-        out.push_back(std::move(p));
-    }
-    return out;
+    return detail::read_rows(r, detail::payment_at<detail::pg_row>);
 }
 
 void set_order_status(pg_connection& db, std::int64_t id, shop_order_status to, core::timestamp_ms now) {

@@ -27,34 +27,18 @@ using detail::pg_rows;
 constexpr std::string_view user_select =
     "SELECT id, email, name, role, avatar, created_at, updated_at, seed, password_hash FROM users ";
 
-std::vector<core::user_credentials> users_of(const pg_rows& r) {
-    std::vector<core::user_credentials> out;
-    for (int row = 0; row < r.size(); ++row) {
-        core::user_credentials c;
-        auto& u = c.profile;
-        detail::read_columns(
-            r,
-            row,
-            0,
-            u.id,
-            u.email,
-            u.name,
-            u.role,
-            u.avatar,
-            u.created_at,
-            u.updated_at,
-            u.seed,
-            c.password_hash
-        );
-        out.push_back(std::move(c));
-    }
-    return out;
+core::user_credentials user_at(const detail::pg_row& row) {
+    core::user_credentials c;
+    auto& u = c.profile;
+    row.read(0, u.id, u.email, u.name, u.role, u.avatar, u.created_at, u.updated_at, u.seed, c.password_hash);
+    return c;
 }
 
 core::result<core::user_credentials> one_user(
     pg_connection& db, std::string_view where, const pg_params& params
 ) {
-    return detail::first_or_not_found(users_of(db.exec(std::string(user_select) + std::string(where), params))
+    return detail::first_or_not_found(
+        detail::read_rows(db.exec(std::string(user_select) + std::string(where), params), user_at)
     );
 }
 
@@ -86,12 +70,15 @@ class pg_user_store final : public user_store {
         constexpr std::size_t most = std::numeric_limits<std::int64_t>::max();
         auto db = aggregate_.connection();
         std::vector<core::user> out;
-        for (auto& c : users_of(db->exec(
-                 std::string(user_select) + "ORDER BY id LIMIT $1 OFFSET $2",
-                 pg_params()
-                     .add(static_cast<std::int64_t>(std::min(page.limit, most)))
-                     .add(static_cast<std::int64_t>(std::min(page.offset, most)))
-             ))) {
+        for (auto& c : detail::read_rows(
+                 db->exec(
+                     std::string(user_select) + "ORDER BY id LIMIT $1 OFFSET $2",
+                     pg_params()
+                         .add(static_cast<std::int64_t>(std::min(page.limit, most)))
+                         .add(static_cast<std::int64_t>(std::min(page.offset, most)))
+                 ),
+                 user_at
+             )) {
             out.push_back(std::move(c.profile));
         }
         return out;

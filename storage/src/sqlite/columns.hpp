@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "sqlite/connection.hpp"
 
@@ -40,6 +42,31 @@ template <class... Field>
 void read_columns(const sqlite_statement& s, int first, Field&... fields) {
     int column = first;
     (read_column(s, column++, fields), ...);
+}
+
+// The current row of `s` as the readers the backends share take it (common/shop_checks.hpp).
+class sqlite_row {
+  public:
+    explicit sqlite_row(const sqlite_statement& s) : s_(s) {}
+
+    template <class... Field>
+    void read(int first, Field&... fields) const {
+        read_columns(s_, first, fields...);
+    }
+    [[nodiscard]] std::string text(int column) const { return s_.text(column); }
+
+  private:
+    const sqlite_statement& s_;
+};
+
+// Every row `s` steps to, as `at` (a function of a sqlite_row) reads it, in order.
+template <class At>
+[[nodiscard]] auto read_rows(sqlite_statement& s, At&& at) {
+    std::vector<std::remove_cvref_t<std::invoke_result_t<At&, const sqlite_row&>>> out;
+    while (s.step() == sqlite_statement::step_result::row) {
+        out.push_back(at(sqlite_row(s)));
+    }
+    return out;
 }
 
 }  // namespace storefront::storage::detail

@@ -75,32 +75,7 @@ std::vector<core::shop_order> orders_where(
 ) {
     auto s = db.prepare(std::string(detail::order_columns) + std::string(where) + " " + std::string(tail));
     bind(s);
-    std::vector<core::shop_order> out;
-    while (s.step() == step::row) {
-        core::shop_order o;
-        detail::read_columns(s, 0, o.id, o.user_id);
-        o.status = core::parse_shop_order_status(s.text(2)).value_or(shop_order_status::cancelled);
-        auto& a = o.address;
-        detail::read_columns(
-            s,
-            3,
-            o.subtotal,
-            o.discount,
-            o.shipping,
-            o.total,
-            o.coupon,
-            a.name,
-            a.line1,
-            a.line2,
-            a.city,
-            a.postal_code,
-            a.country,
-            o.created_at,
-            o.updated_at,
-            o.expires_at
-        );
-        out.push_back(std::move(o));
-    }
+    auto out = detail::read_rows(s, detail::order_at<detail::sqlite_row>);
     auto items = db.prepare(
         "SELECT product_id, title, unit_price, quantity, line_total FROM order_items WHERE order_id = ?1 "
         "ORDER BY position"
@@ -129,17 +104,7 @@ std::optional<core::shop_order> order_by_id(sqlite_connection& db, std::int64_t 
 std::vector<core::payment> payments_where(sqlite_connection& db, std::string_view where, std::int64_t key) {
     auto s = db.prepare(std::string(detail::payment_columns) + std::string(where) + " ORDER BY id");
     s.bind(1, key);
-    std::vector<core::payment> out;
-    while (s.step() == step::row) {
-        core::payment p;
-        detail::read_columns(s, 0, p.id, p.order_id, p.user_id, p.amount);
-        p.status = core::parse_payment_status(s.text(4)).value_or(core::payment_status::failed);
-        detail::read_columns(
-            s, 5, p.brand, p.last4, p.failure_code, p.next_action, p.created_at, p.updated_at
-        );
-        out.push_back(std::move(p));
-    }
-    return out;
+    return detail::read_rows(s, detail::payment_at<detail::sqlite_row>);
 }
 
 void insert_payment(sqlite_connection& db, const core::payment& p) {
