@@ -1,0 +1,24 @@
+#pragma once
+// What the ports whose pages callers cache have in common (catalogue, users): a revision that every write
+// moves, and the rows written since an earlier one.
+
+#include <cstdint>
+
+#include "core/errc.hpp"
+#include "core/row_changes.hpp"
+
+namespace storefront::storage {
+
+class revisioned_store {
+  public:
+    virtual ~revisioned_store() = default;
+
+    // Increases with every write, so callers may cache serialised pages per revision.
+    [[nodiscard]] virtual std::uint64_t revision() const = 0;
+    // The rows (of this store's tables) written after revision `since` up to the current revision, so a cache
+    // of that revision can reread only those; errc::not_found when this store cannot tell (`since` is too
+    // old, the store was reset, or another writer's change arrived unnamed): then reread everything.
+    [[nodiscard]] virtual core::result<core::row_changes> changes_since(std::uint64_t since) const = 0;
+};
+
+}  // namespace storefront::storage
