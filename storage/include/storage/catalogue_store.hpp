@@ -12,7 +12,7 @@
 #include "core/errc.hpp"
 #include "core/model.hpp"
 #include "core/pagination.hpp"
-#include "storage/revisioned_store.hpp"
+#include "storage/store_bases.hpp"
 
 namespace storefront::storage {
 

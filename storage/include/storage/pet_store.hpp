@@ -13,17 +13,9 @@
 
 #include "core/errc.hpp"
 #include "core/pet_model.hpp"
+#include "storage/store_bases.hpp"
 
 namespace storefront::storage {
-
-// What the pet, order and pet-user ports have in common: the sandbox row quota counts their rows.
-class counted_store {
-  public:
-    virtual ~counted_store() = default;
-
-    // How many rows (pets, orders, users) the store holds.
-    [[nodiscard]] virtual std::size_t count() const = 0;
-};
 
 class pet_store : public counted_store {
   public:

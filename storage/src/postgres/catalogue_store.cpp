@@ -97,7 +97,7 @@ std::int64_t next_id(pg_connection& db, std::string_view table) {
         .int64(0, 0);
 }
 
-class pg_catalogue_store final : public catalogue_store {
+class pg_catalogue_store final : public detail::pg_revisioned<catalogue_store> {
   public:
     // Uses the process's pool for `target`; an empty database gets `categories` and `products` (the seed)
     // once.
@@ -107,7 +107,7 @@ class pg_catalogue_store final : public catalogue_store {
         std::vector<core::category> categories,
         std::vector<core::product> products
     )
-        : aggregate_(
+        : pg_revisioned(
               target,
               pool_size,
               "catalogue",
@@ -329,13 +329,6 @@ class pg_catalogue_store final : public catalogue_store {
         return aggregate_.delete_row("categories", id, core::errc::seed_read_only);
     }
 
-    // In memory: bumped by this store's commits and by other instances' notifications.
-    [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
-
-    [[nodiscard]] core::result<core::row_changes> changes_since(std::uint64_t since) const override {
-        return aggregate_.changes_since(since);
-    }
-
   private:
     // A write that changes row `id` of `table` (products or categories): seed rows are read-only.
     template <class Change>
@@ -343,8 +336,6 @@ class pg_catalogue_store final : public catalogue_store {
         -> decltype(change(std::declval<pg_connection&>())) {
         return aggregate_.write_row(table, id, core::errc::seed_read_only, std::forward<Change>(change));
     }
-
-    mutable detail::pg_aggregate aggregate_;
 };
 
 }  // namespace

@@ -50,7 +50,7 @@ core::result<core::user> one_profile(pg_connection& db, std::int64_t id) {
     return std::move(found->profile);
 }
 
-class pg_user_store final : public user_store {
+class pg_user_store final : public detail::pg_revisioned<user_store> {
   public:
     // An empty database gets the seed users from `seed` once (called only then: hashing is slow).
     pg_user_store(
@@ -58,7 +58,7 @@ class pg_user_store final : public user_store {
         std::size_t pool_size,
         std::function<std::vector<core::user_credentials>()> seed
     )
-        : aggregate_(
+        : pg_revisioned(
               target,
               pool_size,
               "users",
@@ -162,15 +162,6 @@ class pg_user_store final : public user_store {
     core::result<void> delete_user(std::int64_t id) override {
         return aggregate_.delete_row("users", id, core::errc::seed_user_read_only);
     }
-
-    [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
-
-    [[nodiscard]] core::result<core::row_changes> changes_since(std::uint64_t since) const override {
-        return aggregate_.changes_since(since);
-    }
-
-  private:
-    mutable detail::pg_aggregate aggregate_;
 };
 
 }  // namespace

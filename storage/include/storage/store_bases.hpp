@@ -1,7 +1,8 @@
 #pragma once
-// What the ports whose pages callers cache have in common (catalogue, users): a revision that every write
-// moves, and the rows written since an earlier one.
+// What several ports have in common, declared once: the row count of the pet store's ports (the sandbox
+// row quota counts their rows) and the revision feed of the ports whose pages callers cache.
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/errc.hpp"
@@ -9,6 +10,16 @@
 
 namespace storefront::storage {
 
+// pet_store, order_store, pet_user_store.
+class counted_store {
+  public:
+    virtual ~counted_store() = default;
+
+    // How many rows (pets, orders, users) the store holds.
+    [[nodiscard]] virtual std::size_t count() const = 0;
+};
+
+// catalogue_store, user_store.
 class revisioned_store {
   public:
     virtual ~revisioned_store() = default;
