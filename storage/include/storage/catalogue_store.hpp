@@ -12,11 +12,11 @@
 #include "core/errc.hpp"
 #include "core/model.hpp"
 #include "core/pagination.hpp"
-#include "core/row_changes.hpp"
+#include "storage/store_bases.hpp"
 
 namespace storefront::storage {
 
-class catalogue_store {
+class catalogue_store : public revisioned_store {
   public:
     virtual ~catalogue_store() = default;
 
@@ -64,13 +64,6 @@ class catalogue_store {
     ) = 0;
     // errc::not_found, errc::seed_read_only, errc::in_use (products still belong to it).
     [[nodiscard]] virtual core::result<void> delete_category(std::int64_t id) = 0;
-
-    // Increases with every write, so callers may cache serialised pages per revision.
-    [[nodiscard]] virtual std::uint64_t revision() const = 0;
-    // The rows (products and categories) written after revision `since` up to the current revision, so a
-    // cache of that revision can reread only those; errc::not_found when this store cannot tell (`since` is
-    // too old, the store was reset, or another writer's change arrived unnamed): then reread everything.
-    [[nodiscard]] virtual core::result<core::row_changes> changes_since(std::uint64_t since) const = 0;
 };
 
 }  // namespace storefront::storage

@@ -13,16 +13,12 @@
 
 #include "core/errc.hpp"
 #include "core/pet_model.hpp"
+#include "storage/store_bases.hpp"
 
 namespace storefront::storage {
 
-class pet_store {
+class pet_store : public counted_store {
   public:
-    virtual ~pet_store() = default;
-
-    // How many pets the store holds (the sandbox row quota counts them).
-    [[nodiscard]] virtual std::size_t count() const = 0;
-
     // errc::not_found when there is no pet `id`.
     [[nodiscard]] virtual core::result<core::pet> find(std::int64_t id) const = 0;
 
@@ -53,13 +49,8 @@ class pet_store {
     [[nodiscard]] virtual core::result<void> remove(std::int64_t id) = 0;
 };
 
-class order_store {
+class order_store : public counted_store {
   public:
-    virtual ~order_store() = default;
-
-    // How many orders the store holds (the sandbox row quota counts them).
-    [[nodiscard]] virtual std::size_t count() const = 0;
-
     // errc::not_found when there is no order `id`.
     [[nodiscard]] virtual core::result<core::pet_order> find(std::int64_t id) const = 0;
 
@@ -73,13 +64,8 @@ class order_store {
     [[nodiscard]] virtual std::map<core::order_status, std::int64_t> inventory() const = 0;
 };
 
-class pet_user_store {
+class pet_user_store : public counted_store {
   public:
-    virtual ~pet_user_store() = default;
-
-    // How many users the store holds (the sandbox row quota counts them).
-    [[nodiscard]] virtual std::size_t count() const = 0;
-
     // Exact, case-sensitive username; errc::not_found when there is no such user.
     [[nodiscard]] virtual core::result<core::pet_user_credentials> find(std::string_view username) const = 0;
 

@@ -14,11 +14,11 @@
 #include "core/errc.hpp"
 #include "core/model.hpp"
 #include "core/pagination.hpp"
-#include "core/row_changes.hpp"
+#include "storage/store_bases.hpp"
 
 namespace storefront::storage {
 
-class user_store {
+class user_store : public revisioned_store {
   public:
     virtual ~user_store() = default;
 
@@ -42,13 +42,6 @@ class user_store {
     ) = 0;
     // errc::not_found, errc::seed_user_read_only.
     [[nodiscard]] virtual core::result<void> delete_user(std::int64_t id) = 0;
-
-    // Increases with every write, so callers may cache serialised pages per revision.
-    [[nodiscard]] virtual std::uint64_t revision() const = 0;
-    // The rows (users) written after revision `since` up to the current revision, so a cache of that
-    // revision can reread only those; errc::not_found when this store cannot tell (`since` is too old, the
-    // store was reset, or another writer's change arrived unnamed): then reread everything.
-    [[nodiscard]] virtual core::result<core::row_changes> changes_since(std::uint64_t since) const = 0;
 };
 
 }  // namespace storefront::storage

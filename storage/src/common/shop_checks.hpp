@@ -183,6 +183,42 @@ inline constexpr std::string_view payment_columns =
     "SELECT id, order_id, user_id, amount, status, brand, last4, failure_code, next_action, created_at, "
     "updated_at FROM payments ";
 
+// An order (without its items, which the store reads after) and a payment as the statements above select
+// them, from `row`: a backend's row view (read(first, fields...) into fields by type, text(column)).
+template <class Row>
+[[nodiscard]] core::shop_order order_at(const Row& row) {
+    core::shop_order o;
+    row.read(0, o.id, o.user_id);
+    o.status = core::parse_shop_order_status(row.text(2)).value_or(core::shop_order_status::cancelled);
+    auto& a = o.address;
+    row.read(
+        3,
+        o.subtotal,
+        o.discount,
+        o.shipping,
+        o.total,
+        o.coupon,
+        a.name,
+        a.line1,
+        a.line2,
+        a.city,
+        a.postal_code,
+        a.country,
+        o.created_at,
+        o.updated_at,
+        o.expires_at
+    );
+    return o;
+}
+template <class Row>
+[[nodiscard]] core::payment payment_at(const Row& row) {
+    core::payment p;
+    row.read(0, p.id, p.order_id, p.user_id, p.amount);
+    p.status = core::parse_payment_status(row.text(4)).value_or(core::payment_status::failed);
+    row.read(5, p.brand, p.last4, p.failure_code, p.next_action, p.created_at, p.updated_at);
+    return p;
+}
+
 // The ORDER BY clause of GET /orders in SQL (SQLite and PostgreSQL alike): the sort key, then id.
 [[nodiscard]] inline std::string order_by(const order_sort& sort) {
     const char* column = sort.by == order_sort::key::created_at ? "created_at"

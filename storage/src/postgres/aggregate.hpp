@@ -247,4 +247,22 @@ class pg_aggregate {
     std::uint64_t subscription_ = 0;
 };
 
+// A port (catalogue_store, user_store: a revisioned_store) on one aggregate, whose revision feed is the
+// aggregate's: what the adapter's writes and other instances' notifications move.
+template <class Port>
+class pg_revisioned : public Port {
+  public:
+    [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
+    [[nodiscard]] core::result<core::row_changes> changes_since(std::uint64_t since) const override {
+        return aggregate_.changes_since(since);
+    }
+
+  protected:
+    // The aggregate's arguments (pg_aggregate's constructor).
+    template <class... Args>
+    explicit pg_revisioned(Args&&... args) : aggregate_(std::forward<Args>(args)...) {}
+
+    mutable pg_aggregate aggregate_;
+};
+
 }  // namespace storefront::storage::detail

@@ -13,6 +13,7 @@
 #include "common/found.hpp"
 #include "common/slug.hpp"
 #include "postgres/aggregate.hpp"
+#include "postgres/columns.hpp"
 #include "postgres/reset.hpp"
 #include "postgres/stores.hpp"
 
@@ -54,50 +55,29 @@ pg_params filter_params(const core::product_filter& f) {
     return p;
 }
 
-core::category category_at(const pg_rows& r, int row, int first) {
+core::category category_at(const detail::pg_row& row, int first) {
     core::category c;
-    c.id = r.int64(row, first);
-    c.name = r.text(row, first + 1);
-    c.slug = r.text(row, first + 2);
-    c.image = r.text(row, first + 3);
-    c.created_at = r.int64(row, first + 4);
-    c.updated_at = r.int64(row, first + 5);
-    c.seed = r.boolean(row, first + 6);
+    row.read(first, c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed);
     return c;
 }
 
-std::vector<core::product> products_of(const pg_rows& r) {
-    std::vector<core::product> out;
-    for (int row = 0; row < r.size(); ++row) {
-        core::product p;
-        p.id = r.int64(row, 0);
-        p.title = r.text(row, 1);
-        p.slug = r.text(row, 2);
-        p.price = r.real(row, 3);
-        p.description = r.text(row, 4);
-        p.created_at = r.int64(row, 5);
-        p.updated_at = r.int64(row, 6);
-        p.seed = r.boolean(row, 7);
-        p.product_category = category_at(r, row, 8);
-        p.images = detail::parse_array_no_nulls(r.text(row, 15));
-        p.stock = r.int64(row, 16);
-        out.push_back(std::move(p));
-    }
-    return out;
+core::product product_at(const detail::pg_row& row) {
+    core::product p;
+    row.read(0, p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed);
+    p.product_category = category_at(row, 8);
+    p.images = detail::parse_array_no_nulls(row.text(15));
+    row.read(16, p.stock);
+    return p;
 }
 
-std::vector<core::category> categories_of(const pg_rows& r) {
-    std::vector<core::category> out;
-    for (int row = 0; row < r.size(); ++row) {
-        out.push_back(category_at(r, row, 0));
-    }
-    return out;
+core::category category_of_row(const detail::pg_row& row) {
+    return category_at(row, 0);
 }
 
 std::vector<core::product> query_products(
     pg_connection& db, std::string_view where, const pg_params& params
 ) {
-    return products_of(db.exec(std::string(product_select) + std::string(where), params));
+    return detail::read_rows(db.exec(std::string(product_select) + std::string(where), params), product_at);
 }
 
 core::result<core::product> one_product(pg_connection& db, std::int64_t id) {
@@ -108,7 +88,7 @@ core::result<core::category> one_category(
     pg_connection& db, std::string_view where, const pg_params& params
 ) {
     return detail::first_or_not_found(
-        categories_of(db.exec(std::string(category_select) + std::string(where), params))
+        detail::read_rows(db.exec(std::string(category_select) + std::string(where), params), category_of_row)
     );
 }
 
@@ -117,7 +97,7 @@ std::int64_t next_id(pg_connection& db, std::string_view table) {
         .int64(0, 0);
 }
 
-class pg_catalogue_store final : public catalogue_store {
+class pg_catalogue_store final : public detail::pg_revisioned<catalogue_store> {
   public:
     // Uses the process's pool for `target`; an empty database gets `categories` and `products` (the seed)
     // once.
@@ -127,7 +107,7 @@ class pg_catalogue_store final : public catalogue_store {
         std::vector<core::category> categories,
         std::vector<core::product> products
     )
-        : aggregate_(
+        : pg_revisioned(
               target,
               pool_size,
               "catalogue",
@@ -195,7 +175,7 @@ class pg_catalogue_store final : public catalogue_store {
 
     std::vector<core::category> list_categories() const override {
         auto db = aggregate_.connection();
-        return categories_of(db->exec(std::string(category_select) + "ORDER BY id"));
+        return detail::read_rows(db->exec(std::string(category_select) + "ORDER BY id"), category_of_row);
     }
 
     core::result<core::category> find_category(std::int64_t id) const override {
@@ -256,7 +236,7 @@ class pg_catalogue_store final : public catalogue_store {
                 }
                 row.id = category.int64(0, 0);
                 row.slug = std::string(category.text(0, 1));
-                row.product_category = category_at(category, 0, 2);
+                row.product_category = category_at(detail::pg_row(category, 0), 2);
                 return row;
             }
         );
@@ -349,13 +329,6 @@ class pg_catalogue_store final : public catalogue_store {
         return aggregate_.delete_row("categories", id, core::errc::seed_read_only);
     }
 
-    // In memory: bumped by this store's commits and by other instances' notifications.
-    [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
-
-    [[nodiscard]] core::result<core::row_changes> changes_since(std::uint64_t since) const override {
-        return aggregate_.changes_since(since);
-    }
-
   private:
     // A write that changes row `id` of `table` (products or categories): seed rows are read-only.
     template <class Change>
@@ -363,8 +336,6 @@ class pg_catalogue_store final : public catalogue_store {
         -> decltype(change(std::declval<pg_connection&>())) {
         return aggregate_.write_row(table, id, core::errc::seed_read_only, std::forward<Change>(change));
     }
-
-    mutable detail::pg_aggregate aggregate_;
 };
 
 }  // namespace

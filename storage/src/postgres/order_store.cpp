@@ -9,6 +9,7 @@
 #include "common/write_row.hpp"
 #include "core/pet_rules.hpp"
 #include "postgres/aggregate.hpp"
+#include "postgres/columns.hpp"
 #include "postgres/reset.hpp"
 #include "postgres/stores.hpp"
 #include "storage/pet_store.hpp"
@@ -53,14 +54,9 @@ class pg_order_store final : public order_store {
             return core::errc::not_found;
         }
         core::pet_order o;
-        o.id = r.int64(0, 0);
-        o.pet_id = r.int64(0, 1);
-        o.quantity = static_cast<std::int32_t>(r.int64(0, 2));
-        if (!r.is_null(0, 3)) {
-            o.ship_date = r.int64(0, 3);
-        }
+        detail::read_columns(r, 0, 0, o.id, o.pet_id, o.quantity, o.ship_date);
         o.status = core::parse_order_status(r.text(0, 4)).value_or(core::order_status::placed);
-        o.complete = r.boolean(0, 5);
+        detail::read_columns(r, 0, 5, o.complete);
         return o;
     }
 

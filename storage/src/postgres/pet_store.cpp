@@ -12,6 +12,7 @@
 #include "common/write_row.hpp"
 #include "core/pet_rules.hpp"
 #include "postgres/aggregate.hpp"
+#include "postgres/columns.hpp"
 #include "postgres/reset.hpp"
 #include "postgres/stores.hpp"
 
@@ -26,21 +27,14 @@ using detail::pg_rows;
 constexpr std::string_view columns =
     "id, has_category, category_id, category_name, name, photo_urls, tag_ids, tag_names, status";
 
-std::optional<std::int64_t> optional_int(const pg_rows& r, int row, int column) {
-    return r.is_null(row, column) ? std::nullopt : std::optional(r.int64(row, column));
-}
-
-std::optional<std::string> optional_text(const pg_rows& r, int row, int column) {
-    return r.is_null(row, column) ? std::nullopt : std::optional(std::string(r.text(row, column)));
-}
-
 std::vector<core::pet> pets_of(const pg_rows& r) {
     std::vector<core::pet> out;
     for (int row = 0; row < r.size(); ++row) {
         core::pet p;
         p.id = r.int64(row, 0);
         if (r.boolean(row, 1)) {
-            p.category = core::pet_category{optional_int(r, row, 2), optional_text(r, row, 3)};
+            p.category =
+                core::pet_category{detail::optional_int64(r, row, 2), detail::optional_text(r, row, 3)};
         }
         p.name = r.text(row, 4);
         p.photo_urls = detail::parse_array_no_nulls(r.text(row, 5));

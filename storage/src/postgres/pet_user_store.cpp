@@ -11,6 +11,7 @@
 #include "common/found.hpp"
 #include "common/write_row.hpp"
 #include "postgres/aggregate.hpp"
+#include "postgres/columns.hpp"
 #include "postgres/reset.hpp"
 #include "postgres/stores.hpp"
 #include "storage/pet_store.hpp"
@@ -63,20 +64,21 @@ class pg_pet_user_store final : public pet_user_store {
         if (r.empty()) {
             return core::errc::not_found;
         }
-        const auto text = [&](int column) {
-            return r.is_null(0, column) ? std::nullopt : std::optional(std::string(r.text(0, column)));
-        };
         core::pet_user_credentials c;
-        c.profile.username = r.text(0, 0);
-        c.profile.id = r.int64(0, 1);
-        c.profile.first_name = text(2);
-        c.profile.last_name = text(3);
-        c.profile.email = text(4);
-        c.profile.phone = text(5);
-        if (!r.is_null(0, 6)) {
-            c.profile.user_status = static_cast<std::int32_t>(r.int64(0, 6));
-        }
-        c.password_hash = r.text(0, 7);
+        auto& u = c.profile;
+        detail::read_columns(
+            r,
+            0,
+            0,
+            u.username,
+            u.id,
+            u.first_name,
+            u.last_name,
+            u.email,
+            u.phone,
+            u.user_status,
+            c.password_hash
+        );
         return c;
     }
 

@@ -15,6 +15,7 @@
 #include "core/cart_rules.hpp"
 #include "core/order_states.hpp"
 #include "postgres/aggregate.hpp"
+#include "postgres/columns.hpp"
 #include "postgres/stores.hpp"
 
 namespace storefront::storage {
@@ -31,10 +32,6 @@ using core::shop_order_status;
 // cart row does not exist yet to be locked, so changes of one user's cart queue on this instead.
 constexpr std::int64_t cart_lock_base = 0x4341525400000000;
 
-std::optional<std::string> optional_text(const pg_rows& r, int row, int column) {
-    return r.is_null(row, column) ? std::nullopt : std::optional<std::string>(r.text(row, column));
-}
-
 void lock_cart(pg_connection& db, std::int64_t user_id) {
     (void)db.exec("SELECT pg_advisory_xact_lock($1)", pg_params().add(cart_lock_base ^ user_id));
 }
@@ -48,10 +45,7 @@ core::cart read_cart(pg_connection& db, std::int64_t user_id) {
     if (head.empty()) {
         return cart;
     }
-    cart.id = head.int64(0, 0);
-    cart.coupon = optional_text(head, 0, 1);
-    cart.created_at = head.int64(0, 2);
-    cart.updated_at = head.int64(0, 3);
+    detail::read_columns(head, 0, 0, cart.id, cart.coupon, cart.created_at, cart.updated_at);
     const auto lines = db.exec(
         "SELECT product_id, quantity FROM cart_lines WHERE cart_id = $1 ORDER BY position",
         pg_params().add(cart.id)
@@ -68,29 +62,7 @@ std::vector<core::shop_order> orders_where(
 ) {
     const auto r =
         db.exec(std::string(detail::order_columns) + std::string(where) + " " + std::string(tail), params);
-    std::vector<core::shop_order> out;
-    for (int i = 0; i < r.size(); ++i) {
-        core::shop_order o;
-        o.id = r.int64(i, 0);
-        o.user_id = r.int64(i, 1);
-        o.status = core::parse_shop_order_status(r.text(i, 2)).value_or(shop_order_status::cancelled);
-        o.subtotal = r.int64(i, 3);
-        o.discount = r.int64(i, 4);
-        o.shipping = r.int64(i, 5);
-        o.total = r.int64(i, 6);
-        o.coupon = optional_text(r, i, 7);
-        o.address = {
-            std::string(r.text(i, 8)),
-            std::string(r.text(i, 9)),
-            optional_text(r, i, 10),
-            std::string(r.text(i, 11)),
-            std::string(r.text(i, 12)),
-            std::string(r.text(i, 13))};
-        o.created_at = r.int64(i, 14);
-        o.updated_at = r.int64(i, 15);
-        o.expires_at = r.int64(i, 16);
-        out.push_back(std::move(o));
-    }
+    auto out = detail::read_rows(r, detail::order_at<detail::pg_row>);
     if (out.empty()) {
         return out;
     }
@@ -136,23 +108,7 @@ std::vector<core::payment> payments_where(pg_connection& db, std::string_view wh
     const auto r = db.exec(
         std::string(detail::payment_columns) + std::string(where) + " ORDER BY id", pg_params().add(key)
     );
-    std::vector<core::payment> out;
-    for (int i = 0; i < r.size(); ++i) {
-        core::payment p;
-        p.id = r.int64(i, 0);
-        p.order_id = r.int64(i, 1);
-        p.user_id = r.int64(i, 2);
-        p.amount = r.int64(i, 3);
-        p.status = core::parse_payment_status(r.text(i, 4)).value_or(core::payment_status::failed);
-        p.brand = std::string(r.text(i, 5));
-        p.last4 = std::string(r.text(i, 6));
-        p.failure_code = optional_text(r, i, 7);
-        p.next_action = optional_text(r, i, 8);
-        p.created_at = r.int64(i, 9);
-        p.updated_at = r.int64(i, 10);
-        out.push_back(std::move(p));
-    }
-    return out;
+    return detail::read_rows(r, detail::payment_at<detail::pg_row>);
 }
 
 void set_order_status(pg_connection& db, std::int64_t id, shop_order_status to, core::timestamp_ms now) {

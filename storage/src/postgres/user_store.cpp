@@ -12,6 +12,7 @@
 #include "common/clock.hpp"
 #include "common/found.hpp"
 #include "postgres/aggregate.hpp"
+#include "postgres/columns.hpp"
 #include "postgres/reset.hpp"
 #include "postgres/stores.hpp"
 
@@ -26,29 +27,18 @@ using detail::pg_rows;
 constexpr std::string_view user_select =
     "SELECT id, email, name, role, avatar, created_at, updated_at, seed, password_hash FROM users ";
 
-std::vector<core::user_credentials> users_of(const pg_rows& r) {
-    std::vector<core::user_credentials> out;
-    for (int row = 0; row < r.size(); ++row) {
-        core::user_credentials c;
-        auto& u = c.profile;
-        u.id = r.int64(row, 0);
-        u.email = r.text(row, 1);
-        u.name = r.text(row, 2);
-        u.role = r.text(row, 3);
-        u.avatar = r.text(row, 4);
-        u.created_at = r.int64(row, 5);
-        u.updated_at = r.int64(row, 6);
-        u.seed = r.boolean(row, 7);
-        c.password_hash = r.text(row, 8);
-        out.push_back(std::move(c));
-    }
-    return out;
+core::user_credentials user_at(const detail::pg_row& row) {
+    core::user_credentials c;
+    auto& u = c.profile;
+    row.read(0, u.id, u.email, u.name, u.role, u.avatar, u.created_at, u.updated_at, u.seed, c.password_hash);
+    return c;
 }
 
 core::result<core::user_credentials> one_user(
     pg_connection& db, std::string_view where, const pg_params& params
 ) {
-    return detail::first_or_not_found(users_of(db.exec(std::string(user_select) + std::string(where), params))
+    return detail::first_or_not_found(
+        detail::read_rows(db.exec(std::string(user_select) + std::string(where), params), user_at)
     );
 }
 
@@ -60,7 +50,7 @@ core::result<core::user> one_profile(pg_connection& db, std::int64_t id) {
     return std::move(found->profile);
 }
 
-class pg_user_store final : public user_store {
+class pg_user_store final : public detail::pg_revisioned<user_store> {
   public:
     // An empty database gets the seed users from `seed` once (called only then: hashing is slow).
     pg_user_store(
@@ -68,7 +58,7 @@ class pg_user_store final : public user_store {
         std::size_t pool_size,
         std::function<std::vector<core::user_credentials>()> seed
     )
-        : aggregate_(
+        : pg_revisioned(
               target,
               pool_size,
               "users",
@@ -80,12 +70,15 @@ class pg_user_store final : public user_store {
         constexpr std::size_t most = std::numeric_limits<std::int64_t>::max();
         auto db = aggregate_.connection();
         std::vector<core::user> out;
-        for (auto& c : users_of(db->exec(
-                 std::string(user_select) + "ORDER BY id LIMIT $1 OFFSET $2",
-                 pg_params()
-                     .add(static_cast<std::int64_t>(std::min(page.limit, most)))
-                     .add(static_cast<std::int64_t>(std::min(page.offset, most)))
-             ))) {
+        for (auto& c : detail::read_rows(
+                 db->exec(
+                     std::string(user_select) + "ORDER BY id LIMIT $1 OFFSET $2",
+                     pg_params()
+                         .add(static_cast<std::int64_t>(std::min(page.limit, most)))
+                         .add(static_cast<std::int64_t>(std::min(page.offset, most)))
+                 ),
+                 user_at
+             )) {
             out.push_back(std::move(c.profile));
         }
         return out;
@@ -169,15 +162,6 @@ class pg_user_store final : public user_store {
     core::result<void> delete_user(std::int64_t id) override {
         return aggregate_.delete_row("users", id, core::errc::seed_user_read_only);
     }
-
-    [[nodiscard]] std::uint64_t revision() const override { return aggregate_.revision(); }
-
-    [[nodiscard]] core::result<core::row_changes> changes_since(std::uint64_t since) const override {
-        return aggregate_.changes_since(since);
-    }
-
-  private:
-    mutable detail::pg_aggregate aggregate_;
 };
 
 }  // namespace

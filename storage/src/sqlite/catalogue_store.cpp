@@ -14,6 +14,7 @@
 #include "common/found.hpp"
 #include "common/seed_once.hpp"
 #include "common/slug.hpp"
+#include "sqlite/columns.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/product_filter.hpp"
 #include "sqlite/reset.hpp"
@@ -44,26 +45,15 @@ constexpr std::string_view category_select =
 
 core::category category_at(const sqlite_statement& s, int first) {
     core::category c;
-    c.id = s.int64(first);
-    c.name = s.text(first + 1);
-    c.slug = s.text(first + 2);
-    c.image = s.text(first + 3);
-    c.created_at = s.int64(first + 4);
-    c.updated_at = s.int64(first + 5);
-    c.seed = s.int64(first + 6) != 0;
+    detail::read_columns(s, first, c.id, c.name, c.slug, c.image, c.created_at, c.updated_at, c.seed);
     return c;
 }
 
 core::product product_at(const sqlite_statement& s) {
     core::product p;
-    p.id = s.int64(0);
-    p.title = s.text(1);
-    p.slug = s.text(2);
-    p.price = s.real(3);
-    p.description = s.text(4);
-    p.created_at = s.int64(5);
-    p.updated_at = s.int64(6);
-    p.seed = s.int64(7) != 0;
+    detail::read_columns(
+        s, 0, p.id, p.title, p.slug, p.price, p.description, p.created_at, p.updated_at, p.seed
+    );
     p.product_category = category_at(s, 8);
     p.stock = s.int64(16);
     const std::string joined = s.text(15);

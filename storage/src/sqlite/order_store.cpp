@@ -8,6 +8,7 @@
 #include "common/found.hpp"
 #include "common/seed_once.hpp"
 #include "common/write_row.hpp"
+#include "sqlite/columns.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
 #include "sqlite/stores.hpp"
@@ -40,12 +41,9 @@ class sqlite_order_store final : public order_store {
             return core::errc::not_found;
         }
         core::pet_order o;
-        o.id = s.int64(0);
-        o.pet_id = s.int64(1);
-        o.quantity = static_cast<std::int32_t>(s.int64(2));
-        o.ship_date = s.optional_int64(3);
+        detail::read_columns(s, 0, o.id, o.pet_id, o.quantity, o.ship_date);
         o.status = static_cast<core::order_status>(s.int64(4));
-        o.complete = s.int64(5) != 0;
+        detail::read_columns(s, 5, o.complete);
         return o;
     }
 

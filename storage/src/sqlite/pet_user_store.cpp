@@ -9,6 +9,7 @@
 #include "common/found.hpp"
 #include "common/seed_once.hpp"
 #include "common/write_row.hpp"
+#include "sqlite/columns.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
 #include "sqlite/stores.hpp"
@@ -31,18 +32,12 @@ std::optional<core::pet_user_credentials> user_named(sqlite_connection& db, std:
     if (s.step() != step::row) {
         return std::nullopt;
     }
-    core::pet_user_credentials u;
-    u.profile.username = s.text(0);
-    u.profile.id = s.int64(1);
-    u.profile.first_name = s.optional_text(2);
-    u.profile.last_name = s.optional_text(3);
-    u.profile.email = s.optional_text(4);
-    u.profile.phone = s.optional_text(5);
-    if (!s.is_null(6)) {
-        u.profile.user_status = static_cast<std::int32_t>(s.int64(6));
-    }
-    u.password_hash = s.text(7);
-    return u;
+    core::pet_user_credentials c;
+    auto& u = c.profile;
+    detail::read_columns(
+        s, 0, u.username, u.id, u.first_name, u.last_name, u.email, u.phone, u.user_status, c.password_hash
+    );
+    return c;
 }
 
 // True when there was a user of that name.

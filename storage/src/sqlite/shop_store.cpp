@@ -14,6 +14,7 @@
 #include "core/cart_rules.hpp"
 #include "core/order_states.hpp"
 #include "seed/catalogue.hpp"
+#include "sqlite/columns.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/stores.hpp"
 
@@ -34,10 +35,7 @@ core::cart read_cart(sqlite_connection& db, std::int64_t user_id) {
     if (head.step() != step::row) {
         return cart;
     }
-    cart.id = head.int64(0);
-    cart.coupon = head.optional_text(1);
-    cart.created_at = head.int64(2);
-    cart.updated_at = head.int64(3);
+    detail::read_columns(head, 0, cart.id, cart.coupon, cart.created_at, cart.updated_at);
     auto lines =
         db.prepare("SELECT product_id, quantity FROM cart_lines WHERE cart_id = ?1 ORDER BY position");
     lines.bind(1, cart.id);
@@ -77,23 +75,7 @@ std::vector<core::shop_order> orders_where(
 ) {
     auto s = db.prepare(std::string(detail::order_columns) + std::string(where) + " " + std::string(tail));
     bind(s);
-    std::vector<core::shop_order> out;
-    while (s.step() == step::row) {
-        core::shop_order o;
-        o.id = s.int64(0);
-        o.user_id = s.int64(1);
-        o.status = core::parse_shop_order_status(s.text(2)).value_or(shop_order_status::cancelled);
-        o.subtotal = s.int64(3);
-        o.discount = s.int64(4);
-        o.shipping = s.int64(5);
-        o.total = s.int64(6);
-        o.coupon = s.optional_text(7);
-        o.address = {s.text(8), s.text(9), s.optional_text(10), s.text(11), s.text(12), s.text(13)};
-        o.created_at = s.int64(14);
-        o.updated_at = s.int64(15);
-        o.expires_at = s.int64(16);
-        out.push_back(std::move(o));
-    }
+    auto out = detail::read_rows(s, detail::order_at<detail::sqlite_row>);
     auto items = db.prepare(
         "SELECT product_id, title, unit_price, quantity, line_total FROM order_items WHERE order_id = ?1 "
         "ORDER BY position"
@@ -122,23 +104,7 @@ std::optional<core::shop_order> order_by_id(sqlite_connection& db, std::int64_t 
 std::vector<core::payment> payments_where(sqlite_connection& db, std::string_view where, std::int64_t key) {
     auto s = db.prepare(std::string(detail::payment_columns) + std::string(where) + " ORDER BY id");
     s.bind(1, key);
-    std::vector<core::payment> out;
-    while (s.step() == step::row) {
-        core::payment p;
-        p.id = s.int64(0);
-        p.order_id = s.int64(1);
-        p.user_id = s.int64(2);
-        p.amount = s.int64(3);
-        p.status = core::parse_payment_status(s.text(4)).value_or(core::payment_status::failed);
-        p.brand = s.text(5);
-        p.last4 = s.text(6);
-        p.failure_code = s.optional_text(7);
-        p.next_action = s.optional_text(8);
-        p.created_at = s.int64(9);
-        p.updated_at = s.int64(10);
-        out.push_back(std::move(p));
-    }
-    return out;
+    return detail::read_rows(s, detail::payment_at<detail::sqlite_row>);
 }
 
 void insert_payment(sqlite_connection& db, const core::payment& p) {

@@ -16,6 +16,7 @@
 #include "common/found.hpp"
 #include "common/seed_once.hpp"
 #include "core/email.hpp"
+#include "sqlite/columns.hpp"
 #include "sqlite/database.hpp"
 #include "sqlite/reset.hpp"
 #include "sqlite/stores.hpp"
@@ -35,15 +36,10 @@ constexpr std::string_view user_select =
 
 core::user_credentials credentials_at(const sqlite_statement& s) {
     core::user_credentials c;
-    c.profile.id = s.int64(0);
-    c.profile.email = s.text(1);
-    c.profile.name = s.text(2);
-    c.profile.role = s.text(3);
-    c.profile.avatar = s.text(4);
-    c.profile.created_at = s.int64(5);
-    c.profile.updated_at = s.int64(6);
-    c.profile.seed = s.int64(7) != 0;
-    c.password_hash = s.text(8);
+    auto& u = c.profile;
+    detail::read_columns(
+        s, 0, u.id, u.email, u.name, u.role, u.avatar, u.created_at, u.updated_at, u.seed, c.password_hash
+    );
     return c;
 }
 
