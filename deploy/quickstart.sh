@@ -58,8 +58,8 @@ fi
 # run builds the one executable it starts; a new build directory is configured without the tests, which only
 # test builds (an existing one keeps its setting, so run after test does not drop the suite).
 lld=-DSTOREFRONT_LINKER=lld
-# Every build compiles the libraries as unity builds (CMakeLists.txt, STOREFRONT_UNITY): measured on the server
-# and its libraries (g++ -O2 -g1), 505 user-s file by file against about 300 in batches of eight.
+# Every build compiles the libraries as unity builds (CMakeLists.txt, STOREFRONT_UNITY), measured from a clean
+# clone: build/ 772 -> 667 job-s of Ninja's log, build-asan/ 1,089 -> 855 (the test files stay file by file).
 unity=-DSTOREFRONT_UNITY=ON
 # Every build keeps line tables only (-g1): reports, backtraces and perf still name file:line and function, and
 # a file compiles in about 30% less time than with full debug information (-g). A debugger's view of local
