@@ -28,6 +28,16 @@ using asio::ip::tcp;
 namespace {
 
 constexpr std::size_t read_chunk = 4096;
+
+// With epoll, an answer's first write is a synchronous send on a non-blocking socket: no timer, no asynchronous
+// operation. With io_uring (CMake STOREFRONT_IO_URING) a send is a submission the kernel takes with the next
+// wait, and a receive waits in the kernel instead of failing first with EAGAIN; a non-blocking socket would
+// make Asio poll before every receive, so there every write is asynchronous.
+#if defined(BOOST_ASIO_HAS_IO_URING_AS_DEFAULT)
+constexpr bool synchronous_first_write = false;
+#else
+constexpr bool synchronous_first_write = true;
+#endif
 constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
 
 std::string_view view_of(const beast::flat_buffer& buffer) {
@@ -56,7 +66,9 @@ bool peer_went_away(const boost::system::error_code& ec) {
 connection_io::connection_io(tcp::socket socket, const limits_config& limits, bool access_log)
     : stream_(std::move(socket)), limits_(limits), access_log_(access_log) {
     boost::system::error_code ignored;
-    stream_.socket().non_blocking(true, ignored);  // for send()'s first, synchronous write attempt
+    if (synchronous_first_write) {
+        stream_.socket().non_blocking(true, ignored);
+    }
     peer_ = stream_.socket().remote_endpoint(ignored).address();
     peer_text_ = peer_.to_string();
 }
@@ -159,14 +171,16 @@ asio::awaitable<bool> connection_io::send(
         asio::buffer(head_), head_only ? asio::const_buffer() : asio::buffer(reply.payload())};
     // Most responses fit in the socket's send buffer: one non-blocking write, no timer, no async
     // operation. Only what is left (a big body, a slow reader) goes out asynchronously under the timeout.
-    boost::system::error_code ec;
-    const std::size_t written = stream_.socket().write_some(buffers, ec);
-    if (ec && ec != asio::error::would_block && ec != asio::error::try_again &&
-        ec != asio::error::interrupted) {
-        co_return false;
-    }
     beast::buffers_suffix<std::array<asio::const_buffer, 2>> rest(buffers);
-    rest.consume(ec ? 0 : written);
+    if (synchronous_first_write) {
+        boost::system::error_code ec;
+        const std::size_t written = stream_.socket().write_some(buffers, ec);
+        if (ec && ec != asio::error::would_block && ec != asio::error::try_again &&
+            ec != asio::error::interrupted) {
+            co_return false;
+        }
+        rest.consume(ec ? 0 : written);
+    }
     if (beast::buffer_bytes(rest) == 0) {
         co_return true;
     }

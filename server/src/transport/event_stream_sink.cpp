@@ -35,6 +35,7 @@ event_stream_sink::event_stream_sink(
       read_(std::make_shared<read_state>()) {
     boost::system::error_code ignored;
     stream_.socket().set_option(asio::socket_base::send_buffer_size(stream_send_buffer), ignored);
+    stream_.socket().non_blocking(true, ignored);  // for write()'s synchronous attempt, on every I/O backend
     // A request never has more to send on a stream's connection: a read that completes means the peer closed
     // (or broke the protocol); either way the stream ends.
     stream_.socket().async_read_some(
