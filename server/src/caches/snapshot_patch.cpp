@@ -17,6 +17,10 @@ using chunk = fragment_list::chunk;
 using snapshot = fragment_list::snapshot;
 constexpr std::size_t chunk_items = fragment_list::chunk_items;
 constexpr std::size_t no_shift = std::numeric_limits<std::size_t>::max();
+// Rows created past the last chunk's last id join that chunk while it holds fewer than this, else start a
+// chunk of their own: a create copies at most this many rows, not a whole chunk (a chunk is shared with
+// the snapshot readers hold, so changing one copies it).
+constexpr std::size_t tail_merge_limit = chunk_items / 4;
 
 // Appends `items` (a chunk, or serialised_items: ids and their JSON alike) cut in chunk_items pieces, its
 // JSON moved out.
@@ -83,15 +87,17 @@ std::shared_ptr<snapshot> patched(const snapshot& before, serialised_changes cha
     std::vector<std::size_t> updated;
     std::size_t first_shift = no_shift;
     const std::size_t chunks = before.chunks.size();
+    const bool tail_apart = chunks > 0 && before.chunks.back()->ids.size() >= tail_merge_limit;
     next->chunks.reserve(chunks + 1);
     for (std::size_t k = 0; k < chunks; ++k) {
-        // The changed ids this chunk covers: up to its last id, and every later one for the last chunk.
+        // The changed ids this chunk covers: up to its last id, and every later one for a small last chunk.
         const std::size_t c_end =
-            k + 1 == chunks ? changed.size()
-                            : static_cast<std::size_t>(
-                                  std::upper_bound(changed.begin() + c, changed.end(), before.last_ids[k]) -
-                                  changed.begin()
-                              );
+            k + 1 == chunks && !tail_apart
+                ? changed.size()
+                : static_cast<std::size_t>(
+                      std::upper_bound(changed.begin() + c, changed.end(), before.last_ids[k]) -
+                      changed.begin()
+                  );
         if (c_end == c) {
             next->chunks.push_back(before.chunks[k]);
             continue;
@@ -130,6 +136,19 @@ std::shared_ptr<snapshot> patched(const snapshot& before, serialised_changes cha
             keep_old();
         }
         append_chunks(next->chunks, std::move(merged));
+    }
+    if (tail_apart && c < changed.size()) {
+        // Ids past every old one: the rows created there, in a chunk of their own.
+        chunk created;
+        for (; c < changed.size(); ++c) {
+            if (p < present.ids.size() && present.ids[p] == changed[c]) {
+                created.ids.push_back(changed[c]);
+                created.json.push_back(std::move(present.json[p]));
+                ++p;
+                first_shift = std::min(first_shift, before.ends.back());
+            }
+        }
+        append_chunks(next->chunks, std::move(created));
     }
     if (chunks == 0) {  // nothing before: every present row is new
         chunk all;

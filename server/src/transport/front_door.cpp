@@ -41,10 +41,10 @@ std::shared_ptr<const replay_entry> front_door::replayed(std::string_view header
     if (data == nullptr || services_.routing.fault_injection) {
         return nullptr;
     }
-    if (!header.starts_with("GET ") || header.size() > replay_cache::max_request_head) {
+    if (!header.starts_with("GET ") || header.size() > replay_cache::cache_type::max_request_head) {
         return nullptr;
     }
-    auto found = owner_.replay.find(header, data->current());
+    auto found = owner_.replay.find(header, *data);
     if (!found) {
         replay_key_.assign(header);
     }
@@ -116,7 +116,10 @@ void front_door::keep(const http_request& request, const request_outcome& handle
         entry->forwarded_for = joined_fields(request.base(), "X-Forwarded-For");
         entry->forwarded = joined_fields(request.base(), "Forwarded");
     }
-    owner_.replay.keep(std::move(entry), *handled.reusable_at, services_.routing.shared_data->current());
+    // The rows it reads, from the route it matched (none: every table).
+    const std::string_view pattern = entry->matched != nullptr ? entry->matched->pattern : std::string_view{};
+    entry->scope = scope_of(pattern, entry->target);
+    owner_.replay.keep(std::move(entry), *handled.reusable_at, *services_.routing.shared_data);
 }
 
 request_facts facts_of(const replay_entry& entry) {

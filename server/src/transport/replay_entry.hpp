@@ -1,14 +1,15 @@
 #pragma once
-// What the replay cache (caches/replay_cache.hpp) keeps of a GET's answer, per I/O thread: the answer as
-// routing finished it and what the rate limit, metrics and access log need to serve a repeat without parsing
-// or routing it (answer_reuse in routing/route.hpp says which routes qualify, dispatch which answers). A
-// replayed request's head (Date, Connection, RateLimit) is written anew.
+// What the replay cache (caches/scoped_replay_cache.hpp) keeps of a GET's answer, per I/O thread: the answer
+// as routing finished it and what the rate limit, metrics and access log need to serve a repeat without
+// parsing or routing it (answer_reuse in routing/route.hpp says which routes qualify, dispatch which
+// answers). A replayed request's head (Date, Connection, RateLimit) is written anew.
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-#include "server/caches/replay_cache.hpp"
+#include "server/caches/replay_scope.hpp"
+#include "server/caches/scoped_replay_cache.hpp"
 #include "server/codec/response.hpp"
 #include "server/routing/route.hpp"
 
@@ -26,6 +27,7 @@ struct replay_entry {
     // client a proxy names is the rate limit's and access log's client.
     std::string forwarded_for;
     std::string forwarded;
+    replay_scope scope;  // the rows its answer reads: a write elsewhere keeps it
 };
 
 // What an entry holds that nothing else shares.
@@ -35,6 +37,6 @@ struct replay_entry {
            entry.forwarded.capacity() + sizeof(replay_entry);
 }
 
-using replay_cache = replay_cache_of<replay_entry>;
+using replay_cache = scoped_replay_cache_of<replay_entry>;
 
 }  // namespace storefront::server

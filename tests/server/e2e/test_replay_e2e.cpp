@@ -153,6 +153,59 @@ BOOST_AUTO_TEST_CASE(a_repeated_get_follows_every_write_to_the_shared_data) {
     }
 }
 
+// A write keeps the answers it did not change: a registration keeps the product page, an update of one
+// product keeps another product's answer (each answered again from the replay cache, as /metrics counts);
+// a product created after the page's last row moves its X-Total-Count, so the page is answered fresh.
+BOOST_AUTO_TEST_CASE(a_write_keeps_the_answers_it_did_not_change) {
+    temp_dir dir;
+    for (const auto& b : backends(dir, "replay-kept.db")) {
+        BOOST_TEST_CONTEXT(b.name) {
+            running_server server(config_on(b.storage));
+            const auto port = server.port();
+            keep_alive_connection c(port);
+            const std::int64_t first = create_product(port, "Kept first");
+            const std::int64_t second = create_product(port, "Kept second");
+            const std::string page = "/api/v1/products?offset=0&limit=10";
+            const std::string item = "/api/v1/products/" + std::to_string(first);
+            const http_reply page_before = c.get(page);
+            const http_reply item_before = c.get(item);
+            BOOST_TEST_REQUIRE(page_before.status == 200u);
+            BOOST_TEST_REQUIRE(item_before.status == 200u);
+            const auto replayed = [&] { return metric(port, "storefront_replayed_requests_total"); };
+
+            const http_reply user = send_json(
+                port,
+                "POST",
+                "/api/v1/users",
+                R"({"name":"Kept User","email":"kept@example.com","password":"keptpass1","avatar":"https://placehold.co/600x400"})"
+            );
+            BOOST_TEST_REQUIRE(user.status == 201u, user.body);
+            double before = replayed();
+            const http_reply page_after_user = c.get(page);
+            BOOST_TEST(replayed() - before == 1.0);  // the users' write did not touch it
+            BOOST_TEST(page_after_user.body == page_before.body);
+            BOOST_TEST(page_after_user.header("etag") == page_before.header("etag"));
+            BOOST_TEST(page_after_user.header("x-total-count") == page_before.header("x-total-count"));
+
+            BOOST_TEST_REQUIRE(
+                send_json(port, "PUT", "/api/v1/products/" + std::to_string(second), R"({"price":9})")
+                    .status == 200u
+            );
+            before = replayed();
+            const http_reply item_after = c.get(item);
+            BOOST_TEST(replayed() - before == 1.0);  // another product's update did not touch it
+            BOOST_TEST(item_after.body == item_before.body);
+            BOOST_TEST_REQUIRE(send_json(port, "PUT", item, R"({"price":8})").status == 200u);
+            BOOST_TEST(c.get(item).json().at("price").as_int64() == 8);  // its own update did
+
+            // Appended past the page's last row: the items stay, the total moves, so the answer is new.
+            create_product(port, "Kept third");
+            const http_reply page_after_create = c.get(page);
+            BOOST_TEST(page_after_create.header("x-total-count") != page_before.header("x-total-count"));
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(a_repeated_conditional_get_is_304_until_a_write_then_200) {
     running_server server(config_on("memory"));
     const auto port = server.port();

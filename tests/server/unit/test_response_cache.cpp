@@ -2,7 +2,7 @@
 // and random batches over thousands of items) pages, items and the whole list equal a full reload; pages
 // the write did not touch keep their cached bytes (and so their ETag), touched ones change; a write
 // re-serialises only the rows it changed; a source that cannot tell falls back to a full reload; a write's
-// refresh does not queue behind another thread's patch.
+// refresh does not queue behind another thread's patch; creates past the end copy a small tail chunk only.
 
 #include <atomic>
 #include <chrono>
@@ -168,6 +168,34 @@ BOOST_AUTO_TEST_CASE(writes_at_the_first_a_middle_and_the_last_item_equal_a_full
     }
     check_equals_reload(list, s);
     step([&] { s.put(3, row(3)); });
+    BOOST_TEST(s.full_loads == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(creates_past_the_end_copy_a_small_tail_and_keep_the_chunks_few) {
+    auto s = seeded(1000);  // 7 chunks of 128 and one of 104
+    auto list = s.list();
+    const std::size_t chunks_at_start = list.current()->chunks.size();
+    // A writer that creates a row and deletes it again: each create gets a chunk of its own (the last one
+    // is not copied), each delete empties it again, so the snapshot keeps its chunks.
+    for (std::int64_t id = 1001; id <= 1040; ++id) {
+        s.put(id, row(id));
+        check_equals_reload(list, s);
+        BOOST_TEST(list.current()->chunks.size() == chunks_at_start + 1);
+        BOOST_TEST(list.current()->chunks.back()->ids.size() == 1u);
+        s.erase(id);
+        check_equals_reload(list, s);
+        BOOST_TEST(list.current()->chunks.size() == chunks_at_start);
+    }
+    // Creates that stay: the tail chunk takes them until it holds a quarter chunk, then a new one starts.
+    for (std::int64_t id = 2001; id <= 2200; ++id) {
+        s.put(id, row(id));
+        check_equals_reload(list, s);
+    }
+    const auto snap = list.current();
+    for (std::size_t k = chunks_at_start; k < snap->chunks.size(); ++k) {
+        BOOST_TEST(snap->chunks[k]->ids.size() <= fragment_list::chunk_items / 4 + 1);
+    }
+    BOOST_TEST(snap->chunks.size() <= chunks_at_start + 200 / (fragment_list::chunk_items / 4) + 1);
     BOOST_TEST(s.full_loads == 1u);
 }
 

@@ -42,14 +42,21 @@ handler_result body_written(request_context& ctx, store_services& app, std::int6
     if (!fields) {
         co_return fields.error();
     }
-    const auto done =
-        co_await app.catalogue_write([&] { return Actions::write(app.catalogue(), id, *fields); });
+    // The row's JSON is written where the write ran: on the write lane or storage pool for SQLite and
+    // PostgreSQL, sparing the I/O thread, whose readers wait behind it, about a sixth of a create's cost.
+    std::string json;
+    const auto done = co_await app.catalogue_write([&] {
+        auto written = Actions::write(app.catalogue(), id, *fields);
+        if (written) {
+            json = to_json(*written, app.public_url());
+        }
+        return written;
+    });
     if (!done) {
         co_return co_await refused<Actions>(ctx, app, id, done.error(), [&](boost::system::error_code ec) {
             return Actions::refused(app.catalogue(), ec, id, *fields);
         });
     }
-    std::string json = to_json(*done, app.public_url());
     co_await app.publish(written_event<Actions>(id), json);
     co_return json_response(id == 0 ? http::status::created : http::status::ok, std::move(json));
 }

@@ -11,16 +11,10 @@
 #include <string>
 
 #include "server/caches/bounded_lru.hpp"
+#include "server/caches/data_revision.hpp"  // store_revisions
 #include "server/codec/representation.hpp"
 
 namespace storefront::server {
-
-// The revisions of the stores an answer was computed from.
-struct store_revisions {
-    std::uint64_t catalogue = 0;
-    std::uint64_t users = 0;
-    friend bool operator==(const store_revisions&, const store_revisions&) = default;
-};
 
 // An answer kept, with the revisions it was computed at.
 struct kept_answer {

@@ -19,8 +19,21 @@
 // past R has been answered: that write moved the revision past R first.
 //
 // What each cache keys on (all bounded; each data set has its own, nothing is shared between sandboxes):
-// - replay_cache (per I/O thread, shared view only): the exact bytes of a GET's header section, at the
-//   shared view's data revision; kept only when that revision did not move while the answer was made.
+// - replay_cache (per I/O thread, shared view only; scoped_replay_cache.hpp): the exact bytes of a GET's
+//   header section, labelled with each store's revision (store_revisions below); kept only when the data
+//   revision did not move while the answer was made. When it moves, the thread asks the stores which rows
+//   changed since its label (data_revision::changes_since) and drops only the entries one of those rows may
+//   touch: the tables the answer reads, and for a single item by id that row (replay_scope.hpp: users read
+//   users; categories read categories; products read products and categories, which they embed). The rest
+//   are relabelled with the revisions the stores reported with those changes, read after the current
+//   revision, so they stand for data at least as new as any write already answered; the rule above still
+//   holds: a write that changes an answer has named its row before it is answered, so the next lookup drops
+//   it. A race can only drop more: a write between the question and the label comes with its row or moves
+//   the revision past the label (a miss, then the question is asked again). A store that cannot tell (a
+//   reset, a PostgreSQL notification without rows, a label older than its journal) drops every entry.
+//   A list page's answer carries X-Total-Count and Link (its last page), which a create or delete anywhere
+//   in the list changes, so a page goes with any write of the tables it reads; a write of another table
+//   (a registration for a product page, a product for the users list) keeps it.
 // - fragment_list (response_cache.hpp, per list per data set): one snapshot of a list's serialised items
 //   at the revision read before it was loaded, or the revision changes_since reported when patched
 //   (list_changes, snapshot_patch: only the rows that changed are read again); pages of a snapshot by item
@@ -35,16 +48,41 @@
 // whole when the serialisation itself changes (the public URL in image links): clear() and reset().
 
 #include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
 
+#include "core/row_changes.hpp"
 #include "storage/catalogue_store.hpp"
 #include "storage/user_store.hpp"
 
 namespace storefront::server {
 
+// Each store's revision: what the replay cache and answer_cache label their entries with.
+struct store_revisions {
+    std::uint64_t catalogue = 0;
+    std::uint64_t users = 0;
+    friend bool operator==(const store_revisions&, const store_revisions&) = default;
+
+    // The data revision these make (data_revision::current()).
+    [[nodiscard]] std::uint64_t sum() const { return catalogue + users; }
+};
+
+// The rows both stores changed after some store_revisions, up to `at`, each store's revision when it was
+// asked (so at least what current() gave before the question).
+struct data_changes {
+    store_revisions at;
+    std::vector<core::row_change> rows;
+};
+
 // A data set's revision, as the replay cache and dispatch read it.
 class data_revision {
   public:
     [[nodiscard]] virtual std::uint64_t current() const = 0;
+    // Each store's revision; their sum is current().
+    [[nodiscard]] virtual store_revisions stores() const = 0;
+    // The rows changed after `since`; nullopt when a store cannot tell (then anything may have changed).
+    [[nodiscard]] virtual std::optional<data_changes> changes_since(const store_revisions& since) const = 0;
 
   protected:
     ~data_revision() = default;
@@ -57,6 +95,23 @@ class shared_data_revision final : public data_revision {
     shared_data_revision(const storage::catalogue_store& catalogue, const storage::user_store& users)
         : catalogue_(catalogue), users_(users) {}
     [[nodiscard]] std::uint64_t current() const override { return catalogue_.revision() + users_.revision(); }
+    [[nodiscard]] store_revisions stores() const override {
+        return {.catalogue = catalogue_.revision(), .users = users_.revision()};
+    }
+    [[nodiscard]] std::optional<data_changes> changes_since(const store_revisions& since) const override {
+        auto catalogue = catalogue_.changes_since(since.catalogue);
+        if (!catalogue) {
+            return std::nullopt;
+        }
+        auto users = users_.changes_since(since.users);
+        if (!users) {
+            return std::nullopt;
+        }
+        data_changes out{.at = {.catalogue = catalogue->revision, .users = users->revision}, .rows = {}};
+        out.rows = std::move(catalogue->rows);
+        out.rows.insert(out.rows.end(), users->rows.begin(), users->rows.end());
+        return out;
+    }
 
   private:
     const storage::catalogue_store& catalogue_;

@@ -1,7 +1,8 @@
 #pragma once
 // Answers a repeated GET again without parsing or routing it: per I/O thread, the exact bytes of a
 // request's header section -> what the caller keeps of its answer, for as long as the shared data's
-// revision stands (the contract: caches/data_revision.hpp). Generic over the entry, which transport defines
+// revision stands, or the caller advance()s it past writes that did not touch it (the contract:
+// caches/data_revision.hpp). Generic over the entry, which transport defines
 // (transport/replay_entry.hpp: the answer, the route it matched, what the access log needs), so this folder
 // knows nothing of routing. Touched by its own thread only.
 //
@@ -62,6 +63,24 @@ class replay_cache_of {
         if (entries_.try_emplace(key, std::move(entry)).second) {
             bytes_ += size;
         }
+    }
+
+    // The revision every entry stands at.
+    [[nodiscard]] std::uint64_t revision() const { return revision_; }
+
+    // Moves every entry to revision `to`, dropping those for which `touched(entry)` is true: the caller has
+    // checked that the writes between revision() and `to` changed no other entry's answer.
+    template <class Touched>
+    void advance(std::uint64_t to, Touched&& touched) {
+        for (auto it = entries_.begin(); it != entries_.end();) {
+            if (touched(*it->second)) {
+                bytes_ -= owned_bytes(*it->second);
+                it = entries_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        revision_ = to;
     }
 
     [[nodiscard]] std::size_t size() const { return entries_.size(); }
