@@ -16,16 +16,17 @@
 # 4242424242424242, one visit), catalogue writes in sandboxes 4 % (create → update → delete a product, one
 # visit). Rates are target requests per second of that mix; each rate is one tsung arrival phase of
 # --phase-seconds, after a --warmup-seconds phase at the first rate that is not reported.
-# Defaults: --rates 25,50,100,150,200,300,400,500 --phase-seconds 30 (about 6 minutes of load; 8-9 in all).
+# Defaults: --rates 50,100,150,200,250,300,350,400 --phase-seconds 40 --warmup-seconds 10 (5.5 minutes of
+# load, about 8 in all with 200 buyers' registrations first).
 # --smoke: --rates 10,20 --phase-seconds 10 --warmup-seconds 3 --users 20, results in BUILD_DIR/capacity-smoke
 # unless --results-dir is given (a minute or two, to check that everything works). --keep DIR keeps tsung's
 # logs and dump, the generated scenario and the prepared data.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-rates=25,50,100,150,200,300,400,500
-phase_seconds=30
-warmup_seconds=5
+rates=50,100,150,200,250,300,350,400
+phase_seconds=40
+warmup_seconds=10
 users=200
 products=20
 sandboxes=6
@@ -133,7 +134,9 @@ base=http://127.0.0.1:$STOREFRONT_CLUSTER_HTTP_PORT
 
 mkdir -p "$work/data" "$work/tsung"
 log "preparing data: $users buyers, $products stock products, $sandboxes sandboxes"
-timeout 600 python3 "$repo/bench/capacity/prepare.py" "$base" "$work/data" \
+instance_urls=""
+for port in $STOREFRONT_CLUSTER_INSTANCE_PORTS; do instance_urls+="${instance_urls:+,}http://127.0.0.1:$port"; done
+timeout 600 python3 "$repo/bench/capacity/prepare.py" "$base" "$work/data" --instances "$instance_urls" \
     --users "$users" --products "$products" --sandboxes "$sandboxes" >&2
 # shellcheck source=/dev/null
 . "$work/data/ids.env"
@@ -158,7 +161,7 @@ tsung_pid=$!
 wait "$tsung_pid" || { cat "$work/tsung.out" >&2; log "tsung failed"; exit 1; }
 tsung_pid=""
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-run_dir=$(find "$work/tsung" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+run_dir=$(find "$work/tsung" -mindepth 1 -maxdepth 1 -type d | sed -n 1p)
 [[ -s $run_dir/tsung.dump ]] || { cat "$work/tsung.out" >&2; log "tsung wrote no dump"; exit 1; }
 
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -167,7 +170,7 @@ cmd+=" --users $users --products $products --sandboxes $sandboxes --limit-ms $li
 bin_shown=${server_bin#"$repo"/}
 pg_version=$(/usr/lib/postgresql/15/bin/postgres --version | awk '{print $3}')
 about="Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, storefront \`$commit\` ($bin_shown),"
-about+=" $(tsung -v 2>&1 | head -n 1), $(haproxy -v 2>/dev/null | head -n 1 | cut -d' ' -f1-3), PostgreSQL $pg_version;"
+about+=" $(tsung -v 2>&1 | sed -n 1p), $(haproxy -v 2>/dev/null | sed -n 1p | cut -d' ' -f1-3), PostgreSQL $pg_version;"
 about+=" deploy/cluster.sh as shipped: 3 instances (1 I/O thread each, access log off), PostgreSQL with fsync on,"
 about+=" HAProxy leastconn. tsung, HAProxy, the instances and PostgreSQL share the machine; every visitor opens"
 about+=" its own connection. Load average before/after the load: $load_before / $load_after."

@@ -7,13 +7,14 @@ HAProxy), and writes the tsung data files into OUT_DIR:
   stock.csv      product id                    products created with a stock of 1,000,000 (the most a product may
                                                have), so checkouts never run out
   sandboxes.csv  sandbox id                    sandboxes from POST /api/v1/sandboxes, each written once so it has
-                                               its own stores (a PostgreSQL schema) before the run
+                                               its own stores (a PostgreSQL schema), then once on every instance
+                                               (--instances) so each has them open before the run
   filters.csv    query string                  title word + price range + category, from the catalogue's titles
   search.csv     query string                  q= two words of one title
   ids.env        shell assignments             MAX_PRODUCT_ID, MAX_CATEGORY_ID, MAX_USER_ID for the item routes
 
 Everything is seeded (--seed), so two runs on a fresh database ask the same questions.
-usage: prepare.py BASE_URL OUT_DIR [--users N] [--products N] [--sandboxes N] [--seed S]
+usage: prepare.py BASE_URL OUT_DIR [--users N] [--products N] [--sandboxes N] [--seed S] [--instances URL,...]
 """
 import argparse
 import concurrent.futures
@@ -72,19 +73,27 @@ def make_stock_product(base, i):
     return product["id"]
 
 
-def make_sandbox(base):
+def write_in_sandbox(base, sid, title):
+    status, product = call(
+        base, "POST", f"/sandbox/{sid}/api/v1/products",
+        {"title": title, "price": 1, "description": "warm-up write", "categoryId": 1,
+         "images": ["https://placehold.co/600x400"]},
+    )
+    expect(status, (201,), f"a warm-up write in sandbox {sid}")
+    status, _ = call(base, "DELETE", f"/sandbox/{sid}/api/v1/products/{product['id']}")
+    expect(status, (200,), f"a warm-up delete in sandbox {sid}")
+
+
+def make_sandbox(base, instances):
     status, sandbox = call(base, "POST", "/api/v1/sandboxes")
     expect(status, (201,), "POST /sandboxes")
     sid = sandbox["id"]
-    # The first write gives the sandbox stores of its own; the run then measures writes, not their creation.
-    status, product = call(
-        base, "POST", f"/sandbox/{sid}/api/v1/products",
-        {"title": "Warm up", "price": 1, "description": "first write", "categoryId": 1,
-         "images": ["https://placehold.co/600x400"]},
-    )
-    expect(status, (201,), "the sandbox's first write")
-    status, _ = call(base, "DELETE", f"/sandbox/{sid}/api/v1/products/{product['id']}")
-    expect(status, (200,), "the sandbox's first delete")
+    # The first write gives the sandbox stores of its own (a schema on PostgreSQL), and each instance opens
+    # them on its first request there: done here, so the run measures writes in open sandboxes (the steady
+    # state of a shop whose sandboxes are in use), not their creation.
+    write_in_sandbox(base, sid, "Warm up")
+    for i, instance in enumerate(instances):
+        write_in_sandbox(instance, sid, f"Warm up {i}")
     return sid
 
 
@@ -101,14 +110,16 @@ def main():
     ap.add_argument("--sandboxes", type=int, default=6)
     ap.add_argument("--seed", type=int, default=46)
     ap.add_argument("--workers", type=int, default=6)
+    ap.add_argument("--instances", default="", help="comma-separated base URLs of the instances themselves")
     args = ap.parse_args()
+    instances = [u for u in args.instances.split(",") if u]
     rng = random.Random(args.seed)
 
     # Registration and login each cost an Argon2id hash: a few at a time, as the server's hash pool allows.
     with concurrent.futures.ThreadPoolExecutor(args.workers) as pool:
         buyers = list(pool.map(lambda i: make_buyer(args.base, i), range(1, args.users + 1)))
         stock = list(pool.map(lambda i: make_stock_product(args.base, i), range(1, args.products + 1)))
-        sandboxes = list(pool.map(lambda _: make_sandbox(args.base), range(args.sandboxes)))
+        sandboxes = list(pool.map(lambda _: make_sandbox(args.base, instances), range(args.sandboxes)))
 
     status, catalogue = call(args.base, "GET", "/api/v1/products?offset=0&limit=100")
     expect(status, (200,), "GET /products")
