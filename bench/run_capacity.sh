@@ -107,7 +107,7 @@ cleanup() {
     fi
     if [[ -n $keep_dir ]]; then
         mkdir -p "$keep_dir"
-        cp -r "$work/tsung" "$work/data" "$work/mix.xml" "$keep_dir/" 2>/dev/null || true
+        cp -r "$work/tsung" "$work/data" "$work/mix.xml" "$work/phases.tsv" "$keep_dir/" 2>/dev/null || true
         cp "$STOREFRONT_CLUSTER_DIR/"*.log "$keep_dir/" 2>/dev/null || true  # the instances', HAProxy's
     fi
     [[ ! -d $STOREFRONT_CLUSTER_DIR ]] || "$cluster" down >&2 || true

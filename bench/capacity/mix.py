@@ -122,9 +122,11 @@ def main():
         out.append(f'<option name="file_server" id="{fileid}" value="{args.data}/{fileid}.csv"/>')
     out.append("</options>")
     out.append("<sessions>")
+    # Weight 0 outside their own phase: tsung gives a session missing from a phase's session_setup its own
+    # weight there, so any other weight would let a few visits of one phase run in another.
     for n in range(first, first + len(rates)):
         for _, name, _, setup, reqs in kinds:
-            out.append(f'<session name="p{n}_{name}" weight="1" type="ts_http">')
+            out.append(f'<session name="p{n}_{name}" weight="0" type="ts_http">')
             out.extend("  " + s for s in setup)
             for route, http, capture in reqs:
                 out.append(f'  <request subst="true" tag="p{n}.{route}">{capture}{http}</request>')
