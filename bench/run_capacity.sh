@@ -96,7 +96,9 @@ export STOREFRONT_CLUSTER_DIR=$work/cluster STOREFRONT_BIN=$server_bin
 cluster=$repo/deploy/cluster.sh
 tsung_pid=""
 # epmd (Erlang's port mapper) is started by tsung's Erlang node when none runs; stop it only if it was ours.
-epmd_before=$(pgrep -x epmd || true)
+# Asked through epmd itself: pgrep would also see an exited epmd nobody has reaped yet.
+epmd_before=0
+! epmd -names >/dev/null 2>&1 || epmd_before=1
 
 cleanup() {
     local status=$?
@@ -111,7 +113,7 @@ cleanup() {
         cp "$STOREFRONT_CLUSTER_DIR/"*.log "$keep_dir/" 2>/dev/null || true  # the instances', HAProxy's
     fi
     [[ ! -d $STOREFRONT_CLUSTER_DIR ]] || "$cluster" down >&2 || true
-    if [[ -z $epmd_before ]] && pgrep -x epmd >/dev/null; then
+    if [[ $epmd_before == 0 ]] && epmd -names >/dev/null 2>&1; then
         epmd -kill >/dev/null 2>&1 || true
     fi
     rm -rf "$work"
