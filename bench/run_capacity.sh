@@ -179,7 +179,10 @@ about+=" its own connection. Load average before/after the load: $load_before / 
 python3 "$repo/bench/capacity/report.py" "$run_dir" "$work/phases.tsv" "$results_dir/capacity.md" \
     "$results_dir/capacity.dat" --limit-ms "$limit_ms" --title "Capacity: the production shape under the mix" \
     --about "$about" --command "$cmd"
+# A route without a verdict at any rate (short runs) is an all-NaN column: gnuplot warns and draws no line.
+rm -f "$results_dir/capacity.png"
 gnuplot -e "datafile='$results_dir/capacity.dat'; outfile='$results_dir/capacity.png'; limit=$limit_ms" \
-    "$repo/bench/capacity/capacity.gp"
+    "$repo/bench/capacity/capacity.gp" 2>&1 | grep -v -e 'no valid points' -e 'empty x range' >&2 || true
+[[ -s $results_dir/capacity.png ]] || { log "gnuplot drew no chart"; exit 1; }
 cat "$results_dir/capacity.md"
 log "written: $results_dir/capacity.md, capacity.dat, capacity.png"
