@@ -12,6 +12,9 @@
 namespace storefront::core {
 namespace {
 
+// Points per leaf: a leaf's points fill a few cache lines, and fewer levels mean fewer boxes to test.
+constexpr std::uint32_t leaf_size = 8;
+
 // core::squared_chord, visible to the compiler here so the search loop inlines it (the same arithmetic,
 // so the same bits as the brute-force checks get).
 inline double chord_sq(const unit_vector& a, const unit_vector& b) noexcept {
@@ -61,6 +64,7 @@ constexpr std::uint32_t leaf_bit = 1U << 31;
 constexpr std::uint32_t count_bits = 4;
 constexpr std::uint32_t count_mask = (1U << count_bits) - 1;
 constexpr std::size_t max_points = std::size_t{1} << (31 - count_bits);
+static_assert(leaf_size <= count_mask);
 
 // The gap between q and [low, high] on one axis: the same bits as "q < low ? low - q : (q > high ? q - high
 // : 0)" (one term is exact and the other a non-positive number or zero clamped to 0), without branches that
@@ -76,26 +80,9 @@ inline double sum_of_squares(double x, double y, double z) noexcept {
     return x * x + y * y + z * z;
 }
 
-// The gap between q and a point p on one axis, from f, p rounded to the nearest float, so |p - f| <=
-// 2^-25 for |p| <= 1. It is never above the computed |q - p| of chord_sq: |q - f| rounds up by at most
-// 2^-52, so fl(|q - f|) - 2^-24 < |q - f| - 2^-25 <= |q - p|, and rounding is monotone. Squared and
-// summed in chord_sq's steps it is a lower bound on the point's computed chord, as axis_gap is for boxes.
-inline double point_gap(double q, float f) noexcept {
-    constexpr double slack = 0x1p-24;
-    return std::max(std::abs(q - static_cast<double>(f)) - slack, 0.0);
-}
-
-// Asks for the cache lines of a 128-byte node or leaf that the search has queued, so the misses of the
-// boxes it will visit next overlap instead of following one another.
-inline void prefetch_128(const void* p) noexcept {
-    __builtin_prefetch(p);
-    __builtin_prefetch(static_cast<const char*>(p) + 64);
-}
-
 }  // namespace
 
 location_index::location_index(const std::vector<indexed_point>& points) {
-    static_assert(leaf_size <= count_mask);
     if (points.size() > max_points) {
         throw std::length_error("too many points for location_index");
     }
@@ -105,7 +92,6 @@ location_index::location_index(const std::vector<indexed_point>& points) {
     }
     if (!points_.empty()) {
         nodes_.reserve(points_.size() / leaf_size + 1);
-        leaves_.reserve(points_.size() / (leaf_size / 2) + 1);
         root_ = build(0, static_cast<std::uint32_t>(points_.size()), root_box_);
     }
 }
@@ -148,16 +134,7 @@ std::uint32_t location_index::build(std::uint32_t begin, std::uint32_t end, box&
         {round_up(e.high[0]), round_up(e.high[1]), round_up(e.high[2])},
     };
     if (end - begin <= leaf_size) {
-        leaf l{};
-        l.first = begin;
-        for (std::uint32_t i = begin; i < end; ++i) {
-            for (std::size_t a = 0; a < 3; ++a) {
-                l.v[a][i - begin] = static_cast<float>(points_[i].v[a]);
-            }
-        }
-        const auto index = static_cast<std::uint32_t>(leaves_.size());
-        leaves_.push_back(l);
-        return leaf_bit | index << count_bits | (end - begin);
+        return leaf_bit | begin << count_bits | (end - begin);
     }
     // Halve the largest range at the median of its widest axis until there are four (or every range fits
     // a leaf): two levels of a median-split binary tree in one node.
@@ -216,14 +193,6 @@ std::uint32_t location_index::build(std::uint32_t begin, std::uint32_t end, box&
 // Visits leaves in order of their boxes' distance from q, skipping every box farther than `bound_sq`
 // (which `visit` may shrink). Each step descends to the nearest child and queues the others, so the work
 // follows the boxes near the answer wherever q is, not the split planes on the way to it.
-void location_index::prefetch_child(std::uint32_t child) const noexcept {
-    if ((child & leaf_bit) != 0) {
-        prefetch_128(&leaves_[(child & ~leaf_bit) >> count_bits]);
-    } else {
-        prefetch_128(&nodes_[child]);
-    }
-}
-
 template <class Visit>
 void location_index::best_first(const unit_vector& q, double& bound_sq, Visit& visit) const {
     struct entry {
@@ -258,7 +227,6 @@ void location_index::best_first(const unit_vector& q, double& bound_sq, Visit& v
             }
             for (std::size_t i = 0; i < fanout; ++i) {
                 if (i != nearest && sq[i] <= bound_sq) {
-                    // prefetch_child(n.children[i]);
                     queue.push_back({sq[i], n.children[i]});
                     std::push_heap(queue.begin(), queue.end(), farther);
                 }
@@ -267,18 +235,10 @@ void location_index::best_first(const unit_vector& q, double& bound_sq, Visit& v
             current = n.children[nearest];
         }
         if (live) {
-            const leaf& l = leaves_[(current & ~leaf_bit) >> count_bits];
-            std::array<double, leaf_size> low_sq{};
-            for (std::size_t i = 0; i < leaf_size; ++i) {
-                low_sq[i] = sum_of_squares(
-                    point_gap(q[0], l.v[0][i]), point_gap(q[1], l.v[1][i]), point_gap(q[2], l.v[2][i])
-                );
-            }
-            const std::uint32_t count = current & count_mask;
-            for (std::uint32_t i = 0; i < count; ++i) {
-                if (low_sq[i] <= bound_sq) {
-                    visit(points_[l.first + i]);
-                }
+            const std::uint32_t first = (current & ~leaf_bit) >> count_bits;
+            const std::uint32_t last = first + (current & count_mask);
+            for (std::uint32_t i = first; i < last; ++i) {
+                visit(points_[i]);
             }
         }
         if (queue.empty()) {

@@ -44,13 +44,10 @@ class location_index {
 
     [[nodiscard]] std::size_t size() const noexcept { return points_.size(); }
 
-    // The arrays a search reads (points, leaves, then inner nodes), for an owner that wants to place them,
-    // e.g. on huge pages: a search touches a few dozen cache lines scattered over them.
-    [[nodiscard]] std::array<std::span<const std::byte>, 3> memory() const noexcept {
-        return {
-            std::as_bytes(std::span(points_)),
-            std::as_bytes(std::span(leaves_)),
-            std::as_bytes(std::span(nodes_))};
+    // The arrays a search reads (points, then inner nodes), for an owner that wants to place them, e.g. on
+    // huge pages: a search touches a few dozen cache lines scattered over them.
+    [[nodiscard]] std::array<std::span<const std::byte>, 2> memory() const noexcept {
+        return {std::as_bytes(std::span(points_)), std::as_bytes(std::span(nodes_))};
     }
 
   private:
@@ -67,29 +64,18 @@ class location_index {
     };
     // An inner node holds up to four children's boxes: the search is bound by cache misses, one per
     // node on the way down, and four children per node halve the depth of a binary tree. A child is
-    // another node's index, or a leaf: leaf_bit | leaf index << count_bits | point count; an unused
+    // another node's index, or a leaf: leaf_bit | first point << count_bits | point count; an unused
     // child has an empty box (low > high), which no query comes near.
     struct alignas(128) node {
         std::array<std::array<float, fanout>, 3> low;
         std::array<std::array<float, fanout>, 3> high;
         std::array<std::uint32_t, fanout> children;
     };
-    // A leaf's points as floats rounded to nearest, one array per axis, in two cache lines: the search
-    // tests each point against a float-derived lower bound first and reads the exact point (points_[first
-    // + i], 32 bytes elsewhere) only when the bound cannot rule it out, so a leaf far from the answer costs
-    // two lines instead of four or five.
-    static constexpr std::size_t leaf_size = 8;
-    struct alignas(128) leaf {
-        std::array<std::array<float, leaf_size>, 3> v;
-        std::uint32_t first;  // its first point in points_
-    };
     std::uint32_t build(std::uint32_t begin, std::uint32_t end, box& bounds);
-    void prefetch_child(std::uint32_t child) const noexcept;
     template <class Visit>
     void best_first(const unit_vector& q, double& bound_sq, Visit& visit) const;
 
     std::vector<point> points_;  // in tree order: each leaf's points are contiguous
-    std::vector<leaf> leaves_;   // in tree order
     std::vector<node> nodes_;    // inner nodes
     box root_box_{};
     std::uint32_t root_ = 0;  // a node index or a leaf, as in node::children
