@@ -80,52 +80,6 @@ inline double sum_of_squares(double x, double y, double z) noexcept {
     return x * x + y * y + z * z;
 }
 
-// A node's bound on one axis: its low corner plus `count` steps. The product of a float and an 8-bit
-// count is exact in double, so the one rounding (the sum) is the same whether or not the compiler fuses
-// the two, and the build's check of every stored bound holds for the search.
-inline double decode(float low, float step, std::uint8_t count) noexcept {
-    return static_cast<double>(low) + static_cast<double>(count) * static_cast<double>(step);
-}
-
-constexpr std::uint8_t max_count = 255;
-
-// The step for a node's box on one axis: small enough that a child's bounds lose little, large enough
-// that max_count steps reach the box's high side.
-float step_for(float low, float high) noexcept {
-    float step = round_up((static_cast<double>(high) - low) / max_count);
-    while (decode(low, step, max_count) < high) {
-        step = std::nextafter(step, 2.0F);
-    }
-    return step;
-}
-
-// The largest count whose bound lies at or below `x` (for a child's low side; 0 gives the node's own
-// low, at or below every child's), and the smallest at or above it (for a high side; max_count reaches
-// the node's own high).
-std::uint8_t count_below(float low, float step, float x) noexcept {
-    const double estimate = step > 0 ? std::floor((static_cast<double>(x) - low) / step) : 0.0;
-    auto count = static_cast<std::uint8_t>(std::clamp(estimate, 0.0, static_cast<double>(max_count)));
-    while (count > 0 && decode(low, step, count) > x) {
-        --count;
-    }
-    while (count < max_count && decode(low, step, static_cast<std::uint8_t>(count + 1)) <= x) {
-        ++count;
-    }
-    return count;
-}
-
-std::uint8_t count_above(float low, float step, float x) noexcept {
-    const double estimate = step > 0 ? std::ceil((static_cast<double>(x) - low) / step) : 0.0;
-    auto count = static_cast<std::uint8_t>(std::clamp(estimate, 0.0, static_cast<double>(max_count)));
-    while (count < max_count && decode(low, step, count) < x) {
-        ++count;
-    }
-    while (count > 0 && decode(low, step, static_cast<std::uint8_t>(count - 1)) >= x) {
-        --count;
-    }
-    return count;
-}
-
 }  // namespace
 
 location_index::location_index(const std::vector<indexed_point>& points) {
@@ -223,16 +177,13 @@ std::uint32_t location_index::build(std::uint32_t begin, std::uint32_t end, box&
     const auto index = static_cast<std::uint32_t>(nodes_.size());
     nodes_.emplace_back();
     node n{};
-    for (std::size_t a = 0; a < 3; ++a) {
-        n.low[a] = bounds.low[a];
-        n.step[a] = step_for(bounds.low[a], bounds.high[a]);
-    }
-    for (std::size_t i = 0; i < count; ++i) {
-        box child{};
-        n.children[i] = build(parts[i].begin, parts[i].end, child);
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < fanout; ++i) {
+        box child{{inf, inf, inf}, {-inf, -inf, -inf}};  // empty: no point, infinitely far
+        n.children[i] = i < count ? build(parts[i].begin, parts[i].end, child) : 0;
         for (std::size_t a = 0; a < 3; ++a) {
-            n.child_low[a][i] = count_below(n.low[a], n.step[a], child.low[a]);
-            n.child_high[a][i] = count_above(n.low[a], n.step[a], child.high[a]);
+            n.low[a][i] = child.low[a];
+            n.high[a][i] = child.high[a];
         }
     }
     nodes_[index] = n;
@@ -250,7 +201,6 @@ void location_index::best_first(const unit_vector& q, double& bound_sq, Visit& v
     };
     const auto farther = [](const entry& a, const entry& b) { return a.distance_sq > b.distance_sq; };
     // Reused per thread, so a search allocates only while this grows to its working size.
-    constexpr double unused = std::numeric_limits<double>::infinity();  // a child no point is in
     thread_local std::vector<entry> queue;
     queue.clear();
     std::uint32_t current = root_;
@@ -265,15 +215,11 @@ void location_index::best_first(const unit_vector& q, double& bound_sq, Visit& v
             const node& n = nodes_[current];
             std::array<double, fanout> sq{};
             for (std::size_t i = 0; i < fanout; ++i) {
-                std::array<double, 3> gap{};
-                for (std::size_t a = 0; a < 3; ++a) {
-                    gap[a] = axis_gap(
-                        q[a],
-                        decode(n.low[a], n.step[a], n.child_low[a][i]),
-                        decode(n.low[a], n.step[a], n.child_high[a][i])
-                    );
-                }
-                sq[i] = n.children[i] == 0 ? unused : sum_of_squares(gap[0], gap[1], gap[2]);
+                sq[i] = sum_of_squares(
+                    axis_gap(q[0], n.low[0][i], n.high[0][i]),
+                    axis_gap(q[1], n.low[1][i], n.high[1][i]),
+                    axis_gap(q[2], n.low[2][i], n.high[2][i])
+                );
             }
             std::size_t nearest = 0;
             for (std::size_t i = 1; i < fanout; ++i) {

@@ -56,26 +56,21 @@ class location_index {
         std::uint32_t slot;
     };
     // Boxes around subtrees' points, rounded outwards to float (half the size of doubles, and a box only
-    // has to bound).
+    // has to bound), one coordinate array per bound and axis so a node's boxes are tested in one loop.
     static constexpr std::size_t fanout = 4;
     struct box {
         std::array<float, 3> low;
         std::array<float, 3> high;
     };
-    // An inner node holds up to four children's boxes in one cache line: the search is bound by cache
-    // misses, one per node on the way down, and four children per node halve the depth of a binary tree.
-    // The node keeps its own box as a low corner and a step per axis; a child's box is stored as 8-bit
-    // counts of steps from that corner, rounded outwards, so it may be up to a step larger than the
-    // child's points but never smaller. A child is another node's index (never 0, the root's), or a leaf:
-    // leaf_bit | first point << count_bits | point count; 0 marks an unused child.
-    struct alignas(64) node {
-        std::array<float, 3> low;
-        std::array<float, 3> step;
-        std::array<std::array<std::uint8_t, fanout>, 3> child_low;
-        std::array<std::array<std::uint8_t, fanout>, 3> child_high;
+    // An inner node holds up to four children's boxes: the search is bound by cache misses, one per
+    // node on the way down, and four children per node halve the depth of a binary tree. A child is
+    // another node's index, or a leaf: leaf_bit | first point << count_bits | point count; an unused
+    // child has an empty box (low > high), which no query comes near.
+    struct alignas(128) node {
+        std::array<std::array<float, fanout>, 3> low;
+        std::array<std::array<float, fanout>, 3> high;
         std::array<std::uint32_t, fanout> children;
     };
-    static_assert(sizeof(node) == 64);
     std::uint32_t build(std::uint32_t begin, std::uint32_t end, box& bounds);
     template <class Visit>
     void best_first(const unit_vector& q, double& bound_sq, Visit& visit) const;
