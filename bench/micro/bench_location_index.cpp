@@ -7,8 +7,11 @@
 #include <benchmark/benchmark.h>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <numbers>
+#include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -24,6 +27,7 @@ using namespace storefront::core;
 constexpr std::size_t k_nearest = 5;
 constexpr double radius_km = 100;  // about 60 points of 10^6 on the sphere; about 0 of 10^3
 constexpr std::size_t query_count = 1024;
+constexpr double infinity_km = std::numeric_limits<double>::infinity();
 
 struct splitmix64 {
     std::uint64_t state;
@@ -249,5 +253,36 @@ BENCHMARK(BM_clustered_nearest5)
     ->ArgNames({"n", "origin", "radius"})
     ->ArgsProduct({{100'000, 1'000'000}, {0, 1, 2}, {0, 1000}})
     ->Unit(benchmark::kMicrosecond);
+
+// A fixed number of 5-nearest queries from uniformly random origins (as BM_clustered_nearest5, origin 2),
+// one iteration, for valgrind --tool=cachegrind: run it with queries 0 and N and subtract, so the build
+// drops out and the difference / N is the cache misses of one query. Args: set (0: 100,000 uniform points,
+// 1: 100,000 generated, 2: 1,000,000 generated), queries.
+void BM_fixed_random_origin_queries(benchmark::State& state) {
+    const auto queries = static_cast<std::size_t>(state.range(1));
+    static const std::vector<geo_point> origins = map_origins();
+    std::array<neighbour, k_nearest> found{};
+    std::size_t total = 0;
+    for (auto _ : state) {
+        if (state.range(0) == 0) {
+            const fixture& f = data(100'000);
+            for (std::size_t i = 0; i < queries; ++i) {
+                total += f.index.nearest(origins[i % origins.size()], infinity_km, std::span(found));
+            }
+        } else {
+            const auto& store = clustered(state.range(0) == 1 ? 100'000 : 1'000'000);
+            for (std::size_t i = 0; i < queries; ++i) {
+                total += store.nearest_positions(origins[i % origins.size()], std::nullopt, found);
+            }
+        }
+        benchmark::DoNotOptimize(found);
+    }
+    state.counters["found"] = static_cast<double>(total);
+}
+BENCHMARK(BM_fixed_random_origin_queries)
+    ->ArgNames({"set", "queries"})
+    ->ArgsProduct({{0, 1, 2}, {0, 1024, 8192}})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

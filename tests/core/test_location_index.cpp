@@ -378,6 +378,69 @@ BOOST_AUTO_TEST_CASE(duplicates_tie_by_slot) {
     check_queries(index, brute, points, here, {1, 5, 20, 21, 100}, {0, 1, 1000, infinity});
 }
 
+// Leaves keep their points as floats and prune on a bound derived from them: points closer together than
+// a float can tell (1e-9 to 1e-6 degrees apart, so many round to the same floats) must still come back in
+// exact double order, ties by slot, from origins inside, beside and far from them.
+BOOST_AUTO_TEST_CASE(points_closer_than_float_resolution_match_brute_force) {
+    std::mt19937_64 rng(2611);
+    const std::vector<geo_point> centres{{4.6482784, -74.2726198}, {-0.0000001, 179.9999999}, {89.9999, 10}};
+    std::uniform_int_distribution<int> steps(-1000, 1000);
+    std::vector<geo_point> positions;
+    for (const geo_point& c : centres) {
+        for (const double step : {1e-9, 1e-7, 1e-6}) {
+            for (int i = 0; i < 400; ++i) {
+                positions.push_back(
+                    {std::clamp(c.latitude + steps(rng) * step, -90.0, 90.0),
+                     std::remainder(c.longitude + steps(rng) * step, 360.0)}
+                );
+            }
+        }
+    }
+    positions.push_back(positions[7]);  // exact duplicates tie by slot
+    positions.push_back(positions[7]);
+    const auto points = with_slots(positions);
+    const location_index index(points);
+    const brute_force brute(points);
+    std::vector<geo_point> origins{positions[7], positions[1500], {0, 0}, {-89, -170}};
+    for (const geo_point& c : centres) {
+        for (const double away : {0.0, 1e-8, 1e-5, 0.01, 1.0}) {
+            origins.push_back({std::clamp(c.latitude + away, -90.0, 90.0), c.longitude - away});
+        }
+    }
+    for (const geo_point& origin : origins) {
+        check_queries(index, brute, points, origin, {1, 5, 50}, {0, 1e-6, 0.001, 1, infinity});
+    }
+}
+
+// Many small clusters like the generated data set (points within a few km of "cities"), queried from
+// uniformly random origins, the search's slowest case, and from the clusters' own points.
+BOOST_AUTO_TEST_CASE(many_clusters_from_random_origins_match_brute_force) {
+    std::mt19937_64 rng(4646);
+    std::vector<geo_point> centres;
+    for (int i = 0; i < 150; ++i) {
+        centres.push_back(uniform_on_sphere(rng));
+    }
+    std::uniform_real_distribution<double> jitter(-0.05, 0.05);
+    std::vector<geo_point> positions;
+    for (int i = 0; i < 12'000; ++i) {
+        const geo_point& c = centres[static_cast<std::size_t>(i) % centres.size()];
+        positions.push_back(
+            {std::clamp(c.latitude + jitter(rng), -90.0, 90.0),
+             std::remainder(c.longitude + jitter(rng), 360.0)}
+        );
+    }
+    const auto points = with_slots(positions);
+    const location_index index(points);
+    const brute_force brute(points);
+    std::uniform_real_distribution<double> latitude(-60, 60);
+    std::uniform_real_distribution<double> longitude(-180, 180);
+    for (int i = 0; i < 60; ++i) {
+        const geo_point origin = i % 4 == 0 ? positions[static_cast<std::size_t>(i) * 97]
+                                            : geo_point{latitude(rng), longitude(rng)};
+        check_queries(index, brute, points, origin, {1, 5}, {100, 1000, infinity});
+    }
+}
+
 BOOST_AUTO_TEST_CASE(empty_index_and_degenerate_queries) {
     const location_index empty;
     BOOST_TEST(empty.size() == 0U);
