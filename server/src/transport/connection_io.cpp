@@ -29,10 +29,10 @@ namespace {
 
 constexpr std::size_t read_chunk = 4096;
 
-// With epoll, an answer's first write is a synchronous send on a non-blocking socket: no timer, no asynchronous
-// operation. With io_uring (CMake STOREFRONT_IO_URING) a send is a submission the kernel takes with the next
-// wait, and a receive waits in the kernel instead of failing first with EAGAIN; a non-blocking socket would
-// make Asio poll before every receive, so there every write is asynchronous.
+// With epoll, an answer's first write is a synchronous send on a non-blocking socket: no timer, no
+// asynchronous operation. With io_uring (CMake STOREFRONT_IO_URING) a send is a submission the kernel takes
+// with the next wait, and a receive waits in the kernel instead of failing first with EAGAIN; a non-blocking
+// socket would make Asio poll before every receive, so there every write is asynchronous.
 #if defined(BOOST_ASIO_HAS_IO_URING_AS_DEFAULT)
 constexpr bool synchronous_first_write = false;
 #else
