@@ -106,6 +106,15 @@ void sse_client::read_head(std::chrono::milliseconds wait) {
     std::transform(head.begin(), head.end(), head.begin(), [](unsigned char c) { return std::tolower(c); });
 }
 
+bool sse_client::read_head_until_following(std::chrono::milliseconds wait) {
+    read_head(wait);
+    if (status != 200) {
+        return false;
+    }
+    const auto hint = next_block(wait);
+    return hint.has_value() && !hint->retry.empty();
+}
+
 std::string sse_client::rest(std::chrono::milliseconds wait) {
     return drain(wait);
 }

@@ -40,6 +40,9 @@ class sse_client {
     std::string head;
     // Reads the head (within `wait`); throws if none comes.
     void read_head(std::chrono::milliseconds wait = std::chrono::milliseconds(3000));
+    // Reads the head and, after a 200, the retry hint the server writes once the stream has subscribed:
+    // an event published after this returns is this stream's to see. False when no hint came in `wait`.
+    bool read_head_until_following(std::chrono::milliseconds wait = std::chrono::milliseconds(3000));
     // After a non-200 head: the body (up to the connection's end or `wait`).
     std::string rest(std::chrono::milliseconds wait = std::chrono::milliseconds(2000));
 
