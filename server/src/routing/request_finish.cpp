@@ -148,8 +148,8 @@ bool reusable(const answered_request& answered, const routing_services& services
     const auto& [request, routed, reply] = answered;
     const auto status = reply.status;
     return services.shared_data != nullptr && request.method() == http::verb::get &&
-           routed.match.matched->reuse == answer_reuse::until_data_changes && routed.sandbox_id.empty() &&
-           !routed.sandbox && !services.fault_injection && reply.deterministic && !reply.close_connection &&
+           routed.match.matched->reuse.until_data_changes && routed.sandbox_id.empty() && !routed.sandbox &&
+           !services.fault_injection && reply.deterministic && !reply.close_connection &&
            (status == http::status::ok || status == http::status::not_modified);
 }
 

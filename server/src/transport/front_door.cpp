@@ -116,9 +116,9 @@ void front_door::keep(const http_request& request, const request_outcome& handle
         entry->forwarded_for = joined_fields(request.base(), "X-Forwarded-For");
         entry->forwarded = joined_fields(request.base(), "Forwarded");
     }
-    // The rows it reads, from the route it matched (none: every table).
-    const std::string_view pattern = entry->matched != nullptr ? entry->matched->pattern : std::string_view{};
-    entry->scope = scope_of(pattern, entry->target);
+    // The rows it reads, as the row of the route it matched states them (none: every table).
+    entry->scope =
+        scope_of(entry->matched != nullptr ? entry->matched->reuse.reads : rows_read{}, entry->target);
     owner_.replay.keep(std::move(entry), *handled.reusable_at, *services_.routing.shared_data);
 }
 

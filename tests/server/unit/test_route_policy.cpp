@@ -101,4 +101,32 @@ BOOST_AUTO_TEST_CASE(every_graphql_mutation_names_one_writing_row) {
     BOOST_TEST((row(store_routes(), http::verb::post, "/api/v1/products").graphql_mutation == "addProduct"));
 }
 
+// The replay cache keeps an answer across writes to rows its route's row says it does not read: only GETs
+// are reused, and a row that reads one item by id has the id as its pattern's last segment.
+BOOST_AUTO_TEST_CASE(reused_answers_state_the_rows_they_read) {
+    const route_table* const tables[] = {&store_routes(), &petstore_routes(), &graphql_routes()};
+    int reused = 0;
+    for (const route_table* table : tables) {
+        for (const route& r : table->routes) {
+            if (!r.reuse.until_data_changes) {
+                continue;
+            }
+            ++reused;
+            BOOST_TEST((r.verb == http::verb::get), r.pattern);
+            BOOST_TEST(r.reuse.reads.tables != 0, r.pattern);
+            if (r.reuse.reads.one_row_of) {
+                BOOST_TEST(r.pattern.ends_with("/{id}"), r.pattern);
+                BOOST_TEST((r.reuse.reads.tables & table_bit(*r.reuse.reads.one_row_of)) != 0, r.pattern);
+            }
+        }
+    }
+    BOOST_TEST(reused == 11);
+    // Users read users only; a product or a page of them reads its category too.
+    const auto& users = row(store_routes(), http::verb::get, "/api/v1/users").reuse.reads;
+    BOOST_TEST(users.tables == table_bit(storefront::core::row_table::users));
+    const auto& product = row(store_routes(), http::verb::get, "/api/v1/products/{id}").reuse.reads;
+    BOOST_TEST((product.tables & table_bit(storefront::core::row_table::categories)) != 0);
+    BOOST_TEST((product.one_row_of == storefront::core::row_table::products));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -14,27 +14,37 @@ namespace storefront::server {
 namespace {
 
 using namespace route_rows;
+using core::row_table;
+
+// What each reusable answer reads (caches/replay_scope.hpp): a write to other rows keeps it. A product embeds
+// its category; a category and a user embed nothing.
+constexpr auto catalogue_list = until_changed({row_table::products, row_table::categories});
+constexpr auto one_product = until_changed({row_table::products, row_table::categories}, row_table::products);
+constexpr auto category_list = until_changed({row_table::categories});
+constexpr auto one_category = until_changed({row_table::categories}, row_table::categories);
+constexpr auto user_list = until_changed({row_table::users});
+constexpr auto one_user = until_changed({row_table::users}, row_table::users);
 
 // clang-format off
 constexpr std::array routes{
-    route{verb::get,     "/api/v1/products",                     &on<&handle_get_products>,                            open,            none,         "getProducts",              reads,  until_data_changes},
+    route{verb::get,     "/api/v1/products",                     &on<&handle_get_products>,                            open,            none,         "getProducts",              reads,  catalogue_list},
     route{verb::post,    "/api/v1/products",                     &on<&catalogue_writes::create_row<product_actions>>,  catalogue_write, json_or_form, "createProduct",            writes, per_request, row_kind::product,  "addProduct"},
-    route{verb::get,     "/api/v1/products/{id}",                &on<&catalogue_reads::row_by_id<product_actions>>,    open,            none,         "getProduct",               reads,  until_data_changes},
+    route{verb::get,     "/api/v1/products/{id}",                &on<&catalogue_reads::row_by_id<product_actions>>,    open,            none,         "getProduct",               reads,  one_product},
     route{verb::put,     "/api/v1/products/{id}",                &on<&catalogue_writes::update_row<product_actions>>,  catalogue_write, json_or_form, "updateProduct",            writes, per_request, row_kind::none,     "updateProduct"},
     route{verb::delete_, "/api/v1/products/{id}",                &on<&catalogue_writes::delete_row<product_actions>>,  catalogue_write, none,         "deleteProduct",            writes, per_request, row_kind::none,     "deleteProduct"},
-    route{verb::get,     "/api/v1/products/{id}/related",        &on<&handle_get_related_products>,                    open,            none,         "getRelatedProducts",       reads,  until_data_changes},
-    route{verb::get,     "/api/v1/products/slug/{slug}",         &on<&catalogue_reads::row_by_slug<product_actions>>,  open,            none,         "getProductBySlug",         reads,  until_data_changes},
-    route{verb::get,     "/api/v1/products/slug/{slug}/related", &on<&handle_get_related_products_by_slug>,            open,            none,         "getRelatedProductsBySlug", reads,  until_data_changes},
-    route{verb::get,     "/api/v1/categories",                   &on<&handle_get_categories>,                          open,            none,         "getCategories",            reads,  until_data_changes},
+    route{verb::get,     "/api/v1/products/{id}/related",        &on<&handle_get_related_products>,                    open,            none,         "getRelatedProducts",       reads,  catalogue_list},
+    route{verb::get,     "/api/v1/products/slug/{slug}",         &on<&catalogue_reads::row_by_slug<product_actions>>,  open,            none,         "getProductBySlug",         reads,  catalogue_list},
+    route{verb::get,     "/api/v1/products/slug/{slug}/related", &on<&handle_get_related_products_by_slug>,            open,            none,         "getRelatedProductsBySlug", reads,  catalogue_list},
+    route{verb::get,     "/api/v1/categories",                   &on<&handle_get_categories>,                          open,            none,         "getCategories",            reads,  category_list},
     route{verb::post,    "/api/v1/categories",                   &on<&catalogue_writes::create_row<category_actions>>, catalogue_write, json_or_form, "createCategory",           writes, per_request, row_kind::category, "addCategory"},
-    route{verb::get,     "/api/v1/categories/{id}",              &on<&catalogue_reads::row_by_id<category_actions>>,   open,            none,         "getCategory",              reads,  until_data_changes},
+    route{verb::get,     "/api/v1/categories/{id}",              &on<&catalogue_reads::row_by_id<category_actions>>,   open,            none,         "getCategory",              reads,  one_category},
     route{verb::put,     "/api/v1/categories/{id}",              &on<&catalogue_writes::update_row<category_actions>>, catalogue_write, json_or_form, "updateCategory",           writes, per_request, row_kind::none,     "updateCategory"},
     route{verb::delete_, "/api/v1/categories/{id}",              &on<&catalogue_writes::delete_row<category_actions>>, catalogue_write, none,         "deleteCategory",           writes, per_request, row_kind::none,     "deleteCategory"},
-    route{verb::get,     "/api/v1/categories/{id}/products",     &on<&handle_get_category_products>,                   open,            none,         "getCategoryProducts",      reads,  until_data_changes},
-    route{verb::get,     "/api/v1/categories/slug/{slug}",       &on<&catalogue_reads::row_by_slug<category_actions>>, open,            none,         "getCategoryBySlug",        reads,  until_data_changes},
-    route{verb::get,     "/api/v1/users",                        &on<&handle_get_users>,                               open,            none,         "getUsers",                 reads,  until_data_changes},
+    route{verb::get,     "/api/v1/categories/{id}/products",     &on<&handle_get_category_products>,                   open,            none,         "getCategoryProducts",      reads,  catalogue_list},
+    route{verb::get,     "/api/v1/categories/slug/{slug}",       &on<&catalogue_reads::row_by_slug<category_actions>>, open,            none,         "getCategoryBySlug",        reads,  category_list},
+    route{verb::get,     "/api/v1/users",                        &on<&handle_get_users>,                               open,            none,         "getUsers",                 reads,  user_list},
     route{verb::post,    "/api/v1/users",                        &on<&handle_post_user>,                               optional_bearer, json_or_form, "createUser",               writes, per_request, row_kind::user,     "addUser"},
-    route{verb::get,     "/api/v1/users/{id}",                   &on<&handle_get_user>,                                open,            none,         "getUser",                  reads,  until_data_changes},
+    route{verb::get,     "/api/v1/users/{id}",                   &on<&handle_get_user>,                                open,            none,         "getUser",                  reads,  one_user},
     route{verb::put,     "/api/v1/users/{id}",                   &on<&handle_put_user>,                                account_write,   json_or_form, "updateUser",               writes, per_request, row_kind::none,     "updateUser"},
     route{verb::delete_, "/api/v1/users/{id}",                   &on<&handle_delete_user>,                             account_write,   none,         "deleteUser",               writes, per_request, row_kind::none,     "deleteUser"},
     route{verb::post,    "/api/v1/users/is-available",           &on<&handle_post_users_is_available>,                 open,            json_or_form, "isAvailable",              reads},

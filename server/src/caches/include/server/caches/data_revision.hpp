@@ -23,8 +23,9 @@
 //   header section, labelled with each store's revision (store_revisions below); kept only when the data
 //   revision did not move while the answer was made. When it moves, the thread asks the stores which rows
 //   changed since its label (data_revision::changes_since) and drops only the entries one of those rows may
-//   touch: the tables the answer reads, and for a single item by id that row (replay_scope.hpp: users read
-//   users; categories read categories; products read products and categories, which they embed). The rest
+//   touch: the tables the answer reads, and for a single item by id that row, as its route's row states them
+//   (replay_scope.hpp; api/store/routes.cpp: users read users; categories read categories; products read
+//   products and categories, which they embed). The rest
 //   are relabelled with the revisions the stores reported with those changes, read after the current
 //   revision, so they stand for data at least as new as any write already answered; the rule above still
 //   holds: a write that changes an answer has named its row before it is answered, so the next lookup drops

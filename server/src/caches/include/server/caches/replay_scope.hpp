@@ -1,8 +1,7 @@
 #pragma once
 // Which rows a replayed answer reads, so that a write elsewhere leaves it standing (the contract:
-// caches/data_revision.hpp): the tables of its route's collection, and for one item of a collection, that
-// item's id. Read from the route's pattern and the request's target, so routing stays the one place that
-// knows routes.
+// caches/data_revision.hpp): the tables its route's row names (routing/route.hpp answer_reuse, the policy as
+// data), and for a route that reads one item by id, that item's id from the request's target.
 
 #include <cstdint>
 #include <optional>
@@ -25,12 +24,21 @@ struct replay_scope {
     return static_cast<std::uint8_t>(1u << static_cast<unsigned>(table));
 }
 
-// The scope of an answer to `target` matched by a route of `pattern` ("/api/v1/products/{id}"). Under
-// /api/v1: users read users; categories, a category and a category by slug read categories; products and
-// the products of a category read products and categories (a product embeds its category). A pattern ending
-// in /{id} right under its collection reads that item only of the collection's table. Anything else reads
-// every table.
-[[nodiscard]] replay_scope scope_of(std::string_view pattern, std::string_view target);
+// Every table: the scope of an answer whose rows nobody stated.
+inline constexpr std::uint8_t all_tables = table_bit(core::row_table::products) |
+                                           table_bit(core::row_table::categories) |
+                                           table_bit(core::row_table::users);
+
+// What a route's row says its answer reads: tables, and, for a route that reads one item by id (its pattern
+// ends in "/{id}"), the table of that item.
+struct rows_read {
+    std::uint8_t tables = all_tables;
+    std::optional<core::row_table> one_row_of;
+};
+
+// The scope of an answer to `target` ("/api/v1/products/7?x=1") of a route that reads `reads`. A target
+// whose last segment is not an id reads every row of the tables.
+[[nodiscard]] replay_scope scope_of(const rows_read& reads, std::string_view target);
 
 // Whether a write of `change` may change an answer of scope `scope`.
 [[nodiscard]] bool touches(const replay_scope& scope, const core::row_change& change);

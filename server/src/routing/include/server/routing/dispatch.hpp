@@ -76,7 +76,7 @@ struct request_outcome {
     const route* matched = nullptr;  // for the metrics' route label (nullptr: no route)
     bool logged = true;              // whether the access log gets a line
     // Set when `reply` answers every byte-identical request while the shared data's revision is this one:
-    // a GET of a route marked answer_reuse::until_data_changes on the shared view, with fault injection
+    // a GET of a route marked answer_reuse until_data_changes on the shared view, with fault injection
     // off, answered 200 or 304 (the revision was read before the request was routed:
     // caches/data_revision.hpp).
     std::optional<std::uint64_t> reusable_at;

@@ -5,12 +5,15 @@
 // the GraphQL mutation that performs the same operation. Routing, sandboxes and GraphQL read only these rows:
 // no other code lists operation names.
 
+#include <initializer_list>
+#include <optional>
 #include <span>
 #include <string_view>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/http/verb.hpp>
 
+#include "server/caches/replay_scope.hpp"
 #include "server/codec/error_style.hpp"
 #include "server/codec/response.hpp"
 #include "server/routing/request_context.hpp"
@@ -63,11 +66,13 @@ enum class body_policy {
 };
 
 // Whether the I/O thread may answer a byte-identical request again with this route's answer, without
-// parsing or routing it (caches/replay_cache): only for GETs whose answer is a function of the request's
-// bytes and of the shared view's data, so that the data revision tells when it is stale.
-enum class answer_reuse {
-    per_request,        // computed for every request
-    until_data_changes  // the same bytes get the same answer while the shared data's revision stands
+// parsing or routing it (caches/scoped_replay_cache.hpp): only for GETs whose answer is a function of the
+// request's bytes and of the shared view's data, so that the data revision tells when it is stale. Such a
+// row also states which rows its answer reads, so that a write to other rows keeps it
+// (caches/replay_scope.hpp).
+struct answer_reuse {
+    bool until_data_changes = false;  // false: computed for every request
+    rows_read reads;
 };
 
 // What a route does to the data of the request's data set (the shared view, or a sandbox). Sessions
@@ -106,7 +111,7 @@ struct route {
         body_policy body_,
         std::string_view operation_,
         data_change change_,
-        answer_reuse reuse_ = answer_reuse::per_request,
+        answer_reuse reuse_ = answer_reuse{},
         row_kind adds_ = row_kind::none,
         std::string_view graphql_mutation_ = {}
     )
@@ -151,7 +156,18 @@ struct route_table {
 namespace route_rows {
 using enum access_rule;
 using enum body_policy;
-using enum answer_reuse;
+inline constexpr answer_reuse per_request{};
+// Reused until a row of `tables` changes; with `one_row_of`, a pattern ending in "/{id}" that reads only that
+// row of that table (and any row of the others: a product embeds its category).
+constexpr answer_reuse until_changed(
+    std::initializer_list<core::row_table> tables, std::optional<core::row_table> one_row_of = std::nullopt
+) {
+    answer_reuse reuse{.until_data_changes = true, .reads = {.tables = 0, .one_row_of = one_row_of}};
+    for (const auto table : tables) {
+        reuse.reads.tables |= table_bit(table);
+    }
+    return reuse;
+}
 using enum data_change;
 using http::verb;
 }  // namespace route_rows
