@@ -102,6 +102,12 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(
     BOOST_TEST(found[1].title == one->title);
     BOOST_TEST(store->find_products({}).empty());
     BOOST_TEST(store->find_products({gone}).empty());
+    // One id, the read-back after a lone write (SQLite answers it with its by-id statement): the same row.
+    const auto alone = store->find_products({made->id});
+    BOOST_TEST_REQUIRE(alone.size() == 1U);
+    BOOST_TEST(alone[0].title == "Found Together");
+    BOOST_TEST(alone[0].images == found[2].images);
+    BOOST_TEST(alone[0].created_at == found[2].created_at);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(catalogue_writes_name_their_rows, Backend, all_backends) {
