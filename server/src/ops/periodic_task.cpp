@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "server/telemetry/log.hpp"
+#include "server/telemetry/thread_name.hpp"
 
 namespace storefront::server {
 
@@ -13,7 +14,10 @@ periodic_task::periodic_task(std::string name, std::chrono::milliseconds interva
     : name_(std::move(name)),
       interval_(interval),
       task_(std::move(task)),
-      thread_([this](std::stop_token stop) { loop(std::move(stop)); }) {}
+      thread_([this](std::stop_token stop) {
+          name_this_thread("sf-" + name_);
+          loop(std::move(stop));
+      }) {}
 
 periodic_task::~periodic_task() {
     thread_.request_stop();

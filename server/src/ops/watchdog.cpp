@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "server/telemetry/thread_name.hpp"
+
 namespace storefront::server {
 
 probe_rounds::round_start probe_rounds::begin_round(std::size_t probes) {
@@ -35,7 +37,10 @@ io_watchdog::~io_watchdog() {
 }
 
 void io_watchdog::start() {
-    thread_ = std::thread([this] { run(); });
+    thread_ = std::thread([this] {
+        name_this_thread("sf-watchdog");
+        run();
+    });
 }
 
 void io_watchdog::stop() {

@@ -4,7 +4,9 @@
 #include "server/services/write_lane.hpp"
 
 #include <algorithm>
+#include <string>
 
+#include "server/telemetry/thread_name.hpp"
 #include "storage/write_batch.hpp"
 
 namespace storefront::server {
@@ -13,7 +15,10 @@ write_lane::write_lane(std::size_t max_queued, std::size_t writers) : max_queued
     writers = std::max<std::size_t>(1, writers);
     writers_.reserve(writers);
     for (std::size_t i = 0; i < writers; ++i) {
-        writers_.emplace_back([this] { serve(); });
+        writers_.emplace_back([this, i] {
+            name_this_thread("sf-write/" + std::to_string(i));
+            serve();
+        });
     }
 }
 

@@ -25,6 +25,7 @@
 
 #include "core/flat_json.hpp"
 #include "server/codec/json_writer.hpp"
+#include "server/telemetry/thread_name.hpp"
 
 namespace storefront::server {
 
@@ -139,7 +140,10 @@ class line_buffers {
             all_.push_back(own.buffer);
             if (!flusher_started_) {
                 flusher_started_ = true;
-                std::thread([this] { flush_periodically(); }).detach();
+                std::thread([this] {
+                    name_this_thread("sf-log");
+                    flush_periodically();
+                }).detach();
                 std::atexit([] { instance().flush_all(); });
             }
         }

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -17,6 +18,7 @@
 #include <sys/socket.h>
 
 #include "server/telemetry/log.hpp"
+#include "server/telemetry/thread_name.hpp"
 #include "worker.hpp"
 
 namespace storefront::server {
@@ -111,9 +113,14 @@ void http_server::start() {
     if (services_.listening) {
         services_.listening(port_);
     }
-    for (auto& w : workers_) {
-        asio::co_spawn(w->io, accept_loop(*w, services_, config_), asio::detached);
-        w->thread = std::thread([&io = w->io] { io.run(); });
+    for (std::size_t i = 0; i < workers_.size(); ++i) {
+        auto& w = *workers_[i];
+        asio::co_spawn(w.io, accept_loop(w, services_, config_), asio::detached);
+        std::string name = "sf-io:" + std::to_string(port_) + "/" + std::to_string(i);
+        w.thread = std::thread([&io = w.io, name = std::move(name)] {
+            name_this_thread(name);
+            io.run();
+        });
     }
 }
 

@@ -3,6 +3,7 @@
 #include "postgres/listener.hpp"
 
 #include <algorithm>
+#include <pthread.h>
 #include <vector>
 
 #include "storage/storage_error.hpp"
@@ -19,7 +20,10 @@ pg_listener::pg_listener(
     std::string dsn, std::string schema, pg_limits limits, std::vector<std::string> channels
 )
     : dsn_(std::move(dsn)), schema_(std::move(schema)), limits_(limits), channels_(std::move(channels)) {
-    thread_ = std::thread([this] { run(); });
+    thread_ = std::thread([this] {
+        (void)::pthread_setname_np(::pthread_self(), "sf-pg-listen");  // for top -H, perf and gdb
+        run();
+    });
 }
 
 pg_listener::~pg_listener() {

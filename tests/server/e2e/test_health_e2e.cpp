@@ -3,6 +3,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -73,6 +76,23 @@ BOOST_AUTO_TEST_CASE(readyz_is_ready_on_sqlite_and_many_probes_at_once_all_get_a
     BOOST_TEST(ready.load() == 200);
     BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(20)));
     BOOST_TEST(server.app().storage_calls().rejected() == 0u);
+}
+
+// An operator's top -H, ps -L, perf and gdb tell the threads apart: each I/O thread by its port, the write
+// lane.
+BOOST_AUTO_TEST_CASE(threads_are_named_for_the_operators_tools) {
+    const temp_dir dir;
+    running_server server(sqlite_config(dir));
+    BOOST_TEST(get(server.port(), "/readyz").status == 200u);
+    std::set<std::string> names;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+        std::ifstream comm(task.path() / "comm");
+        std::string name;
+        std::getline(comm, name);
+        names.insert(name);
+    }
+    BOOST_TEST(names.contains("sf-io:" + std::to_string(server.port()) + "/0"));
+    BOOST_TEST(names.contains("sf-write/0"));  // SQLite's writes go through the write lane
 }
 
 BOOST_AUTO_TEST_CASE(readyz_says_starting_until_the_instance_is_marked_started) {

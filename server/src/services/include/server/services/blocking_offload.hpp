@@ -17,6 +17,8 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "server/telemetry/thread_name.hpp"
+
 namespace storefront::server {
 
 // Thrown by blocking_offload::run when the queue is full; dispatch answers 503 with Retry-After.
@@ -74,7 +76,11 @@ boost::asio::awaitable<std::invoke_result_t<Call&>> blocking_offload::run(Call c
         ~release() { counter.fetch_sub(1); }
     } guard{queued_};
     // Named locals into co_await, not temporaries: GCC 12 destroys those twice (bug 99576).
-    auto on_pool_call = [&call]() -> boost::asio::awaitable<result_type> { co_return call(); };
+    auto on_pool_call = [&call]() -> boost::asio::awaitable<result_type> {
+        thread_local const bool named = (name_this_thread("sf-storage"), true);  // once per pool thread
+        (void)named;
+        co_return call();
+    };
     auto on_pool = boost::asio::co_spawn(*pool_, std::move(on_pool_call), boost::asio::use_awaitable);
     if constexpr (std::is_void_v<result_type>) {
         co_await std::move(on_pool);
