@@ -2,7 +2,7 @@
 # Where the CPU goes when one client writes while 64 read (issue 46 goal 3, "the page under one writer"):
 # storefront on SQLite (temp dir), --threads 1, --write-policy open; each round runs the products page alone
 # (wrk -t1 -c64) and then the page while one client creates and deletes products (wrk -t1 -c1,
-# bench/load/write.lua churn), DURATION seconds each, and samples the CPU both phases used: each storefront
+# bench/load/write.lua churn), samples the CPU of DURATION seconds of each phase: each storefront
 # thread by its name (sf-io:PORT/0, sf-write/0, ...), the reading wrk, the writing wrk, and the rest of the
 # machine (kernel threads such as jbd2 and kworkers, interrupts, other processes), in cores (CPU seconds per
 # second; the machine has `nproc`). Prints one line per phase and round, then the medians.
@@ -45,14 +45,15 @@ page="http://127.0.0.1:$port/api/v1/products?offset=0&limit=10"
 phase() {
     local label=$1 writer_pid="" reader_pid
     if [ "$label" = writer ]; then
-        wrk -t1 -c1 -d"$((duration + 2))s" -s "$root/bench/load/write.lua" "http://127.0.0.1:$port/api/v1/products" \
+        wrk -t1 -c1 -d"$((duration + 5))s" -s "$root/bench/load/write.lua" "http://127.0.0.1:$port/api/v1/products" \
             -- churn "split$RANDOM" >"$work/writer.out" 2>&1 &
         writer_pid=$!
         sleep 0.5
     fi
-    wrk -t1 -c64 -d"${duration}s" "$page" >"$work/reader.out" 2>&1 &
+    # The clients outlive the sample by seconds: a client that has exited is gone from /proc.
+    wrk -t1 -c64 -d"$((duration + 3))s" "$page" >"$work/reader.out" 2>&1 &
     reader_pid=$!
-    python3 "$root/bench/lib/cpu_split.py" --label "$label" --seconds "$((duration - 1))" \
+    python3 "$root/bench/lib/cpu_split.py" --label "$label" --seconds "$duration" \
         --server "$server_pid" --reader "$reader_pid" ${writer_pid:+--writer "$writer_pid"} >>"$work/split.txt"
     wait "$reader_pid"
     [ -n "$writer_pid" ] && wait "$writer_pid"
