@@ -6,10 +6,10 @@
 # thread by its name (sf-io:PORT/0, sf-write/0, ...), the reading wrk, the writing wrk, and the rest of the
 # machine (kernel threads such as jbd2 and kworkers, interrupts, other processes), in cores (CPU seconds per
 # second; the machine has `nproc`). Prints one line per phase and round, then the medians.
-#   bench/run_reader_writer_split.sh --server-bin B [--rounds 5] [--duration 4]
+#   bench/run_reader_writer_split.sh --server-bin B [--rounds 7] [--duration 4]
 set -euo pipefail
 
-bin="" rounds=5 duration=4
+bin="" rounds=7 duration=4
 while [ $# -gt 0 ]; do
     case $1 in
         --server-bin) bin=$2; shift 2 ;;

@@ -3,7 +3,7 @@
 # thread"): storefront under callgrind (--separate-threads=yes), --threads 1, --write-policy open, on the given
 # storage (default SQLite in a temp dir). It sends WARM creates first, zeroes the counters, then sends N
 # operations of the kind asked for on one keep-alive connection, dumps, and prints each thread's instructions
-# per operation, named by the code it runs (the I/O thread runs run_session; the write lane, the storage pool,
+# per operation, named by the code that started it (the I/O thread, the write lane, the storage pool,
 # the log writer). Instruction counts are deterministic to about 1 %: a busy machine does not change them.
 #   bench/run_write_instructions.sh --server-bin B [--kind create|delete|page] [--ops 200] [--warm 40]
 #                                    [--storage sqlite|memory|DSN] [--keep DIR]
@@ -46,53 +46,37 @@ for _ in $(seq 600); do
     sleep 0.2
 done
 
-# One keep-alive connection: WARM creates, a mark (counters zeroed), then the measured operations.
-python3 - "$port" "$kind" "$ops" "$warm" "$work" <<'EOF'
-import http.client, json, sys
-port, kind, ops, warm, work = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+# One keep-alive connection: WARM creates (and, for deletes, the rows to delete), counters zeroed, the
+# measured operations, one dump.
+python3 - "$port" "$kind" "$ops" "$warm" "$server_pid" <<'EOF'
+import http.client, json, subprocess, sys
+port, kind, ops, warm, server = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-n = 0
 def call(method, path, body=None):
     c.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
     r = c.getresponse(); data = r.read()
     if r.status >= 300:
         sys.exit(f"{method} {path}: {r.status} {data[:200]!r}")
     return data
-def create():
-    global n
-    n += 1
-    body = json.dumps({"title": f"Callgrind {kind} {n}", "price": 10 + n % 50, "description": "measured",
+def create(title):
+    body = json.dumps({"title": title, "price": 10 + len(title) % 50, "description": "measured",
                        "categoryId": 1, "images": ["https://placehold.co/600x400"]})
     return json.loads(call("POST", "/api/v1/products", body))["id"]
-created = [create() for _ in range(warm + (ops if kind == "delete" else 0))]
-with open(f"{work}/ids.json", "w") as f:
-    json.dump(created[-ops:], f)
+def callgrind(command):
+    subprocess.run(["callgrind_control", command, server], capture_output=True, check=True)
+made = [create(f"Warm-up {kind} {i}") for i in range(warm + (ops if kind == "delete" else 0))]
 for _ in range(3):
     call("GET", "/api/v1/products?offset=0&limit=10")
-EOF
-callgrind_control -z "$server_pid" >/dev/null 2>&1
-python3 - "$port" "$kind" "$ops" "$work" <<'EOF'
-import http.client, json, sys
-port, kind, ops, work = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
-c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-def call(method, path, body=None):
-    c.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
-    r = c.getresponse(); data = r.read()
-    if r.status >= 300:
-        sys.exit(f"{method} {path}: {r.status} {data[:200]!r}")
-    return data
-ids = json.load(open(f"{work}/ids.json"))  # delete: the last creates of the warm-up
+callgrind("-z")
 for i in range(ops):
     if kind == "delete":
-        call("DELETE", f"/api/v1/products/{ids[i]}")
+        call("DELETE", f"/api/v1/products/{made[-ops + i]}")  # the last creates of the warm-up
         continue
-    body = json.dumps({"title": f"Measured {kind} {i}", "price": 10 + i % 50, "description": "measured",
-                       "categoryId": 1, "images": ["https://placehold.co/600x400"]})
-    call("POST", "/api/v1/products", body)
+    create(f"Measured {kind} {i}")
     if kind == "page":
         call("GET", "/api/v1/products?offset=0&limit=10")
+callgrind("-d")
 EOF
-callgrind_control -d "$server_pid" >/dev/null 2>&1
 sleep 1
 
 # Each thread's dump: its total (the "summary:" line) and the role its code names.
@@ -102,8 +86,8 @@ for f in "$work"/cg.out*-*; do
     total=$(awk '/^summary:/ {print $2}' "$f")
     [ -n "$total" ] && [ "$total" -gt 0 ] || continue
     role=other
-    grep -q 'run_session' "$f" && role="I/O thread"
-    [ "$role" = other ] && grep -q 'write_lane' "$f" && role="write lane"
+    grep -q 'http_server::start' "$f" && role="I/O thread"
+    [ "$role" = other ] && grep -q 'write_lane::serve' "$f" && role="write lane"
     [ "$role" = other ] && grep -q 'blocking_offload\|storage_pool' "$f" && role="storage pool"
     [ "$role" = other ] && grep -q 'flush_periodically' "$f" && role="log writer"
     printf '  %-14s %10d  (%s)\n' "$role" $((total / ops)) "$(basename "$f")"

@@ -17,8 +17,6 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "server/telemetry/thread_name.hpp"
-
 namespace storefront::server {
 
 // Thrown by blocking_offload::run when the queue is full; dispatch answers 503 with Retry-After.
@@ -52,6 +50,9 @@ class blocking_offload {
     void stop();
 
   private:
+    // Names the calling pool thread "sf-storage" the first time it runs a call (asio's pool starts its
+    // threads itself).
+    static void name_pool_thread();
     std::optional<boost::asio::thread_pool> pool_;
     std::size_t max_queued_;
     std::atomic<std::size_t> queued_{0};
@@ -77,8 +78,7 @@ boost::asio::awaitable<std::invoke_result_t<Call&>> blocking_offload::run(Call c
     } guard{queued_};
     // Named locals into co_await, not temporaries: GCC 12 destroys those twice (bug 99576).
     auto on_pool_call = [&call]() -> boost::asio::awaitable<result_type> {
-        thread_local const bool named = (name_this_thread("sf-storage"), true);  // once per pool thread
-        (void)named;
+        name_pool_thread();
         co_return call();
     };
     auto on_pool = boost::asio::co_spawn(*pool_, std::move(on_pool_call), boost::asio::use_awaitable);
