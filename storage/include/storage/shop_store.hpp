@@ -144,12 +144,15 @@ class payment_store {
     // (amount = the order's total, brand and last4 only) and a succeeded one makes the order paid; failed
     // and requires_action leave it payable. errc::not_found for no order `order_id` (of `owner`, when
     // given); errc::transition_not_allowed when the order is not pending_payment (paid, cancelled, expired),
-    // or is past its expiresAt (expire_orders then releases its stock).
+    // or is past its expiresAt (expire_orders then releases its stock). When the payment made the order
+    // paid, `paid` (if given) receives the order as it now stands: the order.updated event needs no second
+    // read.
     [[nodiscard]] virtual core::result<core::payment> record_payment(
         std::int64_t order_id,
         std::optional<std::int64_t> owner,
         const core::charge_decision& decision,
-        core::timestamp_ms now
+        core::timestamp_ms now,
+        core::shop_order* paid = nullptr
     ) = 0;
 
     // POST /payments/{id}/3ds: a requires_action payment becomes succeeded (`approve`; the order becomes

@@ -153,6 +153,16 @@ template <class Found>
     return core::payment_of(*o, decision, now);
 }
 
+// After a succeeded payment at `now` made order `o` (as read before) paid: the order as it now stands, into
+// `paid` when the caller asked for it.
+inline void report_paid(core::shop_order& o, core::timestamp_ms now, core::shop_order* paid) {
+    if (paid != nullptr) {
+        o.status = core::shop_order_status::paid;
+        o.updated_at = now;
+        *paid = std::move(o);
+    }
+}
+
 // What begin_request answers for a key whose record is `existing` (if any): the stored answer to replay,
 // errc::idempotency_mismatch or errc::idempotency_in_progress, or nullopt when the request starts (the store
 // then records the key as in progress).

@@ -168,7 +168,8 @@ class memory_shop_store final : public shop_store {
         std::int64_t order_id,
         std::optional<std::int64_t> owner,
         const core::charge_decision& decision,
-        core::timestamp_ms now
+        core::timestamp_ms now,
+        core::shop_order* paid
     ) override {
         std::lock_guard lock(mutex_);
         auto* o = detail::owned_in(orders_, order_id, owner);
@@ -181,6 +182,9 @@ class memory_shop_store final : public shop_store {
         if (p->status == core::payment_status::succeeded) {
             o->status = shop_order_status::paid;
             o->updated_at = now;
+            if (paid != nullptr) {
+                *paid = *o;
+            }
         }
         payments_[p->id] = *p;
         return p;

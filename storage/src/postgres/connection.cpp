@@ -352,17 +352,32 @@ bool pg_connection::drop_unsent() {
     return had;
 }
 
+PGresult* pg_connection::run_queued_alone() {
+    auto queued = std::exchange(unsent_, {});  // not carried by the BEGIN: it goes after it
+    if (std::exchange(begin_pending_, false)) {
+        result_ptr begun(run("BEGIN", {}, pg_plan::per_run));
+        if (PQresultStatus(begun.get()) != PGRES_COMMAND_OK) {
+            return begun.release();
+        }
+    }
+    if (!queued.empty()) {
+        result_ptr alone(run(queued, {}, pg_plan::per_run));
+        if (PQresultStatus(alone.get()) != PGRES_COMMAND_OK) {
+            return alone.release();
+        }
+    }
+    return nullptr;
+}
+
 PGresult* pg_connection::run(std::string_view sql, const pg_params& params, pg_plan plan) {
     if (!healthy()) {
         lost("connection is broken");
     }
     if (!unsent_.empty() && plan == pg_plan::kept && prepared_.find(sql) == prepared_.end()) {
-        // Preparing is a round trip of its own, which must not come before the queued statement (a
-        // failed prepare would abort the transaction before its savepoint): that one goes first, alone.
-        const auto first = std::exchange(unsent_, {});
-        result_ptr alone(run(first, {}, pg_plan::per_run));
-        if (PQresultStatus(alone.get()) != PGRES_COMMAND_OK) {
-            return alone.release();
+        // Preparing is a round trip of its own, which must not come before the queued statements (a failed
+        // prepare would abort the transaction before its savepoint): those go first, alone.
+        if (PGresult* failed = run_queued_alone()) {
+            return failed;
         }
     }
     const auto count = params.values_.size();
@@ -372,20 +387,26 @@ PGresult* pg_connection::run(std::string_view sql, const pg_params& params, pg_p
         values[i] = params.nulls_[i] ? nullptr : params.values_[i].c_str();
         lengths[i] = static_cast<int>(params.values_[i].size());
     }
-    const auto n = static_cast<int>(count);
+    const int n = static_cast<int>(count);
     PGresult* failed = nullptr;
     const char* name = plan == pg_plan::kept ? prepared_name(sql, params, failed) : nullptr;
     if (failed != nullptr) {
         return failed;
     }
-    // A queued statement goes in the same round trip (libpq's pipeline mode): one write, one round trip.
-    const bool carrying = !unsent_.empty();
-    if (carrying) {
-        const auto first = std::exchange(unsent_, {});
-        if (PQenterPipelineMode(conn_) != 1 ||
-            !PQsendQueryParams(conn_, first.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0)) {
+    // Queued statements go in the same round trip (libpq's pipeline mode): one write, one round trip.
+    int carried = 0;
+    const auto carry = [&](const std::string& queued) {
+        if ((carried == 0 && PQenterPipelineMode(conn_) != 1) ||
+            !PQsendQueryParams(conn_, queued.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0)) {
             lost("send failed");
         }
+        ++carried;
+    };
+    if (std::exchange(begin_pending_, false)) {
+        carry("BEGIN");
+    }
+    if (!unsent_.empty()) {
+        carry(std::exchange(unsent_, {}));
     }
     const int sent = [&] {
         if (name != nullptr) {
@@ -401,13 +422,13 @@ PGresult* pg_connection::run(std::string_view sql, const pg_params& params, pg_p
     if (!sent) {
         lost("send failed");
     }
-    if (!carrying) {
+    if (carried == 0) {
         return finish();
     }
     if (PQpipelineSync(conn_) != 1) {
         lost("send failed");
     }
-    return finish_pipeline();
+    return finish_pipeline(carried);
 }
 
 void pg_connection::flush(clock::time_point deadline) {
@@ -457,18 +478,24 @@ PGresult* pg_connection::finish() {
     return first_result_of_query(deadline);
 }
 
-PGresult* pg_connection::finish_pipeline() {
-    // The queued statement's results, the statement's (PGRES_PIPELINE_ABORTED when the first failed), then
-    // the sync; the first one's failure is the answer.
+PGresult* pg_connection::finish_pipeline(int carried) {
+    // The queued statements' results, the statement's (PGRES_PIPELINE_ABORTED after a failure), then the
+    // sync; the first failure is the answer.
     const auto deadline = clock::now() + limits_.statement_timeout + std::chrono::seconds(2);
     flush(deadline);
-    result_ptr first(first_result_of_query(deadline));
-    result_ptr second(first_result_of_query(deadline));
+    result_ptr failure;
+    for (int i = 0; i < carried; ++i) {
+        result_ptr queued(first_result_of_query(deadline));
+        if (!failure && PQresultStatus(queued.get()) != PGRES_COMMAND_OK) {
+            failure = std::move(queued);
+        }
+    }
+    result_ptr statement(first_result_of_query(deadline));
     const result_ptr sync(next_result(deadline));
     if (!sync || PQresultStatus(sync.get()) != PGRES_PIPELINE_SYNC || PQexitPipelineMode(conn_) != 1) {
         lost("connection lost");
     }
-    return PQresultStatus(first.get()) == PGRES_COMMAND_OK ? second.release() : first.release();
+    return failure ? failure.release() : statement.release();
 }
 
 pg_violation pg_connection::exec_or_violation(
@@ -557,15 +584,24 @@ void pg_connection::wait_for_notifications(
 }
 
 void pg_connection::begin() {
-    (void)exec("BEGIN");
+    if (begin_pending_) {
+        throw std::logic_error("pg_connection: a transaction is open already");
+    }
+    begin_pending_ = true;
 }
 
 void pg_connection::commit() {
+    if (std::exchange(begin_pending_, false)) {
+        return;  // no statement ran: there is nothing to commit
+    }
     (void)exec("COMMIT");
 }
 
 // A failure here marks the connection broken, and the pool drops it.
 void pg_connection::rollback() {
+    if (std::exchange(begin_pending_, false)) {
+        return;  // never sent
+    }
     if (healthy()) {
         (void)exec("ROLLBACK");
     }

@@ -107,7 +107,9 @@ constexpr std::chrono::milliseconds max_backoff{2000};
 
 class pg_connection {
   public:
-    // BEGIN … COMMIT; the destructor rolls back a transaction that was not committed.
+    // BEGIN … COMMIT; the destructor rolls back a transaction that was not committed. BEGIN waits to go in
+    // the round trip of the transaction's first statement (a round trip less per transaction); a transaction
+    // that ran no statement sends nothing.
     using transaction = scoped_transaction<pg_connection>;
 
     // Connects to `dsn` (a libpq URL or key=value string); throws storage_unavailable when it cannot. The
@@ -167,9 +169,12 @@ class pg_connection {
     const char* prepared_name(std::string_view sql, const pg_params& params, ::pg_result*& failed);
     // Flushes what was sent and waits for its results: the first one.
     ::pg_result* finish();
-    // finish() of a pipeline of a queued statement and the statement (then a sync): the statement's first
-    // result, or the queued one's failure.
-    ::pg_result* finish_pipeline();
+    // finish() of a pipeline of `carried` queued statements and the statement (then a sync): the
+    // statement's first result, or the first failure of a queued one.
+    ::pg_result* finish_pipeline(int carried);
+    // Runs what waits to go with the next statement (the deferred BEGIN, then send_with_next's statement),
+    // each in a round trip of its own: nullptr, or the first failure (then the statement's answer).
+    ::pg_result* run_queued_alone();
     void flush(std::chrono::steady_clock::time_point deadline);
     // The next result (nullptr at the end of a query's), waiting for it until `deadline`.
     ::pg_result* next_result(std::chrono::steady_clock::time_point deadline);
@@ -184,6 +189,7 @@ class pg_connection {
     pg_limits limits_;
     std::map<std::string, std::string, std::less<>> prepared_;  // statement text -> name
     std::string unsent_;                                        // send_with_next's statement
+    bool begin_pending_ = false;  // a transaction's BEGIN, not sent yet: it goes before unsent_
     bool broken_ = false;
 };
 

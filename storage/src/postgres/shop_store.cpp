@@ -456,16 +456,19 @@ class pg_shop_store final : public shop_store {
         std::int64_t order_id,
         std::optional<std::int64_t> owner,
         const core::charge_decision& decision,
-        core::timestamp_ms now
+        core::timestamp_ms now,
+        core::shop_order* paid
     ) override {
         return aggregate_.write_untold([&](pg_connection& db) -> core::result<core::payment> {
-            auto p = detail::new_payment(order_by_id(db, order_id, true), owner, decision, now);
+            auto order = order_by_id(db, order_id, true);
+            auto p = detail::new_payment(order ? &*order : nullptr, owner, decision, now);
             if (!p) {
                 return p;
             }
             p->id = insert_payment(db, *p);
             if (p->status == core::payment_status::succeeded) {
                 set_order_status(db, p->order_id, shop_order_status::paid, now);
+                detail::report_paid(*order, now, paid);
             }
             return p;
         });

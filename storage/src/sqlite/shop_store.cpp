@@ -378,10 +378,12 @@ class sqlite_shop_store final : public shop_store {
         std::int64_t order_id,
         std::optional<std::int64_t> owner,
         const core::charge_decision& decision,
-        core::timestamp_ms now
+        core::timestamp_ms now,
+        core::shop_order* paid
     ) override {
         return db_->write([&](sqlite_connection& w) -> core::result<core::payment> {
-            auto p = detail::new_payment(order_by_id(w, order_id), owner, decision, now);
+            auto order = order_by_id(w, order_id);
+            auto p = detail::new_payment(order ? &*order : nullptr, owner, decision, now);
             if (!p) {
                 return p;
             }
@@ -389,6 +391,7 @@ class sqlite_shop_store final : public shop_store {
             insert_payment(w, *p);
             if (p->status == core::payment_status::succeeded) {
                 set_order_status(w, p->order_id, shop_order_status::paid, now);
+                detail::report_paid(*order, now, paid);
             }
             return p;
         });

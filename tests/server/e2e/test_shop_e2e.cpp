@@ -307,6 +307,30 @@ BOOST_AUTO_TEST_CASE(every_test_card_answers_as_documented) {
     BOOST_TEST(call(port, "GET", order_path(order) + "/payments", token).json().as_array().size() == 5u);
 }
 
+// The order's state answers before the card: another user's order is 404 and a settled one 409 whatever
+// the card (a Luhn failure, an expired card), as for a good card; only a payable order gets the card's
+// own answer.
+BOOST_AUTO_TEST_CASE(the_orders_state_answers_before_the_card) {
+    const auto port = shop_port();
+    const auto buyer = customer(port);
+    const auto stranger = customer(port);
+    const auto order = pending_order(port, buyer);
+    const auto expired = [&](const std::string& token) {
+        return call(port, "POST", order_path(order) + "/payments", token, card("4242424242424242", 2020));
+    };
+    BOOST_TEST(pay(port, stranger, order, "4242424242424241").status == 404u);
+    BOOST_TEST(expired(stranger).status == 404u);
+    BOOST_TEST(pay(port, stranger, order, "4242424242424242").status == 404u);
+    BOOST_TEST(pay(port, buyer, order, "4242424242424241").status == 400u);
+    BOOST_TEST(expired(buyer).status == 402u);
+    BOOST_TEST(status_of(port, buyer, order) == "pending_payment");
+    BOOST_TEST_REQUIRE(pay(port, buyer, order, "4242424242424242").status == 201u);
+    BOOST_TEST(pay(port, buyer, order, "4242424242424241").status == 409u);
+    BOOST_TEST(expired(buyer).status == 409u);
+    BOOST_TEST(pay(port, buyer, order, "4242424242424242").status == 409u);
+    BOOST_TEST(call(port, "GET", order_path(order) + "/payments", buyer).json().as_array().size() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(three_d_secure_approved_and_failed) {
     const auto port = shop_port();
     const auto token = customer(port);
@@ -724,6 +748,25 @@ BOOST_AUTO_TEST_CASE(order_and_payment_events_reach_only_the_owner_and_admins) {
         );
     }
     BOOST_TEST(!others->next_event(std::chrono::milliseconds(300)).has_value());
+}
+
+// order.updated after a payment carries the order as GET /orders/{id} shows it then: paid.
+BOOST_AUTO_TEST_CASE(order_updated_after_a_payment_is_the_paid_order) {
+    const auto port = shop_port();
+    const auto buyer = customer(port);
+    sse_client stream(
+        port,
+        "/api/v1/events?types=order.updated",
+        std::vector<std::pair<std::string, std::string>>{{"Authorization", "Bearer " + buyer}}
+    );
+    BOOST_TEST_REQUIRE(stream.read_head_until_following(), stream.status << " " << stream.head);
+    const auto order = pending_order(port, buyer);
+    BOOST_TEST_REQUIRE(pay(port, buyer, order, "4242424242424242").status == 201u);
+    const auto e = stream.next_event();
+    BOOST_TEST_REQUIRE(e.has_value());
+    const auto data = boost::json::parse(e->data).at("data");
+    BOOST_TEST(data.at("status").as_string() == "paid");
+    BOOST_TEST(data == call(port, "GET", order_path(order), buyer).json(), e->data);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

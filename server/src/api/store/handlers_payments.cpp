@@ -35,9 +35,12 @@ response payment_answer(const store_services& app, const core::payment& p, http:
 }
 
 // Tells the order's owner and admins: payment.succeeded|failed|requires_action, and order.updated when
-// the payment made the order paid.
+// the payment made the order paid (`paid_order`: the order as the payment left it; read when not given).
 boost::asio::awaitable<void> publish_payment(
-    store_services& app, const core::payment& p, std::optional<std::int64_t> owner
+    store_services& app,
+    const core::payment& p,
+    std::optional<std::int64_t> owner,
+    const core::shop_order* paid_order = nullptr
 ) {
     const event_audience audience{.owner = p.user_id};
     co_await app.publish(
@@ -45,11 +48,16 @@ boost::asio::awaitable<void> publish_payment(
         shop_json::payment_json(p, three_ds_base(app) + std::to_string(p.id) + "/3ds"),
         audience
     );
-    if (p.status == core::payment_status::succeeded) {
-        const auto order = co_await app.storage([&] { return app.shop().find_order(p.order_id, owner); });
-        if (order) {
-            co_await app.publish("order.updated", shop_json::order_json(*order), audience);
-        }
+    if (p.status != core::payment_status::succeeded) {
+        co_return;
+    }
+    if (paid_order != nullptr) {
+        co_await app.publish("order.updated", shop_json::order_json(*paid_order), audience);
+        co_return;
+    }
+    const auto order = co_await app.storage([&] { return app.shop().find_order(p.order_id, owner); });
+    if (order) {
+        co_await app.publish("order.updated", shop_json::order_json(*order), audience);
     }
 }
 
@@ -65,42 +73,53 @@ boost::asio::awaitable<response> refused_payment(
     });
 }
 
-// The payment itself (inside the Idempotency-Key handling).
-boost::asio::awaitable<response> pay(request_context& ctx, store_services& app, std::int64_t order_id) {
-    const auto owner = owner_scope(ctx);
-    // The order first: another user's is 404 and a settled one 409, whatever the card.
-    const auto order = co_await app.storage([&] { return app.shop().find_order(order_id, owner); });
-    if (!order) {
-        co_return co_await refused_payment(app, order.error(), order_id, owner);
-    }
-    if (order->status != core::shop_order_status::pending_payment) {
-        co_return co_await refused_payment(app, core::errc::transition_not_allowed, order_id, owner);
-    }
+// The charge decision for the request's card, or the 4xx its body or card gets (400, 422; 402 for an
+// expired card, declined as a processor declines it, nothing kept).
+or_response<core::charge_decision> card_decision(request_context& ctx, core::timestamp_ms now) {
     const auto body = shop_json::object_body(ctx);
     if (!body) {
-        co_return body.error();
+        return body.error();
     }
     const auto card = shop_json::read_card(*body);
     if (!card) {
-        co_return card.error();
+        return card.error();
     }
-    const auto now = now_ms();
     const auto outcome = core::charge_card(*card, now);
     if (!outcome.decision) {
         const auto problem = outcome.problem.value_or(core::card_problem::invalid_number);
         if (problem == core::card_problem::expired) {
-            // A well-formed card past its expiry: declined as a processor declines it, nothing kept.
-            co_return http_error(http::status::payment_required, core::card_problem_message(problem));
+            return http_error(http::status::payment_required, core::card_problem_message(problem));
         }
-        co_return validation_failed(core::validation_errors{{core::card_problem_message(problem)}});
+        return validation_failed(core::validation_errors{{core::card_problem_message(problem)}});
     }
+    return *outcome.decision;
+}
+
+// The payment itself (inside the Idempotency-Key handling). The order's state decides before the card:
+// another user's order is 404 and a settled one 409, whatever the card. The write checks both, so the order
+// is read first only when the card is refused.
+boost::asio::awaitable<response> pay(request_context& ctx, store_services& app, std::int64_t order_id) {
+    const auto owner = owner_scope(ctx);
+    const auto now = now_ms();
+    const auto decision = card_decision(ctx, now);
+    if (!decision) {
+        const auto order = co_await app.storage([&] { return app.shop().find_order(order_id, owner); });
+        if (!order) {
+            co_return co_await refused_payment(app, order.error(), order_id, owner);
+        }
+        if (order->status != core::shop_order_status::pending_payment) {
+            co_return co_await refused_payment(app, core::errc::transition_not_allowed, order_id, owner);
+        }
+        co_return decision.error();
+    }
+    core::shop_order paid_order;
     const auto recorded = co_await app.shop_write([&] {
-        return app.shop().record_payment(order_id, owner, *outcome.decision, now);
+        return app.shop().record_payment(order_id, owner, *decision, now, &paid_order);
     });
     if (!recorded) {
         co_return co_await refused_payment(app, recorded.error(), order_id, owner);
     }
-    co_await publish_payment(app, *recorded, owner);
+    co_await publish_payment(app, *recorded, owner, &paid_order);
     co_return payment_answer(app, *recorded, http::status::created);
 }
 
