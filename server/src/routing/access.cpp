@@ -30,6 +30,9 @@ boost::asio::awaitable<core::result<core::actor>> store_caller(
     if (claims->session.empty()) {
         co_return core::errc::invalid_token;  // not a login's: nothing could end it
     }
+    if (auto known = app.logins.known_caller(claims->session, claims->user_id)) {
+        co_return std::move(*known);  // live, and its user read since: no storage trip
+    }
     // The login must still be live: from memory on the hot path, from storage once a second at most.
     auto live = app.logins.cached(claims->session, claims->user_id);
     if (!live) {
@@ -48,7 +51,9 @@ boost::asio::awaitable<core::result<core::actor>> store_caller(
     if (!user) {
         co_return core::errc::invalid_token;
     }
-    co_return core::actor{user->id, user->role};
+    core::actor who{user->id, user->role};
+    app.logins.remember_caller(claims->session, who);
+    co_return who;
 }
 
 // The owner of a valid access token when one is sent; anonymous otherwise (a stale token in a client's

@@ -9,6 +9,10 @@ session_gate::session_gate(storage::session_store& store, std::chrono::milliseco
 
 std::optional<bool> session_gate::cached(std::string_view id, std::int64_t user_id) const {
     std::lock_guard lock(mutex_);
+    return cached_locked(id, user_id);
+}
+
+std::optional<bool> session_gate::cached_locked(std::string_view id, std::int64_t user_id) const {
     const auto it = entries_.find(std::string(id));
     if (it == entries_.end() || it->second.user_id != user_id) {
         return std::nullopt;
@@ -20,6 +24,23 @@ std::optional<bool> session_gate::cached(std::string_view id, std::int64_t user_
         return std::nullopt;  // another instance may have revoked it meanwhile
     }
     return true;
+}
+
+std::optional<core::actor> session_gate::known_caller(std::string_view id, std::int64_t user_id) const {
+    std::lock_guard lock(mutex_);
+    if (cached_locked(id, user_id) != true) {
+        return std::nullopt;
+    }
+    const auto& role = entries_.find(std::string(id))->second.role;
+    return role ? std::optional(core::actor{user_id, *role}) : std::nullopt;
+}
+
+void session_gate::remember_caller(std::string_view id, const core::actor& who) {
+    std::lock_guard lock(mutex_);
+    const auto it = entries_.find(std::string(id));
+    if (it != entries_.end() && it->second.live && it->second.user_id == who.user_id) {
+        it->second.role = who.role;
+    }
 }
 
 core::result<bool> session_gate::check(std::string_view id, std::int64_t user_id, std::int64_t now) {
@@ -86,7 +107,7 @@ void session_gate::remember(std::string_view id, std::int64_t user_id, bool live
     if (entries_.size() >= max_entries) {
         entries_.clear();
     }
-    entries_[std::string(id)] = entry{user_id, live, std::chrono::steady_clock::now()};
+    entries_[std::string(id)] = entry{user_id, live, std::chrono::steady_clock::now(), std::nullopt};
 }
 
 }  // namespace storefront::server

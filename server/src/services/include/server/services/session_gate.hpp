@@ -4,7 +4,8 @@
 // e-mail or role change, a delete, or the family's absolute end ends it). Families this instance revoked are
 // known dead at once; a live answer is trusted for `live_for` (1 s by default), so a revocation made by
 // another instance sharing the database ends the token here within that time, at one storage read per
-// login per second at most.
+// login per second at most. The caller's role is remembered with a live answer the same way: a role change
+// and a delete end every login of the account, so the user is read again only when its login is.
 
 #include <chrono>
 #include <cstddef>
@@ -17,6 +18,7 @@
 
 #include "core/auth_tokens.hpp"
 #include "core/errc.hpp"
+#include "core/write_policy.hpp"
 #include "storage/session_store.hpp"
 
 namespace storefront::server {
@@ -29,6 +31,12 @@ class session_gate {
 
     // The cached answer for family `id` of `user_id`, or nullopt when storage must be asked (check()).
     [[nodiscard]] std::optional<bool> cached(std::string_view id, std::int64_t user_id) const;
+
+    // The caller of family `id` of `user_id` when its login is known live (as cached()) and its user was
+    // read since (remember_caller); nullopt when storage must be asked.
+    [[nodiscard]] std::optional<core::actor> known_caller(std::string_view id, std::int64_t user_id) const;
+    // Remembers the caller read for a login that is known live, until its liveness is checked again.
+    void remember_caller(std::string_view id, const core::actor& who);
 
     // Asks storage (blocking: call it on the storage offload) and remembers the answer.
     [[nodiscard]] core::result<bool> check(std::string_view id, std::int64_t user_id, std::int64_t now);
@@ -52,8 +60,10 @@ class session_gate {
         std::int64_t user_id = 0;
         bool live = false;
         std::chrono::steady_clock::time_point checked;
+        std::optional<std::string> role;  // the user's, read after `checked` (remember_caller)
     };
     void remember(std::string_view id, std::int64_t user_id, bool live);
+    [[nodiscard]] std::optional<bool> cached_locked(std::string_view id, std::int64_t user_id) const;
 
     static constexpr std::size_t max_entries = 100'000;  // then the cache starts over (one read per login)
 
