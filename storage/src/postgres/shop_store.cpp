@@ -33,7 +33,9 @@ using core::shop_order_status;
 constexpr std::int64_t cart_lock_base = 0x4341525400000000;
 
 void lock_cart(pg_connection& db, std::int64_t user_id) {
-    (void)db.exec("SELECT pg_advisory_xact_lock($1)", pg_params().add(cart_lock_base ^ user_id));
+    (void)db.exec(
+        "SELECT pg_advisory_xact_lock($1)", pg_params().add(cart_lock_base ^ user_id), detail::pg_plan::kept
+    );
 }
 
 core::cart read_cart(pg_connection& db, std::int64_t user_id) {
@@ -123,7 +125,9 @@ void set_order_status(pg_connection& db, std::int64_t id, shop_order_status to, 
 // product bodies, which the catalogue caches per revision: without this they would keep the old stock.
 void stock_changed(pg_connection& db, const std::string& catalogue_channel, std::int64_t id) {
     (void)db.exec(
-        "SELECT pg_notify($1, $2)", pg_params().add(catalogue_channel).add("products " + std::to_string(id))
+        "SELECT pg_notify($1, $2)",
+        pg_params().add(catalogue_channel).add("products " + std::to_string(id)),
+        detail::pg_plan::kept
     );
 }
 
@@ -178,7 +182,8 @@ std::int64_t insert_payment(pg_connection& db, const core::payment& p) {
             .add(p.failure_code)
             .add(p.next_action)
             .add(p.created_at)
-            .add(p.updated_at)
+            .add(p.updated_at),
+        detail::pg_plan::kept
     );
     return r.int64(0, 0);
 }
@@ -239,7 +244,8 @@ class pg_shop_store final : public shop_store {
                     db.exec(
                           "INSERT INTO carts (user_id, coupon, created_at, updated_at) VALUES ($1,$2,$3,$3) "
                           "RETURNING id",
-                          pg_params().add(user_id).add(cart.coupon).add(now)
+                          pg_params().add(user_id).add(cart.coupon).add(now),
+                          detail::pg_plan::kept
                     )
                         .int64(0, 0);
             } else {
@@ -256,7 +262,8 @@ class pg_shop_store final : public shop_store {
                         .add(cart.id)
                         .add(static_cast<std::int64_t>(i))
                         .add(cart.lines[i].product_id)
-                        .add(static_cast<std::int64_t>(cart.lines[i].quantity))
+                        .add(static_cast<std::int64_t>(cart.lines[i].quantity)),
+                    detail::pg_plan::kept
                 );
             }
             return cart;
@@ -330,7 +337,8 @@ class pg_shop_store final : public shop_store {
                              .add(o.address.country)
                              .add(o.created_at)
                              .add(o.updated_at)
-                             .add(o.expires_at)
+                             .add(o.expires_at),
+                         detail::pg_plan::kept
             )
                        .int64(0, 0);
             for (std::size_t i = 0; i < o.items.size(); ++i) {
@@ -346,7 +354,8 @@ class pg_shop_store final : public shop_store {
                         .add(it.title)
                         .add(it.unit_price)
                         .add(static_cast<std::int64_t>(it.quantity))
-                        .add(it.line_total)
+                        .add(it.line_total),
+                    detail::pg_plan::kept
                 );
             }
             (void)db.exec("DELETE FROM carts WHERE user_id = $1", pg_params().add(request.user_id));
