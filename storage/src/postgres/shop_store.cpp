@@ -98,11 +98,11 @@ std::vector<core::shop_order> orders_where(
     return out;
 }
 
+// `for_update`: the order's row locked by the same statement that reads it (one round trip).
 std::optional<core::shop_order> order_by_id(pg_connection& db, std::int64_t id, bool for_update = false) {
-    if (for_update) {
-        (void)db.exec("SELECT 1 FROM shop_orders WHERE id = $1 FOR UPDATE", pg_params().add(id));
-    }
-    auto found = orders_where(db, "WHERE id = $1", pg_params().add(id));
+    auto found = orders_where(
+        db, "WHERE id = $1", pg_params().add(id), for_update ? "ORDER BY id FOR UPDATE" : "ORDER BY id"
+    );
     return found.empty() ? std::nullopt : std::optional(std::move(found.front()));
 }
 
