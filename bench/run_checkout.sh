@@ -23,6 +23,9 @@
 # --storage-threads 64 too: each change-feed append waits for its batch's commit on a storage thread, so with
 # the default 4 threads at most 4 of the 64 buyers' events shared a commit (2026-11-28: 0.58x of the loop at
 # 4 threads in 7 rounds; in 3 rounds 0.91x at 16 threads, 1.13x at 64; pool 8 with 64 threads no better).
+# CHECKOUT_BASELINE_BIN=PATH in the environment: each round also runs the buyers against that build (before
+# the one measured), and the table adds its row and each round's build ÷ baseline (a before/after in one run,
+# which the disk's drift between runs cannot skew).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,6 +41,8 @@ case $storage in
     *) echo "--storage must be sqlite, postgresql or both" >&2; exit 2 ;;
 esac
 buyers=$connections
+baseline_bin=${CHECKOUT_BASELINE_BIN:-}
+[[ -z $baseline_bin ]] || baseline_bin=$(realpath "$baseline_bin")
 # PostgreSQL: run the whole script again inside a throw-away cluster (built and installed already).
 if [[ $storage != sqlite && -z ${TEST_PG_DSN:-} ]]; then
     server_bin=$(realpath "$server_bin")
@@ -152,17 +157,20 @@ paid_payments() {
     esac
 }
 
-# server_round BACKEND: the buyers through the server for $duration s; appends a RESULT row.
+# server_round BACKEND [KEY BINARY]: the buyers through the server (BINARY, else the measured build) for
+# $duration s; appends a RESULT row under KEY (sf).
 server_round() {
-    local b=$1 line
+    local b=$1 key=${2:-sf} measured=$server_bin line
+    server_bin=${3:-$server_bin}
     start_backend "$b"
+    server_bin=$measured
     line=$(timeout $((duration + 30)) wrk -t"$buyers" -c"$buyers" -d"${duration}s" --timeout 5s \
         -s "$repo/bench/load/checkout.lua" "http://127.0.0.1:$server_port" -- "$work/$b.tokens" "$work/$b.products" |
         grep '^RESULT') || { echo "wrk failed on $b" >&2; tail -n 5 "$work/server.log" >&2; return 1; }
     stop_server
     : >"$work/server.log"  # the access log: one line per request, not needed after the round
-    echo "sf|$b ${line#RESULT }" >>"$work/results"
-    log "$b server: ${line#RESULT }"
+    echo "$key|$b ${line#RESULT }" >>"$work/results"
+    log "$b server ($key): ${line#RESULT }"
 }
 
 # loop_round BACKEND: the plain loop on the same database for $duration s; appends a RESULT-like row.
@@ -187,6 +195,7 @@ for b in "${backends[@]}"; do prepare "$b"; done
 for r in $(seq 1 "$rounds"); do
     log "round $r of $rounds"
     for b in "${backends[@]}"; do
+        [[ -z $baseline_bin ]] || server_round "$b" base "$baseline_bin"
         server_round "$b"
         loop_round "$b"
     done
@@ -195,8 +204,9 @@ done
 # --- report ------------------------------------------------------------------------------------------
 # Each round's server ÷ the loop of the same round, min–max (with a second argument: each round's, in
 # order): what the machine's other load shifts least.
+# ratio_range BACKEND [list] [KEY ÷ KEY2]: sf ÷ loop by default.
 ratio_range() {
-    paste <(rounds_of "sf|$1") <(rounds_of "loop|$1") | awk -v list="${2:-}" '{
+    paste <(rounds_of "${3:-sf}|$1") <(rounds_of "${4:-loop}|$1") | awk -v list="${2:-}" '{
         c1 = d1 = c2 = d2 = 0; half = 0
         for (i = 1; i <= NF; i++) {
             if ($i ~ /^created=/) { if (half == 0) { c1 = substr($i, 9); half = 1 } else { c2 = substr($i, 9) } }
@@ -225,10 +235,18 @@ for b in "${backends[@]}"; do
         postgresql) what="pgbench -c1: BEGIN; 5 statements; COMMIT (fsync, synchronous_commit on)" ;;
     esac
     echo "| $b | plain loop, $what | $loop | $(created_per_s_range "loop|$b") | 1.00× | – | – | – |"
+    if [[ -n $baseline_bin ]]; then
+        echo "| $b | server, baseline build | $(created_per_s "base|$b") | $(created_per_s_range "base|$b") |" \
+            "$(awk -v a="$(created_per_s "base|$b")" -v b="$loop" 'BEGIN {printf "%.2f", a / b}')× |" \
+            "$(ratio_range "$b" "" base)× | – | – |"
+    fi
     echo "| $b | server, $buyers buyers | $(created_per_s "sf|$b") | $(created_per_s_range "sf|$b") |" \
         "**$(awk -v a="$(created_per_s "sf|$b")" -v b="$loop" 'BEGIN {printf "%.2f", a / b}')×** | $(ratio_range "$b")× |" \
         "$(fmt_ms "$(field "$row" p50_us)") / $(fmt_ms "$(field "$row" p99_us)") | $(field "$row" non2xx) |"
 done
 echo
-for b in "${backends[@]}"; do echo "$b, server ÷ loop per round in order: $(ratio_range "$b" list)"; done
+for b in "${backends[@]}"; do
+    echo "$b, server ÷ loop per round in order: $(ratio_range "$b" list)"
+    [[ -z $baseline_bin ]] || echo "$b, server ÷ baseline build per round in order: $(ratio_range "$b" list sf base)"
+done
 }
