@@ -1,8 +1,9 @@
 // The login gate in front of the session store: a live answer and the caller's role are remembered for
 // `live_for`, a revocation made here is known at once, and after `live_for` both are asked again.
 
-#include <boost/test/unit_test.hpp>
 #include <thread>
+
+#include <boost/test/unit_test.hpp>
 
 #include "server/services/session_gate.hpp"
 #include "storage/factory.hpp"
