@@ -9,30 +9,28 @@ session_gate::session_gate(storage::session_store& store, std::chrono::milliseco
 
 std::optional<bool> session_gate::cached(std::string_view id, std::int64_t user_id) const {
     std::lock_guard lock(mutex_);
-    return cached_locked(id, user_id);
+    const entry* e = trusted_locked(id, user_id);
+    return e != nullptr ? std::optional(e->live) : std::nullopt;
 }
 
-std::optional<bool> session_gate::cached_locked(std::string_view id, std::int64_t user_id) const {
+const session_gate::entry* session_gate::trusted_locked(std::string_view id, std::int64_t user_id) const {
     const auto it = entries_.find(std::string(id));
     if (it == entries_.end() || it->second.user_id != user_id) {
-        return std::nullopt;
+        return nullptr;
     }
-    if (!it->second.live) {
-        return false;  // families never come back
+    if (it->second.live && std::chrono::steady_clock::now() - it->second.checked >= live_for_) {
+        return nullptr;  // another instance may have revoked it meanwhile (dead families never come back)
     }
-    if (std::chrono::steady_clock::now() - it->second.checked >= live_for_) {
-        return std::nullopt;  // another instance may have revoked it meanwhile
-    }
-    return true;
+    return &it->second;
 }
 
 std::optional<core::actor> session_gate::known_caller(std::string_view id, std::int64_t user_id) const {
     std::lock_guard lock(mutex_);
-    if (cached_locked(id, user_id) != true) {
+    const entry* e = trusted_locked(id, user_id);
+    if (e == nullptr || !e->live || !e->role) {
         return std::nullopt;
     }
-    const auto& role = entries_.find(std::string(id))->second.role;
-    return role ? std::optional(core::actor{user_id, *role}) : std::nullopt;
+    return core::actor{user_id, *e->role};
 }
 
 void session_gate::remember_caller(std::string_view id, const core::actor& who) {

@@ -158,8 +158,13 @@ class payment_store {
     // POST /payments/{id}/3ds: a requires_action payment becomes succeeded (`approve`; the order becomes
     // paid) or failed ("authentication_failed"). errc::not_found (also another user's, with `owner`);
     // errc::transition_not_allowed when the payment is not waiting or its order is no longer payable.
+    // `paid` as for record_payment.
     [[nodiscard]] virtual core::result<core::payment> complete_payment(
-        std::int64_t payment_id, std::optional<std::int64_t> owner, bool approve, core::timestamp_ms now
+        std::int64_t payment_id,
+        std::optional<std::int64_t> owner,
+        bool approve,
+        core::timestamp_ms now,
+        core::shop_order* paid = nullptr
     ) = 0;
 
     // errc::not_found as above.

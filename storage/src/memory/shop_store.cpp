@@ -191,7 +191,11 @@ class memory_shop_store final : public shop_store {
     }
 
     core::result<core::payment> complete_payment(
-        std::int64_t payment_id, std::optional<std::int64_t> owner, bool approve, core::timestamp_ms now
+        std::int64_t payment_id,
+        std::optional<std::int64_t> owner,
+        bool approve,
+        core::timestamp_ms now,
+        core::shop_order* paid
     ) override {
         std::lock_guard lock(mutex_);
         auto* found = detail::owned_in(payments_, payment_id, owner);
@@ -209,6 +213,9 @@ class memory_shop_store final : public shop_store {
         if (p.status == core::payment_status::succeeded) {
             order->second.status = shop_order_status::paid;
             order->second.updated_at = now;
+            if (paid != nullptr) {
+                *paid = order->second;
+            }
         }
         return p;
     }

@@ -484,7 +484,11 @@ class pg_shop_store final : public shop_store {
     }
 
     core::result<core::payment> complete_payment(
-        std::int64_t payment_id, std::optional<std::int64_t> owner, bool approve, core::timestamp_ms now
+        std::int64_t payment_id,
+        std::optional<std::int64_t> owner,
+        bool approve,
+        core::timestamp_ms now,
+        core::shop_order* paid
     ) override {
         auto db = aggregate_.connection();
         detail::pg_transaction tx(*db);
@@ -494,7 +498,7 @@ class pg_shop_store final : public shop_store {
             return core::errc::not_found;
         }
         // The order first, then the payment: the lock order every payment write keeps.
-        const auto o = order_by_id(*db, order_of.int64(0, 0), true);
+        auto o = order_by_id(*db, order_of.int64(0, 0), true);
         auto found = detail::owned(
             detail::first_or_not_found(payments_where(*db, "WHERE id = $1", payment_id)), owner
         );
@@ -517,6 +521,7 @@ class pg_shop_store final : public shop_store {
         );
         if (p.status == core::payment_status::succeeded) {
             set_order_status(*db, o->id, shop_order_status::paid, now);
+            detail::report_paid(*o, now, paid);
         }
         tx.commit();
         return p;

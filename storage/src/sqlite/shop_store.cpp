@@ -398,7 +398,11 @@ class sqlite_shop_store final : public shop_store {
     }
 
     core::result<core::payment> complete_payment(
-        std::int64_t payment_id, std::optional<std::int64_t> owner, bool approve, core::timestamp_ms now
+        std::int64_t payment_id,
+        std::optional<std::int64_t> owner,
+        bool approve,
+        core::timestamp_ms now,
+        core::shop_order* paid
     ) override {
         return db_->write([&](sqlite_connection& w) -> core::result<core::payment> {
             auto found = detail::owned(
@@ -408,13 +412,14 @@ class sqlite_shop_store final : public shop_store {
                 return found.error();
             }
             core::payment p = std::move(*found);
-            const auto o = order_by_id(w, p.order_id);
+            auto o = order_by_id(w, p.order_id);
             if (auto done = core::complete_stored_three_d_secure(p, o ? &*o : nullptr, approve, now); !done) {
                 return done.error();
             }
             insert_payment(w, p);
             if (p.status == core::payment_status::succeeded) {
                 set_order_status(w, o->id, shop_order_status::paid, now);
+                detail::report_paid(*o, now, paid);
             }
             return p;
         });

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -750,8 +751,12 @@ BOOST_AUTO_TEST_CASE(order_and_payment_events_reach_only_the_owner_and_admins) {
     BOOST_TEST(!others->next_event(std::chrono::milliseconds(300)).has_value());
 }
 
-// order.updated after a payment carries the order as GET /orders/{id} shows it then: paid.
-BOOST_AUTO_TEST_CASE(order_updated_after_a_payment_is_the_paid_order) {
+// order.updated after a payment carries the order as GET /orders/{id} shows it then: paid. `pay_it(order)`
+// pays the buyer's order one way or another.
+namespace {
+void order_updated_is_the_paid_order(
+    const std::function<void(std::uint16_t, const std::string&, std::int64_t)>& pay_it
+) {
     const auto port = shop_port();
     const auto buyer = customer(port);
     sse_client stream(
@@ -761,12 +766,28 @@ BOOST_AUTO_TEST_CASE(order_updated_after_a_payment_is_the_paid_order) {
     );
     BOOST_TEST_REQUIRE(stream.read_head_until_following(), stream.status << " " << stream.head);
     const auto order = pending_order(port, buyer);
-    BOOST_TEST_REQUIRE(pay(port, buyer, order, "4242424242424242").status == 201u);
+    pay_it(port, buyer, order);
     const auto e = stream.next_event();
     BOOST_TEST_REQUIRE(e.has_value());
     const auto data = boost::json::parse(e->data).at("data");
     BOOST_TEST(data.at("status").as_string() == "paid");
     BOOST_TEST(data == call(port, "GET", order_path(order), buyer).json(), e->data);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(order_updated_after_a_payment_is_the_paid_order) {
+    order_updated_is_the_paid_order([](std::uint16_t port, const std::string& buyer, std::int64_t order) {
+        BOOST_TEST_REQUIRE(pay(port, buyer, order, "4242424242424242").status == 201u);
+    });
+}
+
+BOOST_AUTO_TEST_CASE(order_updated_after_three_d_secure_is_the_paid_order) {
+    order_updated_is_the_paid_order([](std::uint16_t port, const std::string& buyer, std::int64_t order) {
+        const auto started = pay(port, buyer, order, "4000002500003155");
+        BOOST_TEST_REQUIRE(started.status == 201u, started.body);
+        const auto path = "/api/v1/payments/" + std::to_string(started.json().at("id").as_int64()) + "/3ds";
+        BOOST_TEST_REQUIRE(call(port, "POST", path, buyer, R"({"result":"approve"})").status == 200u);
+    });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

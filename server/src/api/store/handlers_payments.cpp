@@ -34,13 +34,10 @@ response payment_answer(const store_services& app, const core::payment& p, http:
     );
 }
 
-// Tells the order's owner and admins: payment.succeeded|failed|requires_action, and order.updated when
-// the payment made the order paid (`paid_order`: the order as the payment left it; read when not given).
+// Tells the order's owner and admins: payment.succeeded|failed|requires_action, and order.updated with
+// `paid_order` (the order as the write left it) when the payment made the order paid.
 boost::asio::awaitable<void> publish_payment(
-    store_services& app,
-    const core::payment& p,
-    std::optional<std::int64_t> owner,
-    const core::shop_order* paid_order = nullptr
+    store_services& app, const core::payment& p, const core::shop_order& paid_order
 ) {
     const event_audience audience{.owner = p.user_id};
     co_await app.publish(
@@ -48,16 +45,8 @@ boost::asio::awaitable<void> publish_payment(
         shop_json::payment_json(p, three_ds_base(app) + std::to_string(p.id) + "/3ds"),
         audience
     );
-    if (p.status != core::payment_status::succeeded) {
-        co_return;
-    }
-    if (paid_order != nullptr) {
-        co_await app.publish("order.updated", shop_json::order_json(*paid_order), audience);
-        co_return;
-    }
-    const auto order = co_await app.storage([&] { return app.shop().find_order(p.order_id, owner); });
-    if (order) {
-        co_await app.publish("order.updated", shop_json::order_json(*order), audience);
+    if (p.status == core::payment_status::succeeded) {
+        co_await app.publish("order.updated", shop_json::order_json(paid_order), audience);
     }
 }
 
@@ -119,7 +108,7 @@ boost::asio::awaitable<response> pay(request_context& ctx, store_services& app, 
     if (!recorded) {
         co_return co_await refused_payment(app, recorded.error(), order_id, owner);
     }
-    co_await publish_payment(app, *recorded, owner, &paid_order);
+    co_await publish_payment(app, *recorded, paid_order);
     co_return payment_answer(app, *recorded, http::status::created);
 }
 
@@ -166,8 +155,9 @@ handler_result handle_post_payment_3ds(request_context& ctx, store_services& app
         co_return validation_failed(core::validation_errors{{"result must be one of: approve, fail"}});
     }
     const auto owner = owner_scope(ctx);
+    core::shop_order paid_order;
     const auto done = co_await app.storage([&] {
-        return app.shop().complete_payment(*id, owner, result == "approve", now_ms());
+        return app.shop().complete_payment(*id, owner, result == "approve", now_ms(), &paid_order);
     });
     if (!done) {
         if (done.error() == core::errc::not_found) {
@@ -182,7 +172,7 @@ handler_result handle_post_payment_3ds(request_context& ctx, store_services& app
         }
         co_return error_response(done.error());
     }
-    co_await publish_payment(app, *done, owner);
+    co_await publish_payment(app, *done, paid_order);
     co_return payment_answer(app, *done, http::status::ok);
 }
 

@@ -63,7 +63,9 @@ class session_gate {
         std::optional<std::string> role;  // the user's, read after `checked` (remember_caller)
     };
     void remember(std::string_view id, std::int64_t user_id, bool live);
-    [[nodiscard]] std::optional<bool> cached_locked(std::string_view id, std::int64_t user_id) const;
+    // Family `id`'s entry when it is `user_id`'s and may be trusted now (dead, or live and checked less than
+    // live_for ago); nullptr otherwise. Under mutex_.
+    [[nodiscard]] const entry* trusted_locked(std::string_view id, std::int64_t user_id) const;
 
     static constexpr std::size_t max_entries = 100'000;  // then the cache starts over (one read per login)
 
