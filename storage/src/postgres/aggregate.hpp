@@ -200,15 +200,16 @@ class pg_aggregate {
         conn.send_with_next("SAVEPOINT " + savepoint);
         try {
             auto answer = change(conn);
-            const bool nothing_sent = conn.drop_unsent();
             if constexpr (std::is_constructible_v<bool, decltype(answer)>) {
                 if (!static_cast<bool>(answer)) {
-                    if (!nothing_sent) {
+                    if (!conn.drop_unsent()) {  // what it queued goes nowhere; what it sent is undone
                         undo_savepoint(conn, savepoint);
                     }
                     return answer;
                 }
             }
+            conn.send_queued();  // its statements nobody waited for, inside its savepoint
+            (void)conn.drop_unsent();
             if constexpr (tell) {
                 const auto row = name(answer);
                 batch.notify_at_commit(channel_, payload_of(row));

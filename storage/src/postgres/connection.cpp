@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "postgres/result_ptr.hpp"
 #include "storage/storage_error.hpp"
 
 namespace storefront::storage::detail {
@@ -32,11 +33,6 @@ std::string field(const PGresult* r, int code) {
     const char* v = PQresultErrorField(r, code);
     return v ? v : "";
 }
-
-struct result_deleter {
-    void operator()(PGresult* r) const { PQclear(r); }
-};
-using result_ptr = std::unique_ptr<PGresult, result_deleter>;
 
 }  // namespace
 
@@ -318,119 +314,6 @@ void pg_connection::wait_socket(bool for_write, clock::time_point deadline) {
     }
 }
 
-const char* pg_connection::prepared_name(std::string_view sql, const pg_params& params, PGresult*& failed) {
-    if (const auto known = prepared_.find(sql); known != prepared_.end()) {
-        return known->second.c_str();
-    }
-    if (prepared_.size() >= max_prepared) {
-        return nullptr;
-    }
-    auto name = "s" + std::to_string(prepared_.size());
-    const std::string text(sql);
-    if (!PQsendPrepare(conn_, name.c_str(), text.c_str(), static_cast<int>(params.values_.size()), nullptr)) {
-        lost("send failed");
-    }
-    result_ptr prepared(finish());
-    if (PQresultStatus(prepared.get()) != PGRES_COMMAND_OK) {
-        failed =
-            prepared.release();  // the statement's answer (a lock wait's timeout, an aborted transaction)
-        return nullptr;
-    }
-    return prepared_.emplace(text, std::move(name)).first->second.c_str();
-}
-
-void pg_connection::send_with_next(std::string sql) {
-    if (!unsent_.empty()) {
-        throw std::logic_error("pg_connection: one statement at a time goes with the next");
-    }
-    unsent_ = std::move(sql);
-}
-
-bool pg_connection::drop_unsent() {
-    const bool had = !unsent_.empty();
-    unsent_.clear();
-    return had;
-}
-
-PGresult* pg_connection::run_queued_alone() {
-    auto queued = std::exchange(unsent_, {});  // not carried by the BEGIN: it goes after it
-    if (std::exchange(begin_pending_, false)) {
-        result_ptr begun(run("BEGIN", {}, pg_plan::per_run));
-        if (PQresultStatus(begun.get()) != PGRES_COMMAND_OK) {
-            return begun.release();
-        }
-    }
-    if (!queued.empty()) {
-        result_ptr alone(run(queued, {}, pg_plan::per_run));
-        if (PQresultStatus(alone.get()) != PGRES_COMMAND_OK) {
-            return alone.release();
-        }
-    }
-    return nullptr;
-}
-
-PGresult* pg_connection::run(std::string_view sql, const pg_params& params, pg_plan plan) {
-    if (!healthy()) {
-        lost("connection is broken");
-    }
-    if (!unsent_.empty() && plan == pg_plan::kept && prepared_.find(sql) == prepared_.end()) {
-        // Preparing is a round trip of its own, which must not come before the queued statements (a failed
-        // prepare would abort the transaction before its savepoint): those go first, alone.
-        if (PGresult* failed = run_queued_alone()) {
-            return failed;
-        }
-    }
-    const auto count = params.values_.size();
-    std::vector<const char*> values(count);
-    std::vector<int> lengths(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        values[i] = params.nulls_[i] ? nullptr : params.values_[i].c_str();
-        lengths[i] = static_cast<int>(params.values_[i].size());
-    }
-    const int n = static_cast<int>(count);
-    PGresult* failed = nullptr;
-    const char* name = plan == pg_plan::kept ? prepared_name(sql, params, failed) : nullptr;
-    if (failed != nullptr) {
-        return failed;
-    }
-    // Queued statements go in the same round trip (libpq's pipeline mode): one write, one round trip.
-    int carried = 0;
-    const auto carry = [&](const std::string& queued) {
-        if ((carried == 0 && PQenterPipelineMode(conn_) != 1) ||
-            !PQsendQueryParams(conn_, queued.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0)) {
-            lost("send failed");
-        }
-        ++carried;
-    };
-    if (std::exchange(begin_pending_, false)) {
-        carry("BEGIN");
-    }
-    if (!unsent_.empty()) {
-        carry(std::exchange(unsent_, {}));
-    }
-    const int sent = [&] {
-        if (name != nullptr) {
-            return PQsendQueryPrepared(
-                conn_, name, n, values.data(), lengths.data(), params.formats_.data(), 0
-            );
-        }
-        const std::string text(sql);
-        return PQsendQueryParams(
-            conn_, text.c_str(), n, nullptr, values.data(), lengths.data(), params.formats_.data(), 0
-        );
-    }();
-    if (!sent) {
-        lost("send failed");
-    }
-    if (carried == 0) {
-        return finish();
-    }
-    if (PQpipelineSync(conn_) != 1) {
-        lost("send failed");
-    }
-    return finish_pipeline(carried);
-}
-
 void pg_connection::flush(clock::time_point deadline) {
     for (;;) {
         const int flushed = PQflush(conn_);
@@ -478,42 +361,27 @@ PGresult* pg_connection::finish() {
     return first_result_of_query(deadline);
 }
 
-PGresult* pg_connection::finish_pipeline(int carried) {
-    // The queued statements' results, the statement's (PGRES_PIPELINE_ABORTED after a failure), then the
-    // sync; the first failure is the answer.
-    const auto deadline = clock::now() + limits_.statement_timeout + std::chrono::seconds(2);
-    flush(deadline);
-    result_ptr failure;
-    for (int i = 0; i < carried; ++i) {
-        result_ptr queued(first_result_of_query(deadline));
-        if (!failure && PQresultStatus(queued.get()) != PGRES_COMMAND_OK) {
-            failure = std::move(queued);
-        }
-    }
-    result_ptr statement(first_result_of_query(deadline));
-    const result_ptr sync(next_result(deadline));
-    if (!sync || PQresultStatus(sync.get()) != PGRES_PIPELINE_SYNC || PQexitPipelineMode(conn_) != 1) {
-        lost("connection lost");
-    }
-    return failure ? failure.release() : statement.release();
-}
-
 pg_violation pg_connection::exec_or_violation(
     std::string_view sql, const pg_params& params, pg_rows* rows, pg_plan plan
 ) {
-    result_ptr r(run(sql, params, plan));
-    const auto status = PQresultStatus(r.get());
-    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+    bool queued_failed = false;
+    PGresult* result = run(sql, params, plan, &queued_failed);  // before queued_failed is read
+    return classify(result, rows, queued_failed);
+}
+
+pg_violation pg_connection::classify(PGresult* result, pg_rows* rows, bool queued_failed) {
+    result_ptr r(result);
+    if (succeeded(r.get())) {
         if (rows) {
             *rows = pg_rows(r.release());
         }
         return pg_violation::none;
     }
     const std::string state = field(r.get(), PG_DIAG_SQLSTATE);
-    if (state == "23505") {
+    if (state == "23505" && !queued_failed) {
         return pg_violation::unique;
     }
-    if (state == "23503") {
+    if (state == "23503" && !queued_failed) {
         return pg_violation::foreign_key;
     }
     // The primary message only: the detail line may quote row values (e-mails).
@@ -584,25 +452,30 @@ void pg_connection::wait_for_notifications(
 }
 
 void pg_connection::begin() {
-    if (begin_pending_) {
+    if (in_transaction_) {
         throw std::logic_error("pg_connection: a transaction is open already");
     }
-    begin_pending_ = true;
+    in_transaction_ = true;
+    queued_.insert(queued_.begin(), queued_statement{queued_statement::role::begin, "BEGIN", {}});
 }
 
 void pg_connection::commit() {
-    if (std::exchange(begin_pending_, false)) {
-        return;  // no statement ran: there is nothing to commit
+    const bool nothing_ran =
+        !queued_.empty() && queued_.front().what == queued_statement::role::begin && queued_.size() == 1;
+    in_transaction_ = false;
+    if (nothing_ran) {
+        queued_.clear();  // no statement ran: there is nothing to commit
+        return;
     }
-    (void)exec("COMMIT");
+    (void)exec("COMMIT");  // with what exec_later queued
 }
 
 // A failure here marks the connection broken, and the pool drops it.
 void pg_connection::rollback() {
-    if (std::exchange(begin_pending_, false)) {
-        return;  // never sent
-    }
-    if (healthy()) {
+    in_transaction_ = false;
+    const bool never_begun = !queued_.empty() && queued_.front().what == queued_statement::role::begin;
+    queued_.clear();  // nothing queued goes out now
+    if (!never_begun && healthy()) {
         (void)exec("ROLLBACK");
     }
 }

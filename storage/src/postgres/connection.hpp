@@ -135,8 +135,26 @@ class pg_connection {
     // statement; when it fails, its failure is that statement's answer (which then does not run). One at a
     // time: throws std::logic_error while one waits.
     void send_with_next(std::string sql);
-    // Drops a statement send_with_next queued that no statement has carried yet: whether there was one.
+    // Drops what waits to be sent after the transaction's BEGIN: send_with_next's statement and what
+    // exec_later queued (a write that answered an error: nothing of it went out). Whether send_with_next's
+    // statement was among it, i.e. never sent.
     bool drop_unsent();
+
+    // Inside a transaction: queues a statement whose answer nothing waits for (a notification, the lines
+    // of a row whose id is known, a delete), to go in the round trip of the next statement (exec, or the
+    // COMMIT) after what was queued before it; a round trip saved each. Its failure is thrown by that
+    // statement, a constraint violation too (nothing could tell it from the statement's own). `into`, when
+    // given, receives its rows then (a read the next statement's answer is used with). Throws
+    // std::logic_error outside a transaction, where nothing would be sure to send it.
+    void exec_later(
+        std::string_view sql,
+        const pg_params& params = {},
+        pg_plan plan = pg_plan::per_run,
+        pg_rows* into = nullptr
+    );
+    // Sends what exec_later queued now, in one round trip, throwing its first failure (a write in a batch,
+    // before its answer is given: its statements must not outlive its savepoint). Nothing queued: nothing.
+    void send_queued();
 
     // `name` quoted as an SQL identifier (libpq's escaping), for statements that cannot take a parameter.
     [[nodiscard]] std::string quote_identifier(std::string_view name) const;
@@ -161,20 +179,25 @@ class pg_connection {
     void commit();
     void rollback();  // not on a broken connection: the pool drops it
 
-    ::pg_result* run(std::string_view sql, const pg_params& params, pg_plan plan);
-    // The name a pg_plan::kept statement is prepared under on this connection (prepared on its first run),
-    // or nullptr when it runs unprepared once max_prepared texts are (a bound); nullptr with `failed` set to
-    // the error when preparing it failed (that is then the statement's answer). Prepared, a create skips
-    // parsing and planning (which were 40 % of PostgreSQL's CPU for one).
-    const char* prepared_name(std::string_view sql, const pg_params& params, ::pg_result*& failed);
+    // Runs `sql` with what is queued in front of it: the statement's result, or the first failure of a
+    // queued one (then `queued_failed` is set and the statement did not run).
+    ::pg_result* run(
+        std::string_view sql, const pg_params& params, pg_plan plan, bool* queued_failed = nullptr
+    );
+    // What is queued, then `sql` (when given), in one pipeline (libpq's pipeline mode: one write, one round
+    // trip); a kept statement not prepared yet is prepared in the same pipeline. Answers as run(); without
+    // `sql`, nullptr when everything queued succeeded.
+    ::pg_result* run_pipeline(
+        const std::string_view* sql, const pg_params* params, pg_plan plan, bool* queued_failed
+    );
+    // Sends one statement (by `prepared_name` when it is prepared), not waiting for its answer.
+    void send_statement(std::string_view sql, const pg_params& params, const char* prepared_name);
     // Flushes what was sent and waits for its results: the first one.
     ::pg_result* finish();
-    // finish() of a pipeline of `carried` queued statements and the statement (then a sync): the
-    // statement's first result, or the first failure of a queued one.
-    ::pg_result* finish_pipeline(int carried);
-    // Runs what waits to go with the next statement (the deferred BEGIN, then send_with_next's statement),
-    // each in a round trip of its own: nullptr, or the first failure (then the statement's answer).
-    ::pg_result* run_queued_alone();
+    // Takes `result`: none with its rows in `rows` (when given) for a success; a UNIQUE or FOREIGN KEY
+    // violation of the statement itself is returned; every other failure (a queued statement's violation
+    // too) is thrown: storage_unavailable, or pg_error.
+    pg_violation classify(::pg_result* result, pg_rows* rows, bool queued_failed);
     void flush(std::chrono::steady_clock::time_point deadline);
     // The next result (nullptr at the end of a query's), waiting for it until `deadline`.
     ::pg_result* next_result(std::chrono::steady_clock::time_point deadline);
@@ -185,11 +208,23 @@ class pg_connection {
 
     static constexpr std::size_t max_prepared = 256;
 
+    // A statement waiting to go in the next round trip: the transaction's BEGIN, send_with_next's, or
+    // exec_later's.
+    struct queued_statement {
+        enum class role { begin, with_next, later };
+        role what;
+        std::string sql;
+        pg_params params;
+        pg_plan plan = pg_plan::per_run;
+        pg_rows* into = nullptr;
+    };
+
     ::pg_conn* conn_ = nullptr;
     pg_limits limits_;
     std::map<std::string, std::string, std::less<>> prepared_;  // statement text -> name
-    std::string unsent_;                                        // send_with_next's statement
-    bool begin_pending_ = false;  // a transaction's BEGIN, not sent yet: it goes before unsent_
+    unsigned prepares_sent_ = 0;            // names s0, s1, … (a failed one is not reused)
+    std::vector<queued_statement> queued_;  // in the order they go
+    bool in_transaction_ = false;
     bool broken_ = false;
 };
 

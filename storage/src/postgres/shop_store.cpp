@@ -32,52 +32,38 @@ using core::shop_order_status;
 // cart row does not exist yet to be locked, so changes of one user's cart queue on this instead.
 constexpr std::int64_t cart_lock_base = 0x4341525400000000;
 
+// Sent with the transaction's next statement (the cart's read), which runs once the lock is held.
 void lock_cart(pg_connection& db, std::int64_t user_id) {
-    (void)db.exec(
+    db.exec_later(
         "SELECT pg_advisory_xact_lock($1)", pg_params().add(cart_lock_base ^ user_id), detail::pg_plan::kept
     );
 }
 
+// The cart's row and its lines in one statement (a row per line; one row with NULL line columns for a cart
+// without lines; none without a cart).
 core::cart read_cart(pg_connection& db, std::int64_t user_id) {
     core::cart cart;
     cart.user_id = user_id;
-    const auto head = db.exec(
-        "SELECT id, coupon, created_at, updated_at FROM carts WHERE user_id = $1", pg_params().add(user_id)
+    const auto rows = db.exec(
+        "SELECT c.id, c.coupon, c.created_at, c.updated_at, l.product_id, l.quantity FROM carts c "
+        "LEFT JOIN cart_lines l ON l.cart_id = c.id WHERE c.user_id = $1 ORDER BY l.position",
+        pg_params().add(user_id)
     );
-    if (head.empty()) {
+    if (rows.empty()) {
         return cart;
     }
-    detail::read_columns(head, 0, 0, cart.id, cart.coupon, cart.created_at, cart.updated_at);
-    const auto lines = db.exec(
-        "SELECT product_id, quantity FROM cart_lines WHERE cart_id = $1 ORDER BY position",
-        pg_params().add(cart.id)
-    );
-    for (int i = 0; i < lines.size(); ++i) {
-        cart.lines.push_back({lines.int64(i, 0), static_cast<std::int32_t>(lines.int64(i, 1))});
+    detail::read_columns(rows, 0, 0, cart.id, cart.coupon, cart.created_at, cart.updated_at);
+    for (int i = 0; i < rows.size(); ++i) {
+        if (!rows.is_null(i, 4)) {
+            cart.lines.push_back({rows.int64(i, 4), static_cast<std::int32_t>(rows.int64(i, 5))});
+        }
     }
     return cart;
 }
 
-// `tail`: the ORDER BY (and LIMIT) after `where`.
-std::vector<core::shop_order> orders_where(
-    pg_connection& db, std::string_view where, const pg_params& params, std::string_view tail = "ORDER BY id"
-) {
-    const auto r =
-        db.exec(std::string(detail::order_columns) + std::string(where) + " " + std::string(tail), params);
-    auto out = detail::read_rows(r, detail::order_at<detail::pg_row>);
-    if (out.empty()) {
-        return out;
-    }
-    std::vector<std::string> ids;
-    for (const auto& o : out) {
-        ids.push_back(std::to_string(o.id));
-    }
-    const auto items = db.exec(
-        "SELECT order_id, product_id, title, unit_price, quantity, line_total FROM order_items "
-        "WHERE order_id = ANY($1::bigint[]) ORDER BY order_id, position",
-        pg_params().add(detail::format_array(ids))
-    );
-    // `out` is in the caller's order (a page sorted by total, say): find each item's order by id.
+// Adds the rows of `items` (order_id, product_id, title, unit_price, quantity, line_total, by order and
+// position) to the orders of `out` they belong to, which may be in any order (a page sorted by total).
+void attach_items(std::vector<core::shop_order>& out, const pg_rows& items) {
     std::map<std::int64_t, std::size_t> position;
     for (std::size_t at = 0; at < out.size(); ++at) {
         position.emplace(out[at].id, at);
@@ -95,15 +81,54 @@ std::vector<core::shop_order> orders_where(
              items.int64(i, 5)}
         );
     }
+}
+
+// `tail`: the ORDER BY (and LIMIT) after `where`.
+std::vector<core::shop_order> orders_where(
+    pg_connection& db, std::string_view where, const pg_params& params, std::string_view tail = "ORDER BY id"
+) {
+    const auto r =
+        db.exec(std::string(detail::order_columns) + std::string(where) + " " + std::string(tail), params);
+    auto out = detail::read_rows(r, detail::order_at<detail::pg_row>);
+    if (out.empty()) {
+        return out;
+    }
+    std::vector<std::string> ids;
+    for (const auto& o : out) {
+        ids.push_back(std::to_string(o.id));
+    }
+    attach_items(
+        out,
+        db.exec(
+            "SELECT order_id, product_id, title, unit_price, quantity, line_total FROM order_items "
+            "WHERE order_id = ANY($1::bigint[]) ORDER BY order_id, position",
+            pg_params().add(detail::format_array(ids))
+        )
+    );
     return out;
 }
 
-// `for_update`: the order's row locked by the same statement that reads it (one round trip).
+// Inside a transaction: the order and its items in one round trip (the items' read goes after the order's,
+// which holds the row lock first when `for_update`).
 std::optional<core::shop_order> order_by_id(pg_connection& db, std::int64_t id, bool for_update = false) {
-    auto found = orders_where(
-        db, "WHERE id = $1", pg_params().add(id), for_update ? "ORDER BY id FOR UPDATE" : "ORDER BY id"
+    pg_rows head;
+    db.exec_later(
+        std::string(detail::order_columns) + (for_update ? "WHERE id = $1 FOR UPDATE" : "WHERE id = $1"),
+        pg_params().add(id),
+        detail::pg_plan::per_run,
+        &head
     );
-    return found.empty() ? std::nullopt : std::optional(std::move(found.front()));
+    const auto items = db.exec(
+        "SELECT order_id, product_id, title, unit_price, quantity, line_total FROM order_items "
+        "WHERE order_id = $1 ORDER BY position",
+        pg_params().add(id)
+    );
+    auto found = detail::read_rows(head, detail::order_at<detail::pg_row>);
+    if (found.empty()) {
+        return std::nullopt;
+    }
+    attach_items(found, items);
+    return std::optional(std::move(found.front()));
 }
 
 std::vector<core::payment> payments_where(pg_connection& db, std::string_view where, std::int64_t key) {
@@ -113,8 +138,9 @@ std::vector<core::payment> payments_where(pg_connection& db, std::string_view wh
     return detail::read_rows(r, detail::payment_at<detail::pg_row>);
 }
 
+// Inside a transaction: sent with its next statement (nothing reads its answer).
 void set_order_status(pg_connection& db, std::int64_t id, shop_order_status to, core::timestamp_ms now) {
-    (void)db.exec(
+    db.exec_later(
         "UPDATE shop_orders SET status = $2, updated_at = $3 WHERE id = $1",
         pg_params().add(id).add(core::to_string(to)).add(now)
     );
@@ -124,7 +150,7 @@ void set_order_status(pg_connection& db, std::int64_t id, shop_order_status to, 
 // origin, so the listener records it) that product `id` changed, delivered at commit. Stock is shown in
 // product bodies, which the catalogue caches per revision: without this they would keep the old stock.
 void stock_changed(pg_connection& db, const std::string& catalogue_channel, std::int64_t id) {
-    (void)db.exec(
+    db.exec_later(
         "SELECT pg_notify($1, $2)",
         pg_params().add(catalogue_channel).add("products " + std::to_string(id)),
         detail::pg_plan::kept
@@ -166,6 +192,36 @@ core::result<core::shop_order> move_order(
         },
         [&](const core::shop_order& moved) { set_order_status(db, moved.id, moved.status, moved.updated_at); }
     );
+}
+
+// Whether every line of `cart` is in stock, from one statement; the first line short (in the cart's order)
+// answers not_found or out_of_stock, described in `shortage`.
+core::result<void> check_stock(pg_connection& db, const core::cart& cart, core::stock_shortage* shortage) {
+    if (cart.lines.empty()) {
+        return {};
+    }
+    std::vector<std::string> ids;
+    for (const auto& line : cart.lines) {
+        ids.push_back(std::to_string(line.product_id));
+    }
+    const auto r = db.exec(
+        "SELECT id, stock FROM products WHERE id = ANY($1::bigint[])",
+        pg_params().add(detail::format_array(ids))
+    );
+    std::map<std::int64_t, std::int64_t> stock;
+    for (int i = 0; i < r.size(); ++i) {
+        stock.emplace(r.int64(i, 0), r.int64(i, 1));
+    }
+    for (const auto& line : cart.lines) {
+        const auto found = stock.find(line.product_id);
+        if (found == stock.end() || found->second < line.quantity) {
+            if (shortage) {
+                *shortage = {line.product_id, line.quantity, found == stock.end() ? 0 : found->second};
+            }
+            return found == stock.end() ? core::errc::not_found : core::errc::out_of_stock;
+        }
+    }
+    return {};
 }
 
 std::int64_t insert_payment(pg_connection& db, const core::payment& p) {
@@ -226,15 +282,8 @@ class pg_shop_store final : public shop_store {
             if (auto changed = change(cart); !changed) {
                 return changed.error();
             }
-            for (const auto& line : cart.lines) {
-                const auto p =
-                    db.exec("SELECT stock FROM products WHERE id = $1", pg_params().add(line.product_id));
-                if (p.empty() || p.int64(0, 0) < line.quantity) {
-                    if (shortage) {
-                        *shortage = {line.product_id, line.quantity, p.empty() ? 0 : p.int64(0, 0)};
-                    }
-                    return p.empty() ? core::errc::not_found : core::errc::out_of_stock;
-                }
+            if (auto stocked = check_stock(db, cart, shortage); !stocked) {
+                return stocked.error();
             }
             cart.user_id = user_id;
             cart.updated_at = now;
@@ -249,14 +298,15 @@ class pg_shop_store final : public shop_store {
                     )
                         .int64(0, 0);
             } else {
-                (void)db.exec(
+                db.exec_later(
                     "UPDATE carts SET coupon = $2, updated_at = $3 WHERE id = $1",
                     pg_params().add(cart.id).add(cart.coupon).add(now)
                 );
-                (void)db.exec("DELETE FROM cart_lines WHERE cart_id = $1", pg_params().add(cart.id));
+                db.exec_later("DELETE FROM cart_lines WHERE cart_id = $1", pg_params().add(cart.id));
             }
+            // The rest goes with the COMMIT.
             for (std::size_t i = 0; i < cart.lines.size(); ++i) {
-                (void)db.exec(
+                db.exec_later(
                     "INSERT INTO cart_lines (cart_id, position, product_id, quantity) VALUES ($1,$2,$3,$4)",
                     pg_params()
                         .add(cart.id)
@@ -341,9 +391,10 @@ class pg_shop_store final : public shop_store {
                          detail::pg_plan::kept
             )
                        .int64(0, 0);
+            // The rest goes with the COMMIT.
             for (std::size_t i = 0; i < o.items.size(); ++i) {
                 const auto& it = o.items[i];
-                (void)db.exec(
+                db.exec_later(
                     "INSERT INTO order_items (order_id, position, product_id, title, unit_price, quantity, "
                     "line_total) "
                     "VALUES ($1,$2,$3,$4,$5,$6,$7)",
@@ -358,7 +409,7 @@ class pg_shop_store final : public shop_store {
                     detail::pg_plan::kept
                 );
             }
-            (void)db.exec("DELETE FROM carts WHERE user_id = $1", pg_params().add(request.user_id));
+            db.exec_later("DELETE FROM carts WHERE user_id = $1", pg_params().add(request.user_id));
             return o;
         });
     }
@@ -509,7 +560,7 @@ class pg_shop_store final : public shop_store {
         if (auto done = core::complete_stored_three_d_secure(p, o ? &*o : nullptr, approve, now); !done) {
             return done.error();
         }
-        (void)db->exec(
+        db->exec_later(
             "UPDATE payments SET status = $2, failure_code = $3, next_action = $4, updated_at = $5 WHERE id "
             "= $1",
             pg_params()
