@@ -170,6 +170,42 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(carts_follow_the_rules_and_the_stock, Backend, sho
     BOOST_TEST(w.shop->count_carts() == 0u);
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    a_change_hands_back_its_cart_priced_as_the_catalogue_prices_it, Backend, shop_backends
+) {
+    if (skipped<Backend>()) {
+        return;
+    }
+    shop_world w(Backend::config());
+    const auto lamp = w.product(10, 19.99);
+    const auto mug = w.product(4, 0.1 + 0.2, "Mug");
+    BOOST_TEST(w.add(alice, lamp, 3).has_value());
+    core::cart_totals totals;
+    const auto cart = w.shop->change_cart(
+        alice,
+        [&](core::cart& c) -> core::result<void> {
+            (void)core::add_to_cart(c.lines, mug, 2);
+            c.coupon = "SAVE10";
+            return {};
+        },
+        now,
+        nullptr,
+        &totals
+    );
+    BOOST_TEST_REQUIRE(cart.has_value());
+    const auto from_catalogue = core::price_cart(cart->lines, cart->coupon, [&](std::int64_t id) {
+        const auto p = w.catalogue->find_product(id).value();
+        return std::optional(core::catalogue_entry{p.title, core::price_to_cents(p.price)});
+    });
+    BOOST_TEST_REQUIRE(totals.lines.size() == 2u);
+    BOOST_TEST(totals.lines[0].title == from_catalogue.lines[0].title);
+    BOOST_TEST(totals.lines[1].price == 30);  // 0.1 + 0.2 in cents
+    BOOST_TEST(totals.subtotal == 3 * 1999 + 2 * 30);
+    BOOST_TEST(totals.subtotal == from_catalogue.subtotal);
+    BOOST_TEST(totals.discount == from_catalogue.discount);
+    BOOST_TEST(totals.total == from_catalogue.total);
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(checkout_is_one_transaction, Backend, shop_backends) {
     if (skipped<Backend>()) {
         return;

@@ -37,13 +37,16 @@ class cart_store {
     // errc::invalid_input, after noting the core::cart_problem in its own capture) leaves the cart as it was
     // and is answered. Then every line's product must exist (errc::not_found, `shortage->product_id` names
     // it) and have stock for the line's quantity (errc::out_of_stock, `shortage` says what is left); else
-    // nothing is stored. Returns the cart as stored (created at the first change).
+    // nothing is stored. Returns the cart as stored (created at the first change); `totals`, when given,
+    // gets it priced as core::price_cart prices it, from the product rows the stock check read (so the
+    // answer needs no second trip to the catalogue).
     using cart_change = std::function<core::result<void>(core::cart&)>;
     [[nodiscard]] virtual core::result<core::cart> change_cart(
         std::int64_t user_id,
         const cart_change& change,
         core::timestamp_ms now,
-        core::stock_shortage* shortage = nullptr
+        core::stock_shortage* shortage = nullptr,
+        core::cart_totals* totals = nullptr
     ) = 0;
 
     // DELETE /cart: the user's cart (lines and coupon) is dropped; cart_of then answers an empty one.

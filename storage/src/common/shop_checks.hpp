@@ -4,6 +4,7 @@
 // paid, what an idempotency key's record answers, and the SQL that reads orders and payments.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -151,6 +152,19 @@ template <class Found>
         return may.error();
     }
     return core::payment_of(*o, decision, now);
+}
+
+// The title and price of each product a cart change read, by id.
+using read_entries = std::map<std::int64_t, core::catalogue_entry>;
+
+// `cart` priced (core::price_cart) from the products its change read; into `totals` when the caller asked.
+inline void report_priced(const core::cart& cart, const read_entries& read, core::cart_totals* totals) {
+    if (totals != nullptr) {
+        *totals = core::price_cart(cart.lines, cart.coupon, [&](std::int64_t id) {
+            const auto found = read.find(id);
+            return found == read.end() ? std::nullopt : std::optional(found->second);
+        });
+    }
 }
 
 // After a succeeded payment at `now` made order `o` (as read before) paid: the order as it now stands, into

@@ -35,15 +35,24 @@ class memory_shop_store final : public shop_store {
         std::int64_t user_id,
         const cart_change& change,
         core::timestamp_ms now,
-        core::stock_shortage* shortage
+        core::stock_shortage* shortage,
+        core::cart_totals* totals
     ) override {
         std::lock_guard lock(mutex_);
         core::cart cart = cart_or_empty(user_id);
         if (auto changed = change(cart); !changed) {
             return changed.error();
         }
-        if (auto checked = stock_.take_stock(cart.lines, false, shortage); !checked) {
+        const auto checked = stock_.take_stock(cart.lines, false, shortage);
+        if (!checked) {
             return checked.error();
+        }
+        if (totals != nullptr) {
+            detail::read_entries read;
+            for (const auto& p : *checked) {
+                read[p.id] = {p.title, core::price_to_cents(p.price)};
+            }
+            detail::report_priced(cart, read, totals);
         }
         if (cart.id == 0) {
             cart.id = next_id(last_cart_id_);

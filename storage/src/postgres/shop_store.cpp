@@ -195,8 +195,10 @@ core::result<core::shop_order> move_order(
 }
 
 // Whether every line of `cart` is in stock, from one statement; the first line short (in the cart's order)
-// answers not_found or out_of_stock, described in `shortage`.
-core::result<void> check_stock(pg_connection& db, const core::cart& cart, core::stock_shortage* shortage) {
+// answers not_found or out_of_stock, described in `shortage`. The products' titles and prices go to `read`.
+core::result<void> check_stock(
+    pg_connection& db, const core::cart& cart, core::stock_shortage* shortage, detail::read_entries& read
+) {
     if (cart.lines.empty()) {
         return {};
     }
@@ -205,12 +207,13 @@ core::result<void> check_stock(pg_connection& db, const core::cart& cart, core::
         ids.push_back(std::to_string(line.product_id));
     }
     const auto r = db.exec(
-        "SELECT id, stock FROM products WHERE id = ANY($1::bigint[])",
+        "SELECT id, stock, title, price FROM products WHERE id = ANY($1::bigint[])",
         pg_params().add(detail::format_array(ids))
     );
     std::map<std::int64_t, std::int64_t> stock;
     for (int i = 0; i < r.size(); ++i) {
         stock.emplace(r.int64(i, 0), r.int64(i, 1));
+        read[r.int64(i, 0)] = {std::string(r.text(i, 2)), core::price_to_cents(r.real(i, 3))};
     }
     for (const auto& line : cart.lines) {
         const auto found = stock.find(line.product_id);
@@ -274,7 +277,8 @@ class pg_shop_store final : public shop_store {
         std::int64_t user_id,
         const cart_change& change,
         core::timestamp_ms now,
-        core::stock_shortage* shortage
+        core::stock_shortage* shortage,
+        core::cart_totals* totals
     ) override {
         return aggregate_.write_untold([&](pg_connection& db) -> core::result<core::cart> {
             lock_cart(db, user_id);
@@ -282,9 +286,11 @@ class pg_shop_store final : public shop_store {
             if (auto changed = change(cart); !changed) {
                 return changed.error();
             }
-            if (auto stocked = check_stock(db, cart, shortage); !stocked) {
+            detail::read_entries read;
+            if (auto stocked = check_stock(db, cart, shortage, read); !stocked) {
                 return stocked.error();
             }
+            detail::report_priced(cart, read, totals);
             cart.user_id = user_id;
             cart.updated_at = now;
             if (cart.id == 0) {

@@ -188,13 +188,15 @@ class sqlite_shop_store final : public shop_store {
         std::int64_t user_id,
         const cart_change& change,
         core::timestamp_ms now,
-        core::stock_shortage* shortage
+        core::stock_shortage* shortage,
+        core::cart_totals* totals
     ) override {
         return db_->write([&](sqlite_connection& w) -> core::result<core::cart> {
             core::cart cart = read_cart(w, user_id);
             if (auto changed = change(cart); !changed) {
                 return changed.error();
             }
+            detail::read_entries read;  // the lines' products, for the price
             for (const auto& line : cart.lines) {
                 const auto product = product_of(w, line.product_id);
                 if (!product || product->stock < line.quantity) {
@@ -203,7 +205,9 @@ class sqlite_shop_store final : public shop_store {
                     }
                     return product ? core::errc::out_of_stock : core::errc::not_found;
                 }
+                read[line.product_id] = {product->title, core::price_to_cents(product->price)};
             }
+            detail::report_priced(cart, read, totals);
             if (cart.id == 0) {
                 cart.id = detail::next_free_id(w, "carts");
                 cart.created_at = now;

@@ -90,7 +90,7 @@ resolved change_cart(graph_call& call, std::int64_t user, std::int64_t product_i
         }
         return shop_refused(changed.cart.error(), missing_text("Product", shortage.product_id));
     }
-    return cart_value(call, *changed.cart);
+    return resolved::ok(boost::json::parse(shop_json::cart_json(*changed.cart, changed.totals)));
 }
 
 // Runs `fn(call, who)` for a signed-in caller, else UNAUTHENTICATED.

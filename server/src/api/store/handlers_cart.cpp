@@ -70,7 +70,7 @@ boost::asio::awaitable<response> change(
         }
         co_return shortage_answer(changed.cart.error(), changed.shortage);
     }
-    co_return co_await cart_answer(app, *changed.cart, status);
+    co_return private_json(status, shop_json::cart_json(*changed.cart, changed.totals));
 }
 
 // The body's `productId`: a positive integer (a JSON number, or a form field's digits).

@@ -49,11 +49,13 @@ namespace storefront::server::cart_actions {
 }
 
 // What change() did. When the cart was not changed, `problem` says what the rule refused, else `shortage`
-// names the product that is missing or short of stock.
+// names the product that is missing or short of stock. A changed cart comes with `totals`, priced from the
+// products the change read (no second trip to the catalogue for the answer).
 struct outcome {
     core::result<core::cart> cart;
     std::optional<core::cart_problem> problem;
     core::stock_shortage shortage;
+    core::cart_totals totals;
 };
 
 // One change of `user`'s cart with `rule`, one atomic store call (blocking: call inside app.storage() or
@@ -62,6 +64,7 @@ template <class Rule>
 [[nodiscard]] outcome change(const store_services& app, std::int64_t user, Rule rule) {
     std::optional<core::cart_problem> problem;
     core::stock_shortage shortage;
+    core::cart_totals totals;
     auto changed = app.shop().change_cart(
         user,
         [&](core::cart& cart) -> core::result<void> {
@@ -72,9 +75,10 @@ template <class Rule>
             return {};
         },
         shop_support::now_ms(),
-        &shortage
+        &shortage,
+        &totals
     );
-    return {std::move(changed), problem, shortage};
+    return {std::move(changed), problem, shortage, std::move(totals)};
 }
 
 // The message of a change to a cart line the cart does not have (core::cart_problem::line_not_found).
