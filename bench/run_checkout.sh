@@ -11,13 +11,14 @@
 #
 #   bench/run_checkout.sh [--storage sqlite|postgresql|both] [--duration SECONDS] [--rounds N]
 #                         [--connections BUYERS] [--threads N] [--build-dir DIR] [--server-bin PATH]
-#                         [--no-build] [--no-install]
+#                         [--no-build] [--no-install] [--driver wrk|buyers] [--driver-bin PATH]
 #
 # Once per backend, on a fresh database: --connections products with a stock of 1,000,000 (the most a product may have) (created through
 # the API under the open write policy, so the run never runs out) and as many buyers (POST /users, then
 # /auth/login; the access secret is fixed for the run so the tokens outlive restarts). Buyer N buys product
 # N, so buyers wait for each other's commits and not for one product's row. Then each round: the server for
-# --duration seconds under wrk (one thread per buyer, bench/load/checkout.lua), stopped; then the loop on the
+# --duration seconds under the buyers (--driver), stopped, its count of checkouts checked against the
+# payments the database gained; then the loop on the
 # same database for --duration seconds (checkouts committed ÷ time). SQLite runs with --storage-threads 64 (as
 # bench/run_group_commit.sh), PostgreSQL with the default pool (4/4, the best in bench/run_group_commit_pg.sh) and
 # --storage-threads 64 too: each change-feed append waits for its batch's commit on a storage thread, so with
@@ -26,13 +27,40 @@
 # CHECKOUT_BASELINE_BIN=PATH in the environment: each round also runs the buyers against that build (before
 # the one measured), and the table adds its row and each round's build ÷ baseline (a before/after in one run,
 # which the disk's drift between runs cannot skew).
+# --driver buyers (the default): bench/load/checkout_buyers.cpp, one thread with a keep-alive connection per
+# buyer (built with the micro benchmarks unless --driver-bin names it). --driver wrk: wrk with one thread
+# per buyer and bench/load/checkout.lua, the same steps and counts; its threads and per-request Lua took a
+# third of the 2 cores (perf, 2026-11-29: 33 % of samples against the server's 52 %), which the loop it is
+# compared with does not pay, so it measured the machine's room left after wrk (the tables until then).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 args=("$@")
 # shellcheck source=bench/lib/common.sh
 source "$repo/bench/lib/common.sh"
-small_bench_setup run_checkout '2,25p' storage "$@"
+driver=buyers
+driver_bin=""
+own_flag() {
+    took=0
+    case $1 in
+        --driver) driver=$2; took=2 ;;
+        --driver-bin) driver_bin=$(realpath "$2"); took=2 ;;
+    esac
+}
+small_bench_setup run_checkout '2,34p' storage "$@"
+case $driver in
+    wrk) ;;
+    buyers)
+        if [[ -z $driver_bin ]]; then
+            [[ $do_install == 0 ]] || install_tools /usr/include/benchmark/benchmark.h:libbenchmark-dev
+            build_as_shipped "$build_dir" 1 checkout_buyers
+            driver_bin=$build_dir/bench/checkout_buyers
+        fi
+        require_bin "$driver_bin"
+        args+=(--driver-bin "$driver_bin")
+        ;;
+    *) echo "--driver must be wrk or buyers" >&2; exit 2 ;;
+esac
 storage=${storage:-both}
 case $storage in
     sqlite) backends=(sqlite) ;;
@@ -160,14 +188,28 @@ paid_payments() {
 # server_round BACKEND [KEY BINARY]: the buyers through the server (BINARY, else the measured build) for
 # $duration s; appends a RESULT row under KEY (sf).
 server_round() {
-    local b=$1 key=${2:-sf} measured=$server_bin line
+    local b=$1 key=${2:-sf} measured=$server_bin line before created paid
     server_bin=${3:-$server_bin}
+    before=$(paid_payments "$b")
     start_backend "$b"
     server_bin=$measured
-    line=$(timeout $((duration + 30)) wrk -t"$buyers" -c"$buyers" -d"${duration}s" --timeout 5s \
-        -s "$repo/bench/load/checkout.lua" "http://127.0.0.1:$server_port" -- "$work/$b.tokens" "$work/$b.products" |
-        grep '^RESULT') || { echo "wrk failed on $b" >&2; tail -n 5 "$work/server.log" >&2; return 1; }
+    if [[ $driver == wrk ]]; then
+        line=$(timeout $((duration + 30)) wrk -t"$buyers" -c"$buyers" -d"${duration}s" --timeout 5s \
+            -s "$repo/bench/load/checkout.lua" "http://127.0.0.1:$server_port" -- "$work/$b.tokens" \
+            "$work/$b.products" | grep '^RESULT') ||
+            { echo "wrk failed on $b" >&2; tail -n 5 "$work/server.log" >&2; return 1; }
+    else
+        line=$(timeout $((duration + 30)) "$driver_bin" --port "$server_port" --tokens "$work/$b.tokens" \
+            --products "$work/$b.products" --duration "$duration" | grep '^RESULT') ||
+            { echo "checkout_buyers failed on $b" >&2; tail -n 5 "$work/server.log" >&2; return 1; }
+    fi
     stop_server
+    # The driver's count against the database's: every checkout it counted is a payment there, and at most
+    # one more per buyer (answered after the driver stopped listening).
+    created=$(sed -n 's/.* created=\([0-9]*\).*/\1/p' <<<"$line")
+    paid=$(($(paid_payments "$b") - before))
+    ((created <= paid && paid <= created + buyers)) ||
+        { echo "$b: the driver counted $created checkouts, the database has $paid new payments" >&2; return 1; }
     : >"$work/server.log"  # the access log: one line per request, not needed after the round
     echo "$key|$b ${line#RESULT }" >>"$work/results"
     log "$b server ($key): ${line#RESULT }"
@@ -219,9 +261,11 @@ ratio_range() {
     } END { if (!list) printf "%.2f–%.2f", lo, hi }'
 }
 {
+driver_text="wrk -t$buyers -c$buyers -d${duration}s, bench/load/checkout.lua"
+[[ $driver == wrk ]] || driver_text="bench/load/checkout_buyers.cpp, one thread, ${duration}s"
 echo
 echo "storefront $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?'), --threads $threads, $buyers buyers" \
-    "(wrk -t$buyers -c$buyers -d${duration}s, bench/load/checkout.lua: add to cart → POST /orders → pay), against" \
+    "($driver_text: add to cart → POST /orders → pay), against" \
     "one transaction per checkout in a plain loop on the same database; files in $(df --output=source /tmp | tail -1)" \
     "($(stat -f -c %T /tmp)); median of $rounds alternating rounds (min–max); $(nproc) cores; uptime: $(uptime)"
 echo
