@@ -12,11 +12,13 @@
 #   bench/run_checkout.sh [--storage sqlite|postgresql|both] [--duration SECONDS] [--rounds N]
 #                         [--connections BUYERS] [--threads N] [--build-dir DIR] [--server-bin PATH]
 #                         [--no-build] [--no-install] [--driver wrk|buyers] [--driver-bin PATH]
+#                         [--one-product]
 #
 # Once per backend, on a fresh database: --connections products with a stock of 1,000,000 (the most a product may have) (created through
 # the API under the open write policy, so the run never runs out) and as many buyers (POST /users, then
 # /auth/login; the access secret is fixed for the run so the tokens outlive restarts). Buyer N buys product
-# N, so buyers wait for each other's commits and not for one product's row. Then each round: the server for
+# N, so buyers wait for each other's commits and not for one product's row (--one-product, the worst case:
+# every buyer and the loop buy product 1 of the run, so every checkout waits for that one row). Then each round: the server for
 # --duration seconds under the buyers (--driver), stopped, its count of checkouts checked against the
 # payments the database gained; then the loop on the
 # same database for --duration seconds (checkouts committed ÷ time). SQLite runs with --storage-threads 64 (as
@@ -40,11 +42,13 @@ args=("$@")
 source "$repo/bench/lib/common.sh"
 driver=buyers
 driver_bin=""
+one_product=0
 own_flag() {
     took=0
     case $1 in
         --driver) driver=$2; took=2 ;;
         --driver-bin) driver_bin=$(realpath "$2"); took=2 ;;
+        --one-product) one_product=1; took=1 ;;
     esac
 }
 small_bench_setup run_checkout '2,34p' storage "$@"
@@ -129,6 +133,9 @@ prepare() {
     chmod 600 "$work/$b.tokens"
     stop_server
     loop_input "$b"
+    if ((one_product)); then  # every buyer's line names the run's first product
+        sed -i "s/.*/$(head -1 "$work/$b.products")/" "$work/$b.products"
+    fi
     log "$b: $buyers buyers and products ready"
 }
 
@@ -148,10 +155,10 @@ loop_input() {
     if [[ $b == sqlite ]]; then
         {
             echo "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
-            awk -v n=$((duration * 20000)) -v first="$first" -v first_user="$first_user" -v buyers="$buyers" \
+            awk -v n=$((duration * 20000)) -v first="$first" -v one="$one_product" -v first_user="$first_user" -v buyers="$buyers" \
                 -v oc="$order_columns" -v pc="$payment_columns" 'BEGIN {
                 for (i = 0; i < n; i++) {
-                    p = first + i % buyers; u = first_user + i % buyers; t = 1767225600000 + i
+                    p = one ? first : first + i % buyers; u = first_user + i % buyers; t = 1767225600000 + i
                     printf "BEGIN IMMEDIATE; UPDATE products SET stock = stock - 1 WHERE id = %d AND stock >= 1;\n", p
                     printf "INSERT INTO shop_orders (%s) VALUES (%d, \x27pending_payment\x27, 1250, 0, 500, 1750, NULL, \x27Bench Buyer\x27, \x271 Main St\x27, NULL, \x27Springfield\x27, \x2712345\x27, \x27US\x27, %d, %d, %d);\n", oc, u, t, t, t + 1800000
                     print "INSERT INTO order_items VALUES ((SELECT max(id) FROM shop_orders), 0, " p ", \x27Checkout Bench\x27, 1250, 1, 1250);"
@@ -163,7 +170,7 @@ loop_input() {
     else
         cat >"$work/loop_pg.sql" <<EOF
 \\set k random(0, $((buyers - 1)))
-\\set p $first + :k
+\\set p $first + :k * $((1 - one_product))
 \\set u $first_user + :k
 BEGIN;
 UPDATE products SET stock = stock - 1 WHERE id = :p AND stock >= 1;
