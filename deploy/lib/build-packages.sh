@@ -11,7 +11,7 @@ build_packages=(
     libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
     libboost-program-options1.81-dev libboost-test1.81-dev
     libssl-dev libsodium-dev libgd-dev libsqlite3-dev libpq-dev libsystemd-dev zlib1g-dev libbrotli-dev
-    libjemalloc-dev
+    libjemalloc-dev liburing-dev
 )
 
 install_missing() {

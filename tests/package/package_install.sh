@@ -74,7 +74,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 depends=$(field Depends)
 # The package names of Depends, one per line (versions and alternatives dropped).
 depends_names=$(tr ',' '\n' <<<"$depends" | sed 's/^ *//; s/[ |].*//')
-for lib in adduser libc6 libstdc++6 libsodium23 libssl3 libsqlite3-0 libpq5 libgd3 libsystemd0 libjemalloc2 \
+for lib in adduser libc6 libstdc++6 libsodium23 libssl3 libsqlite3-0 libpq5 libgd3 libsystemd0 libjemalloc2 liburing2 \
     libboost-json1.81.0 libboost-url1.81.0 libboost-program-options1.81.0; do
     grep -qxF "$lib" <<<"$depends_names" || fail "Depends lacks $lib: $depends"
 done

@@ -60,8 +60,16 @@ asio::awaitable<bool> event_stream_sink::write(std::string_view bytes) {
     // An event usually fits in the socket's send buffer: one non-blocking write, no timer, no asynchronous
     // operation (at 10,000 subscribers every event is written 10,000 times). The rest, for a client that
     // reads slowly, goes out asynchronously under the write timeout.
+    // Woken with other streams of this thread by one event, the write joins their batch (send_batch.hpp).
     boost::system::error_code ec;
-    const std::size_t sent = stream_.socket().write_some(asio::buffer(bytes.data(), bytes.size()), ec);
+    std::size_t sent = 0;
+    if (send_batch& batch = wakeups_->sends(); batch.collecting()) {
+        const batched_send_result result = co_await batch.send(stream_.socket().native_handle(), bytes);
+        ec = result.error;
+        sent = result.sent;
+    } else {
+        sent = stream_.socket().write_some(asio::buffer(bytes.data(), bytes.size()), ec);
+    }
     if (ec && ec != asio::error::would_block && ec != asio::error::try_again &&
         ec != asio::error::interrupted) {
         co_return false;

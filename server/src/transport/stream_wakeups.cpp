@@ -34,11 +34,14 @@ void stream_wakeups::run_batch() {
         running_.swap(pending_);
         posted_ = false;
     }
-    // A woken stream runs until it waits again (its write included), inside this loop.
+    // A woken stream runs until it waits again, or until its write joins the batch of sends that goes to the
+    // kernel after the loop (and resumes each writer with what its send gave).
+    sends_.collect();
     for (const auto& target : running_) {
         target->wake_now();
     }
     running_.clear();
+    sends_.flush();
 }
 
 // The deadline timer's handler. Destroyed without having run only when the io_context goes away with the

@@ -9,14 +9,15 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+
+#include "server/transport/parked_handler.hpp"
+#include "server/transport/send_batch.hpp"
 
 namespace storefront::server {
 
@@ -35,6 +36,8 @@ class stream_wakeups {
 
     // Any thread: `target->wake_now()` runs on the I/O thread in the next batch; nothing after close().
     void add(std::shared_ptr<wakeable> target);
+    // The thread's batch of event copies: streams woken by one batch write through it (send_batch.hpp).
+    send_batch& sends() { return sends_; }
     // Once the I/O thread has stopped for good: later wake-ups are dropped (the io_context goes away).
     void close();
 
@@ -47,6 +50,7 @@ class stream_wakeups {
     bool posted_ = false;                             // guarded by mutex_: a batch is queued
     bool closed_ = false;                             // guarded by mutex_
     std::vector<std::shared_ptr<wakeable>> running_;  // the I/O thread's only
+    send_batch sends_;                                // the I/O thread's only
 };
 
 // One stream's wait: parked until a wake-up, its deadline, or wake_now() on the I/O thread. The deadline's
@@ -66,37 +70,12 @@ class stream_waiter final : public wakeable, public std::enable_shared_from_this
     void cancel() { timer_.cancel(); }
 
   private:
-    // The parked coroutine's completion handler (move-only; asio's any_completion_handler of Boost 1.81
-    // recurses without end when moved from an lvalue, so a small holder of our own).
-    class parked_wait {
-      public:
-        template <typename Handler>
-        void park(Handler&& h) {
-            held_ = std::make_unique<holder<std::decay_t<Handler>>>(std::forward<Handler>(h));
-        }
-        explicit operator bool() const { return held_ != nullptr; }
-        void resume() { std::exchange(held_, nullptr)->resume(); }
-        void drop() { held_.reset(); }
-
-      private:
-        struct base {
-            virtual ~base() = default;
-            virtual void resume() = 0;
-        };
-        template <typename Handler>
-        struct holder final : base {
-            explicit holder(Handler&& h) : handler(std::move(h)) {}
-            void resume() override { std::move(handler)(); }
-            Handler handler;
-        };
-        std::unique_ptr<base> held_;
-    };
     struct deadline_due;
     void arm(std::chrono::steady_clock::time_point deadline);
 
     boost::asio::steady_timer timer_;
     std::chrono::steady_clock::time_point armed_for_{};  // the timer's deadline
-    parked_wait parked_;
+    parked_handler<> parked_;
     std::atomic<bool> pending_{false};  // woken since the last wait ended (set from any thread)
 };
 
