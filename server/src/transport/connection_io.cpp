@@ -63,8 +63,10 @@ bool peer_went_away(const boost::system::error_code& ec) {
 
 }  // namespace
 
-connection_io::connection_io(tcp::socket socket, const limits_config& limits, bool access_log)
-    : stream_(std::move(socket)), limits_(limits), access_log_(access_log) {
+connection_io::connection_io(
+    tcp::socket socket, const limits_config& limits, bool access_log, send_batch* sends
+)
+    : stream_(std::move(socket)), limits_(limits), access_log_(access_log), sends_(sends) {
     boost::system::error_code ignored;
     if (synchronous_first_write) {
         stream_.socket().non_blocking(true, ignored);
@@ -170,11 +172,21 @@ asio::awaitable<bool> connection_io::send(
     const std::array<asio::const_buffer, 2> buffers{
         asio::buffer(head_), head_only ? asio::const_buffer() : asio::buffer(reply.payload())};
     // Most responses fit in the socket's send buffer: one non-blocking write, no timer, no async
-    // operation. Only what is left (a big body, a slow reader) goes out asynchronously under the timeout.
+    // operation; with the thread's batch, one submission for the answers of every connection that was ready
+    // together (send_batch.hpp). Only what is left (a big body, a slow reader) goes out asynchronously under
+    // the timeout.
     beast::buffers_suffix<std::array<asio::const_buffer, 2>> rest(buffers);
     if (synchronous_first_write) {
         boost::system::error_code ec;
-        const std::size_t written = stream_.socket().write_some(buffers, ec);
+        std::size_t written = 0;
+        if (sends_ != nullptr && sends_->available()) {
+            const batched_send_result result =
+                co_await sends_->send(stream_.socket().native_handle(), buffers);
+            ec = result.error;
+            written = result.sent;
+        } else {
+            written = stream_.socket().write_some(buffers, ec);
+        }
         if (ec && ec != asio::error::would_block && ec != asio::error::try_again &&
             ec != asio::error::interrupted) {
             co_return false;

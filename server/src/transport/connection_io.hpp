@@ -16,6 +16,7 @@
 #include "server/codec/response.hpp"
 #include "server/ops/server_config.hpp"
 #include "server/transport/framing_policy.hpp"
+#include "server/transport/send_batch.hpp"
 #include "server/transport/wire.hpp"
 
 namespace storefront::server {
@@ -24,7 +25,10 @@ class connection_io {
   public:
     static constexpr std::size_t no_header = std::string_view::npos;
 
-    connection_io(boost::asio::ip::tcp::socket socket, const limits_config& limits, bool access_log);
+    // `sends`: the I/O thread's batch that answers go out in (send_batch.hpp); nullptr: each its own send.
+    connection_io(
+        boost::asio::ip::tcp::socket socket, const limits_config& limits, bool access_log, send_batch* sends
+    );
 
     [[nodiscard]] boost::beast::tcp_stream& stream() { return stream_; }
     [[nodiscard]] const boost::asio::ip::address& peer() const { return peer_; }
@@ -81,6 +85,7 @@ class connection_io {
     std::size_t header_bytes_ = 0;  // the current request's header section
     const limits_config& limits_;
     bool access_log_;
+    send_batch* sends_;  // may be null
 };
 
 }  // namespace storefront::server

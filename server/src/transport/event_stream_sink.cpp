@@ -63,8 +63,10 @@ asio::awaitable<bool> event_stream_sink::write(std::string_view bytes) {
     // Woken with other streams of this thread by one event, the write joins their batch (send_batch.hpp).
     boost::system::error_code ec;
     std::size_t sent = 0;
-    if (send_batch& batch = wakeups_->sends(); batch.collecting()) {
-        const batched_send_result result = co_await batch.send(stream_.socket().native_handle(), bytes);
+    if (send_batch& batch = wakeups_->sends(); batch.available()) {
+        const batched_send_result result = co_await batch.send(
+            stream_.socket().native_handle(), {asio::buffer(bytes.data(), bytes.size()), asio::const_buffer()}
+        );
         ec = result.error;
         sent = result.sent;
     } else {

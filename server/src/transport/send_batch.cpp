@@ -8,9 +8,11 @@
 #include <liburing.h>
 
 #include <boost/asio/async_result.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 namespace storefront::server {
 
@@ -61,25 +63,49 @@ struct send_batch::ring {
     }
 };
 
-send_batch::send_batch(bool use_ring) : use_ring_(use_ring) {}
+// One writer's send: its buffers as the kernel reads them, and what it will be told.
+struct send_batch::queued_send {
+    int fd;
+    std::array<iovec, 2> parts;
+    msghdr message;  // pointed at `parts` when submitted (the vector may move entries until then)
+    batched_send_result result;
+    parked_handler<batched_send_result> writer;
+};
+
+send_batch::send_batch(boost::asio::io_context& io, bool use_ring) : io_(io), use_ring_(use_ring) {}
 
 send_batch::~send_batch() = default;
 
-bool send_batch::collect() {
+bool send_batch::available() {
     if (use_ring_ && !ring_) {
         ring_ = ring::make();
         use_ring_ = ring_ != nullptr;
     }
-    collecting_ = use_ring_;
-    return collecting_;
+    return use_ring_;
 }
 
-boost::asio::awaitable<batched_send_result> send_batch::send(int fd, std::string_view bytes) {
+boost::asio::awaitable<batched_send_result> send_batch::send(
+    int fd, const std::array<boost::asio::const_buffer, 2>& bytes
+) {
     co_return co_await boost::asio::
         async_initiate<const boost::asio::use_awaitable_t<>&, void(batched_send_result)>(
-            [this, fd, bytes](auto handler) {
-                queued_.push_back({fd, bytes, {}, {}});
-                queued_.back().writer.park(std::move(handler));
+            [this, fd, &bytes](auto handler) {
+                queued_send& q = queued_.emplace_back();
+                q.fd = fd;
+                for (std::size_t i = 0; i < 2; ++i) {
+                    q.parts[i] = {
+                        const_cast<void*>(bytes[i].data()), bytes[i].size()};  // sendmsg only reads them
+                }
+                q.writer.park(std::move(handler));
+                if (!flush_posted_) {
+                    // After the handlers already ready on this thread (the other connections of the same
+                    // wait): their answers join this submission.
+                    flush_posted_ = true;
+                    boost::asio::post(io_, [this] {
+                        flush_posted_ = false;
+                        flush();
+                    });
+                }
             },
             boost::asio::use_awaitable
         );
@@ -94,7 +120,12 @@ void send_batch::flush() {
         }
         running_.clear();
     }
-    collecting_ = false;
+}
+
+void send_batch::abandon() {
+    queued_.clear();
+    running_.clear();
+    flush_posted_ = false;
 }
 
 void send_batch::submit(std::vector<queued_send>& sends) {
@@ -107,9 +138,11 @@ void send_batch::submit_chunk(queued_send* first, std::size_t count) {
     io_uring* r = &ring_->uring;
     for (std::size_t i = 0; i < count; ++i) {
         io_uring_sqe* sqe = io_uring_get_sqe(r);  // never null: the queue is empty and count <= its size
-        io_uring_prep_send(
-            sqe, first[i].fd, first[i].bytes.data(), first[i].bytes.size(), MSG_DONTWAIT | MSG_NOSIGNAL
-        );
+        queued_send& q = first[i];
+        q.message = {};
+        q.message.msg_iov = q.parts.data();
+        q.message.msg_iovlen = q.parts[1].iov_len > 0 ? 2 : 1;
+        io_uring_prep_sendmsg(sqe, q.fd, &q.message, MSG_DONTWAIT | MSG_NOSIGNAL);
         io_uring_sqe_set_data64(sqe, i);
     }
     int submitted = -EINTR;

@@ -45,7 +45,7 @@ class connection final : body_source {
     connection(
         tcp::socket socket, worker& owner, const listener_services& services, const server_config& config
     )
-        : io_(std::move(socket), config.limits, config.access_log),
+        : io_(std::move(socket), config.limits, config.access_log, &owner.wakeups->sends()),
           door_(owner, services, config, io_.peer(), io_.peer_text()),
           owner_(owner),
           services_(services),

@@ -26,6 +26,7 @@ void stream_wakeups::close() {
     std::lock_guard lock(mutex_);
     closed_ = true;
     pending_.clear();
+    sends_.abandon();
 }
 
 void stream_wakeups::run_batch() {
@@ -34,9 +35,8 @@ void stream_wakeups::run_batch() {
         running_.swap(pending_);
         posted_ = false;
     }
-    // A woken stream runs until it waits again, or until its write joins the batch of sends that goes to the
-    // kernel after the loop (and resumes each writer with what its send gave).
-    sends_.collect();
+    // A woken stream runs until it waits again, or until its write joins the thread's batch of sends, which
+    // goes to the kernel right after the loop (and resumes each writer with what its send gave).
     for (const auto& target : running_) {
         target->wake_now();
     }

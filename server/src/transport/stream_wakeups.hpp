@@ -36,9 +36,10 @@ class stream_wakeups {
 
     // Any thread: `target->wake_now()` runs on the I/O thread in the next batch; nothing after close().
     void add(std::shared_ptr<wakeable> target);
-    // The thread's batch of event copies: streams woken by one batch write through it (send_batch.hpp).
+    // The thread's batch of sends (send_batch.hpp): event copies and answers.
     send_batch& sends() { return sends_; }
-    // Once the I/O thread has stopped for good: later wake-ups are dropped (the io_context goes away).
+    // Once the I/O thread has stopped for good: later wake-ups are dropped (the io_context goes away), and so
+    // are sends still queued.
     void close();
 
   private:
@@ -50,7 +51,7 @@ class stream_wakeups {
     bool posted_ = false;                             // guarded by mutex_: a batch is queued
     bool closed_ = false;                             // guarded by mutex_
     std::vector<std::shared_ptr<wakeable>> running_;  // the I/O thread's only
-    send_batch sends_;                                // the I/O thread's only
+    send_batch sends_{io_};                           // the I/O thread's only
 };
 
 // One stream's wait: parked until a wake-up, its deadline, or wake_now() on the I/O thread. The deadline's
