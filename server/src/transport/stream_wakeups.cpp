@@ -35,8 +35,11 @@ void stream_wakeups::run_batch() {
         running_.swap(pending_);
         posted_ = false;
     }
-    // A woken stream runs until it waits again, or until its write joins the thread's batch of sends, which
-    // goes to the kernel right after the loop (and resumes each writer with what its send gave).
+    // What was queued before (an answer, e.g. the 201 of the write that published this event) goes first,
+    // not behind the fan-out. A woken stream runs until it waits again, or until its write joins the thread's
+    // batch of sends, which goes to the kernel right after the loop (and resumes each writer with what its
+    // send gave).
+    sends_.flush();
     for (const auto& target : running_) {
         target->wake_now();
     }
