@@ -30,8 +30,12 @@ using namespace std::chrono_literals;
 namespace {
 
 std::uint16_t port() {
-    static running_server server(config_on("memory"));
-    return server.port();
+    static std::unique_ptr<running_server> server = [] {
+        auto s = std::make_unique<running_server>(config_on("memory"));
+        stop_when_the_run_ends([] { server.reset(); });
+        return s;
+    }();
+    return server->port();
 }
 
 http_reply call(

@@ -56,6 +56,15 @@ std::vector<backend>& backends() {
         out.push_back({"sqlite", std::move(dir), std::make_unique<running_server>(list_config(storage))});
         return out;
     }();
+    static const bool stops_at_run_end = [] {
+        stop_when_the_run_ends([] {
+            for (auto& b : all) {
+                b.server.reset();
+            }
+        });
+        return true;
+    }();
+    (void)stops_at_run_end;
     return all;
 }
 

@@ -2,6 +2,10 @@
 
 #include "test_server.hpp"
 
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
 namespace storefront::test {
 
 server::server_config test_config() {
@@ -44,9 +48,37 @@ running_server::~running_server() {
     app_.reset();
 }
 
+namespace {
+
+std::vector<std::function<void()>>& stops_at_run_end() {
+    static std::vector<std::function<void()>> stops;
+    return stops;
+}
+
+struct stop_kept_servers {
+    ~stop_kept_servers() {
+        for (auto& stop : stops_at_run_end()) {
+            stop();
+        }
+        stops_at_run_end().clear();
+    }
+};
+
+}  // namespace
+
+BOOST_TEST_GLOBAL_FIXTURE(stop_kept_servers);
+
+void stop_when_the_run_ends(std::function<void()> stop) {
+    stops_at_run_end().push_back(std::move(stop));
+}
+
 running_server& shared_server() {
-    static running_server instance(test_config());
-    return instance;
+    static std::unique_ptr<running_server> instance = [] {
+        auto s = std::make_unique<running_server>(test_config());
+        stop_when_the_run_ends([] { instance.reset(); });
+        return s;
+    }();
+    return *instance;
 }
 
 }  // namespace storefront::test

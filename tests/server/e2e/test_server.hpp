@@ -3,6 +3,7 @@
 // Secrets are fixed here so tests can also forge expired or mis-signed tokens.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "server/composition_root.hpp"
@@ -34,5 +35,10 @@ class running_server {
 
 // The shared instance, started on first use.
 running_server& shared_server();
+
+// Runs `stop` when the test run ends (a global fixture's teardown), before static destruction: a server kept
+// in a static until then would otherwise still run its I/O threads while the program's other statics (e.g.
+// core's field-name tables, which those threads read) are destroyed, which ThreadSanitizer reports as a race.
+void stop_when_the_run_ends(std::function<void()> stop);
 
 }  // namespace storefront::test
