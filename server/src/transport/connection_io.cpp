@@ -177,21 +177,11 @@ asio::awaitable<bool> connection_io::send(
     // the timeout.
     beast::buffers_suffix<std::array<asio::const_buffer, 2>> rest(buffers);
     if (synchronous_first_write) {
-        boost::system::error_code ec;
-        std::size_t written = 0;
-        if (sends_ != nullptr && sends_->available()) {
-            const batched_send_result result =
-                co_await sends_->send(stream_.socket().native_handle(), buffers);
-            ec = result.error;
-            written = result.sent;
-        } else {
-            written = stream_.socket().write_some(buffers, ec);
-        }
-        if (ec && ec != asio::error::would_block && ec != asio::error::try_again &&
-            ec != asio::error::interrupted) {
+        const batched_send_result first = co_await send_first(sends_, stream_.socket(), buffers);
+        if (first.error) {
             co_return false;
         }
-        rest.consume(ec ? 0 : written);
+        rest.consume(first.sent);
     }
     if (beast::buffer_bytes(rest) == 0) {
         co_return true;

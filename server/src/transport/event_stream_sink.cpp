@@ -61,22 +61,13 @@ asio::awaitable<bool> event_stream_sink::write(std::string_view bytes) {
     // operation (at 10,000 subscribers every event is written 10,000 times). The rest, for a client that
     // reads slowly, goes out asynchronously under the write timeout.
     // Woken with other streams of this thread by one event, the write joins their batch (send_batch.hpp).
-    boost::system::error_code ec;
-    std::size_t sent = 0;
-    if (send_batch& batch = wakeups_->sends(); batch.available()) {
-        const batched_send_result result = co_await batch.send(
-            stream_.socket().native_handle(), {asio::buffer(bytes.data(), bytes.size()), asio::const_buffer()}
-        );
-        ec = result.error;
-        sent = result.sent;
-    } else {
-        sent = stream_.socket().write_some(asio::buffer(bytes.data(), bytes.size()), ec);
-    }
-    if (ec && ec != asio::error::would_block && ec != asio::error::try_again &&
-        ec != asio::error::interrupted) {
+    const batched_send_result first = co_await send_first(
+        &wakeups_->sends(), stream_.socket(), {asio::buffer(bytes.data(), bytes.size()), asio::const_buffer()}
+    );
+    if (first.error) {
         co_return false;
     }
-    const std::size_t done = ec ? 0 : sent;
+    const std::size_t done = first.sent;
     written_ += done;
     if (done == bytes.size()) {
         co_return true;

@@ -194,4 +194,23 @@ void send_batch::submit_chunk(queued_send* first, std::size_t count) {
     }
 }
 
+boost::asio::awaitable<batched_send_result> send_first(
+    send_batch* batch,
+    boost::asio::ip::tcp::socket& socket,
+    const std::array<boost::asio::const_buffer, 2>& bytes
+) {
+    batched_send_result result;
+    if (batch != nullptr && batch->available()) {
+        result = co_await batch->send(socket.native_handle(), bytes);
+    } else {
+        result.sent = socket.write_some(bytes, result.error);
+    }
+    namespace error = boost::asio::error;
+    if (result.error == error::would_block || result.error == error::try_again ||
+        result.error == error::interrupted) {
+        result = {};
+    }
+    co_return result;
+}
+
 }  // namespace storefront::server

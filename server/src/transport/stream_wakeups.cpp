@@ -23,9 +23,14 @@ void stream_wakeups::add(std::shared_ptr<wakeable> target) {
 }
 
 void stream_wakeups::close() {
-    std::lock_guard lock(mutex_);
-    closed_ = true;
-    pending_.clear();
+    std::vector<std::shared_ptr<wakeable>> dropped;
+    {
+        std::lock_guard lock(mutex_);
+        closed_ = true;
+        dropped.swap(pending_);
+    }
+    // Outside the lock: what the dropped wake-ups and writers' coroutines own is destroyed here, and a
+    // destructor that reaches add() must find it closed, not wait on a lock its own thread holds.
     sends_.abandon();
 }
 

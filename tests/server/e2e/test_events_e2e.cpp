@@ -44,8 +44,6 @@ struct feed_backend {
     std::unique_ptr<running_server> server;
 };
 
-std::vector<feed_backend>* started_backends = nullptr;
-
 std::vector<feed_backend>& feed_backends() {
     static temp_dir dir;
     static std::vector<feed_backend> all = [] {
@@ -53,25 +51,18 @@ std::vector<feed_backend>& feed_backends() {
         for (auto& b : backends(dir, "feed.db")) {
             out.push_back({std::move(b), nullptr});
         }
-        return out;
-    }();
-    started_backends = &all;
-    return all;
-}
-
-// The shared servers stop when the test run ends, not in static destruction: that comes after OpenSSL's own
-// atexit clean-up, and a storage pool thread that exits after it keeps the OpenSSL error state it made (a
-// sandbox's HMAC on PostgreSQL), which LeakSanitizer reports as 904-byte leaks.
-struct stop_feed_servers {
-    ~stop_feed_servers() {
-        if (started_backends != nullptr) {
-            for (auto& b : *started_backends) {
+        // Before static destruction, which comes after OpenSSL's own atexit clean-up too: a storage pool
+        // thread that exits after it keeps the OpenSSL error state it made (a sandbox's HMAC on PostgreSQL),
+        // which LeakSanitizer reports as 904-byte leaks.
+        stop_when_the_run_ends([] {
+            for (auto& b : all) {
                 b.server.reset();
             }
-        }
-    }
-};
-BOOST_TEST_GLOBAL_FIXTURE(stop_feed_servers);
+        });
+        return out;
+    }();
+    return all;
+}
 
 std::size_t current_backend = 0;
 

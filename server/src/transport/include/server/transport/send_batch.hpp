@@ -17,6 +17,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/system/error_code.hpp>
 
 #include "server/transport/parked_handler.hpp"
@@ -70,5 +71,15 @@ class send_batch {
     std::vector<queued_send> running_;
     std::size_t submissions_ = 0;
 };
+
+// A writer's first attempt on its connected, non-blocking socket: through `batch` where it is available
+// (`batch` may be null), else a send of its own. Answers what the socket took (0 when it would have
+// blocked, which is no error: the caller sends the rest asynchronously) or the error that ends the
+// connection.
+[[nodiscard]] boost::asio::awaitable<batched_send_result> send_first(
+    send_batch* batch,
+    boost::asio::ip::tcp::socket& socket,
+    const std::array<boost::asio::const_buffer, 2>& bytes
+);
 
 }  // namespace storefront::server
