@@ -5,9 +5,10 @@
 # operations of the kind asked for on one keep-alive connection, dumps, and prints each thread's instructions
 # per operation, named by the code that started it (the I/O thread, the write lane, the storage pool,
 # the log writer). Instruction counts are deterministic to about 1 %: a busy machine does not change them.
-#   bench/run_write_instructions.sh --server-bin B [--kind create|delete|page] [--ops 200] [--warm 40]
+#   bench/run_write_instructions.sh --server-bin B [--kind create|delete|page|replay] [--ops 200] [--warm 40]
 #                                    [--storage sqlite|memory|DSN] [--keep DIR]
-# `page` is the products page repeated after each create (the rebuild a write costs a reader).
+# `page` is the products page repeated after each create (the rebuild a write costs a reader); `replay` the
+# products page alone, again and again (a read answered from the thread's replay cache: goal 1's hot path).
 set -euo pipefail
 
 bin="" kind=create ops=200 warm=40 storage=sqlite keep=""
@@ -19,7 +20,7 @@ while [ $# -gt 0 ]; do
         --warm) warm=$2; shift 2 ;;
         --storage) storage=$2; shift 2 ;;
         --keep) keep=$2; shift 2 ;;  # a directory to copy the dumps into (for callgrind_annotate)
-        *) echo "usage: $0 --server-bin B [--kind create|delete|page] [--ops N] [--warm N] [--storage S]" >&2
+        *) echo "usage: $0 --server-bin B [--kind create|delete|page|replay] [--ops N] [--warm N] [--storage S]" >&2
            exit 2 ;;
     esac
 done
@@ -71,6 +72,9 @@ callgrind("-z")
 for i in range(ops):
     if kind == "delete":
         call("DELETE", f"/api/v1/products/{made[-ops + i]}")  # the last creates of the warm-up
+        continue
+    if kind == "replay":
+        call("GET", "/api/v1/products?offset=0&limit=10")  # the same bytes again: the replay cache answers
         continue
     create(f"Measured {kind} {i}")
     if kind == "page":

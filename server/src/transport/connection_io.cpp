@@ -177,7 +177,10 @@ asio::awaitable<bool> connection_io::send(
     // the timeout.
     beast::buffers_suffix<std::array<asio::const_buffer, 2>> rest(buffers);
     if (synchronous_first_write) {
-        const batched_send_result first = co_await send_first(sends_, stream_.socket(), buffers);
+        const batched_send_result first =
+            sends_ != nullptr && sends_->available()
+                ? co_await sends_->send(stream_.socket().native_handle(), buffers)
+                : send_now(stream_.socket(), buffers);
         if (first.error) {
             co_return false;
         }

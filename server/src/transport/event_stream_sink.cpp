@@ -61,9 +61,12 @@ asio::awaitable<bool> event_stream_sink::write(std::string_view bytes) {
     // operation (at 10,000 subscribers every event is written 10,000 times). The rest, for a client that
     // reads slowly, goes out asynchronously under the write timeout.
     // Woken with other streams of this thread by one event, the write joins their batch (send_batch.hpp).
-    const batched_send_result first = co_await send_first(
-        &wakeups_->sends(), stream_.socket(), {asio::buffer(bytes.data(), bytes.size()), asio::const_buffer()}
-    );
+    const std::array<asio::const_buffer, 2> buffers{
+        asio::buffer(bytes.data(), bytes.size()), asio::const_buffer()};
+    send_batch& batch = wakeups_->sends();
+    const batched_send_result first = batch.available()
+                                          ? co_await batch.send(stream_.socket().native_handle(), buffers)
+                                          : send_now(stream_.socket(), buffers);
     if (first.error) {
         co_return false;
     }

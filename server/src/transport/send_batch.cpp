@@ -84,31 +84,31 @@ bool send_batch::available() {
     return use_ring_;
 }
 
+// Not a coroutine itself: the writer's frame waits on the initiation directly (one frame fewer per answer).
 boost::asio::awaitable<batched_send_result> send_batch::send(
-    int fd, const std::array<boost::asio::const_buffer, 2>& bytes
+    int fd, std::array<boost::asio::const_buffer, 2> bytes
 ) {
-    co_return co_await boost::asio::
-        async_initiate<const boost::asio::use_awaitable_t<>&, void(batched_send_result)>(
-            [this, fd, &bytes](auto handler) {
-                queued_send& q = queued_.emplace_back();
-                q.fd = fd;
-                for (std::size_t i = 0; i < 2; ++i) {
-                    q.parts[i] = {
-                        const_cast<void*>(bytes[i].data()), bytes[i].size()};  // sendmsg only reads them
-                }
-                q.writer.park(std::move(handler));
-                if (!flush_posted_) {
-                    // After the handlers already ready on this thread (the other connections of the same
-                    // wait): their answers join this submission.
-                    flush_posted_ = true;
-                    boost::asio::post(io_, [this] {
-                        flush_posted_ = false;
-                        flush();
-                    });
-                }
-            },
-            boost::asio::use_awaitable
-        );
+    return boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void(batched_send_result)>(
+        [this, fd, bytes](auto handler) {
+            queued_send& q = queued_.emplace_back();
+            q.fd = fd;
+            for (std::size_t i = 0; i < 2; ++i) {
+                q.parts[i] = {
+                    const_cast<void*>(bytes[i].data()), bytes[i].size()};  // sendmsg only reads them
+            }
+            q.writer.park(std::move(handler));
+            if (!flush_posted_) {
+                // After the handlers already ready on this thread (the other connections of the same wait):
+                // their answers join this submission.
+                flush_posted_ = true;
+                boost::asio::post(io_, [this] {
+                    flush_posted_ = false;
+                    flush();
+                });
+            }
+        },
+        boost::asio::use_awaitable
+    );
 }
 
 void send_batch::flush() {
@@ -194,23 +194,17 @@ void send_batch::submit_chunk(queued_send* first, std::size_t count) {
     }
 }
 
-boost::asio::awaitable<batched_send_result> send_first(
-    send_batch* batch,
-    boost::asio::ip::tcp::socket& socket,
-    const std::array<boost::asio::const_buffer, 2>& bytes
+batched_send_result send_now(
+    boost::asio::ip::tcp::socket& socket, const std::array<boost::asio::const_buffer, 2>& bytes
 ) {
     batched_send_result result;
-    if (batch != nullptr && batch->available()) {
-        result = co_await batch->send(socket.native_handle(), bytes);
-    } else {
-        result.sent = socket.write_some(bytes, result.error);
-    }
+    result.sent = socket.write_some(bytes, result.error);
     namespace error = boost::asio::error;
     if (result.error == error::would_block || result.error == error::try_again ||
         result.error == error::interrupted) {
         result = {};
     }
-    co_return result;
+    return result;
 }
 
 }  // namespace storefront::server

@@ -43,9 +43,10 @@ class send_batch {
     // Whether sends can be batched here (sets the ring up the first time).
     bool available();
     // Needs available(): queues a send of `bytes` (one or two buffers, the second may be empty; kept alive by
-    // the caller until this completes) on the connected socket `fd`; completes inside a flush.
+    // the caller until this completes) on the connected socket `fd`; completes inside a flush with what the
+    // socket took (0 when it would have blocked) or the error that ends the connection.
     [[nodiscard]] boost::asio::awaitable<batched_send_result> send(
-        int fd, const std::array<boost::asio::const_buffer, 2>& bytes
+        int fd, std::array<boost::asio::const_buffer, 2> bytes
     );
     // Submits what is queued, resumes each writer with its result, and sends what the resumed writers queue
     // meanwhile.
@@ -72,14 +73,11 @@ class send_batch {
     std::size_t submissions_ = 0;
 };
 
-// A writer's first attempt on its connected, non-blocking socket: through `batch` where it is available
-// (`batch` may be null), else a send of its own. Answers what the socket took (0 when it would have
-// blocked, which is no error: the caller sends the rest asynchronously) or the error that ends the
-// connection.
-[[nodiscard]] boost::asio::awaitable<batched_send_result> send_first(
-    send_batch* batch,
-    boost::asio::ip::tcp::socket& socket,
-    const std::array<boost::asio::const_buffer, 2>& bytes
+// A writer's first attempt where the batch is not available: a non-blocking send of its own on the connected
+// socket. Answers what the socket took (0 when it would have blocked, which is no error: the caller sends the
+// rest asynchronously, as after a batched send that took nothing) or the error that ends the connection.
+batched_send_result send_now(
+    boost::asio::ip::tcp::socket& socket, const std::array<boost::asio::const_buffer, 2>& bytes
 );
 
 }  // namespace storefront::server
