@@ -48,23 +48,20 @@ std::vector<backend>& backends() {
             out.push_back(
                 {"postgresql", nullptr, std::make_unique<running_server>(list_config(create_test_database()))}
             );
-            return out;
+        } else {
+            out.push_back({"memory", nullptr, std::make_unique<running_server>(list_config("memory"))});
+            auto dir = std::make_unique<temp_dir>();
+            const std::string storage = "sqlite:" + (dir->path() / "lists.db").string();
+            out.push_back({"sqlite", std::move(dir), std::make_unique<running_server>(list_config(storage))});
         }
-        out.push_back({"memory", nullptr, std::make_unique<running_server>(list_config("memory"))});
-        auto dir = std::make_unique<temp_dir>();
-        const std::string storage = "sqlite:" + (dir->path() / "lists.db").string();
-        out.push_back({"sqlite", std::move(dir), std::make_unique<running_server>(list_config(storage))});
-        return out;
-    }();
-    static const bool stops_at_run_end = [] {
+        // Run when the test run ends (by then `all` holds the servers), before static destruction.
         stop_when_the_run_ends([] {
             for (auto& b : all) {
                 b.server.reset();
             }
         });
-        return true;
+        return out;
     }();
-    (void)stops_at_run_end;
     return all;
 }
 
