@@ -5,7 +5,7 @@
 #   bench/run_events.sh [--threads N] [--duration SECONDS] [--connections N] [--rounds N] [--storage SPEC]
 #                       [--build-dir DIR] [--server-bin PATH] [--driver-bin PATH] [--no-build] [--no-install]
 #                       (environment SUBSCRIBERS="100 1000 10000", THREAD_SETS="1 default", WRITES=30,
-#                        INTERVAL_MS=100, HOLD_SUBSCRIBERS=1000)
+#                        INTERVAL_MS=100, HOLD_SUBSCRIBERS=1000, STALLED_SUBSCRIBERS=1000)
 #
 # 1. Delivery latency: for each server thread setting of THREAD_SETS ("default" = storefront's own, one per
 #    core) and each N of SUBSCRIBERS, bench/load/sse_latency.cpp opens N SSE subscribers
@@ -16,6 +16,13 @@
 #    upper bound). The table gives the median round (by p99 from the answer) with the min–max of the rounds.
 # 2. Throughput: wrk on GET /api/v1/products?offset=0&limit=10 (--threads, default 1) while HOLD_SUBSCRIBERS
 #    idle subscribers are connected (sse_latency --hold) against the page alone, --rounds alternating rounds.
+# 3. The worst case a client can send the feed: STALLED_SUBSCRIBERS subscribers that stop reading after the
+#    head (sse_latency --stall: smallest receive buffers) while one client creates and deletes products
+#    (bench/load/write.lua churn, as goal 3's page under a writer): the products page then against the page
+#    under the same writer without them, --rounds alternating rounds; per round, the streams the server
+#    closed as overflowed (storefront_event_overflow_closes_total), the server's largest RSS, and how long
+#    after the writer stopped the server still counted them (it closes a stream whose last write does not
+#    complete within --write-timeout, 30 s as shipped, and is not waited for longer than 45 s). 0 skips it.
 #
 # The server runs with the shipped connection limits (--max-connections and --events-max-connections both
 # 10,000; a stream does not count against --max-connections). RLIMIT_NOFILE is raised to the hard limit for
@@ -38,6 +45,7 @@ thread_sets=${THREAD_SETS:-1 default}
 writes=${WRITES:-30}
 interval_ms=${INTERVAL_MS:-100}
 hold_subscribers=${HOLD_SUBSCRIBERS:-1000}
+stalled_subscribers=${STALLED_SUBSCRIBERS:-1000}
 
 # The driver lives in bench/CMakeLists.txt, built with the micro benchmarks (Google Benchmark).
 [[ $do_install == 0 ]] || install_tools "${common_tools[@]}" /usr/include/benchmark/benchmark.h:libbenchmark-dev
@@ -145,6 +153,56 @@ for _ in $(seq 1 "$rounds"); do
 done
 stop_server
 
+# --- 3. subscribers that stop reading, under a writer ---------------------------------------------------
+stalled_label="products page under a writer, $stalled_subscribers stalled subscribers"
+unstalled_label='products page under a writer'
+: >"$work/stalled"
+overflow_closes() { curl -sf "$base/metrics" | awk '$1 == "storefront_event_overflow_closes_total" {print $2}'; }
+# churn_page LABEL: the page under one churning writer (started first, stopped after wrk).
+churn_page() {
+    BENCH_TOKEN=$token wrk -t1 -c1 -d"$((duration + 1))s" -s "$repo/bench/load/write.lua" "$base/api/v1/products" \
+        -- churn "stall$RANDOM" >"$work/churn.out" 2>&1 &
+    local writer=$!
+    sleep 0.5
+    wrk_run "sf|$1" "$page" "$connections" "$wrk_threads"
+    wait "$writer"
+}
+if ((stalled_subscribers > 0)); then
+    start_events_server "$threads"
+    token=$(admin_token)
+    page="$base/api/v1/products?offset=0&limit=10"
+    wrk -t1 -c"$connections" -d1s "$page" >/dev/null
+    for r in $(seq 1 "$rounds"); do
+        log "stalled: round $r, $stalled_subscribers subscribers that do not read"
+        "$driver_bin" --port "$server_port" --subscribers "$stalled_subscribers" --stall >"$work/stall.out" 2>"$work/stall.err" &
+        stall_pid=$!
+        extra_pids+=("$stall_pid")
+        for _ in $(seq 1 600); do
+            grep -q '^READY' "$work/stall.out" && break
+            kill -0 "$stall_pid" 2>/dev/null || { cat "$work/stall.err" >&2; exit 1; }
+            sleep 0.05
+        done
+        grep -q '^READY' "$work/stall.out" || { echo "the stalled subscribers never connected" >&2; exit 1; }
+        closes_before=$(overflow_closes)
+        churn_page "$stalled_label"
+        stopped=$SECONDS
+        rss_max=$(rss_kib "$server_pid" VmRSS)
+        # Until the server no longer counts them (closed by the write timeout), at most 45 s.
+        while (($(subscribers_now) > 0 && SECONDS - stopped < 45)); do
+            r_now=$(rss_kib "$server_pid" VmRSS)
+            ((r_now > rss_max)) && rss_max=$r_now
+            sleep 0.5
+        done
+        echo "round=$r overflowed=$(($(overflow_closes) - closes_before)) counted_after_s=$((SECONDS - stopped))" \
+            "left=$(subscribers_now) rss_kib=$rss_max writes=$(grep -o 'created=[0-9]*' "$work/churn.out" | head -1)" |
+            tee -a "$work/stalled" >&2
+        stop_extra
+        wait_no_subscribers
+        churn_page "$unstalled_label"
+    done
+    stop_server
+fi
+
 # --- report ---------------------------------------------------------------------------------------------
 # field ROW KEY, also for negative values (a receipt before the 201 answer).
 sfield() { sed -n "s/.* $2=\(-\{0,1\}[0-9]*\).*/\1/p" <<<" $1"; }
@@ -199,4 +257,26 @@ echo "| $alone_label | $a_rps ($(rps_range "sf|$alone_label")) | $(fmt_ms "$(fie
 echo
 echo "Ratio with ÷ alone: **$(awk -v x="$w_rps" -v y="$a_rps" 'BEGIN {printf "%.2f", x / y}')×** (medians)," \
     "$(round_ratio "sf|$with_label" "sf|$alone_label")× (per round, median); goal ≥ 0.95×."
+if ((stalled_subscribers > 0)); then
+    s=$(row_of "sf|$stalled_label")
+    u=$(row_of "sf|$unstalled_label")
+    echo
+    echo "$stalled_subscribers subscribers that stop reading after the head (smallest receive buffers), while one" \
+        "client creates and deletes products; $rounds alternating rounds, the same wrk as above:"
+    echo
+    echo "| | req/s median (min–max) | p50 / p99 ms | CPU µs/req | non-2xx |"
+    echo "|---|---:|---:|---:|---:|"
+    for label in "$stalled_label" "$unstalled_label"; do
+        row=$(row_of "sf|$label")
+        echo "| $label | $(rps_row "$row") ($(rps_range "sf|$label")) | $(fmt_ms "$(field "$row" p50_us)") / $(fmt_ms "$(field "$row" p99_us)") | $(cpu_us "$row") | $(field "$row" non2xx) |"
+    done
+    echo
+    echo "Ratio with ÷ without: **$(awk -v x="$(rps_row "$s")" -v y="$(rps_row "$u")" 'BEGIN {printf "%.2f", x / y}')×**" \
+        "(medians), $(round_ratio "sf|$stalled_label" "sf|$unstalled_label")× (per round, median). Per round:" \
+        "streams closed as overflowed, seconds the server still counted subscribers after the writer stopped" \
+        "(it closes a stream whose write does not complete within --write-timeout), subscribers left then," \
+        "the server's largest RSS, writes:"
+    echo
+    sed 's/^/    /' "$work/stalled"
+fi
 }

@@ -5,13 +5,16 @@
 // (an upper bound of the delivery latency) and the time its 201 answer arrived (the commit acknowledged: a
 // lower bound, negative when the event overtook the answer).
 //
-//   sse_latency --port P --subscribers N [--writes W] [--interval-ms MS] [--rounds R] [--hold]
+//   sse_latency --port P --subscribers N [--writes W] [--interval-ms MS] [--rounds R] [--hold | --stall]
 //
 // The admin's bearer token comes from the environment variable BENCH_TOKEN (never the command line).
 // Without --hold: R rounds of W writes on the same N subscribers, one line per round on stdout:
 //   RESULT round=1 subscribers=N writes=W expected=.. received=.. missing=.. p50_ack_us=.. p99_ack_us=..
 //          max_ack_us=.. p50_sent_us=.. p99_sent_us=.. max_sent_us=.. write_p50_us=.. connect_ms=..
 // With --hold: connects, prints "READY connect_ms=..", and reads (dropping the bytes) until SIGTERM/SIGINT.
+// With --stall: the same, but never reads again once every stream has its head (subscribers whose client
+// stopped reading: the worst case a client can send the feed), on sockets with the smallest receive buffer
+// the kernel allows, so the server's send side fills after a few events instead of megabytes.
 // Raises its RLIMIT_NOFILE soft limit to the hard limit and fails clearly when that is too low for N.
 
 #include <algorithm>
@@ -60,6 +63,7 @@ struct options {
     int interval_ms = 100;
     int rounds = 1;
     bool hold = false;
+    bool stall = false;  // hold without reading
 };
 
 options parse(int argc, char** argv) {
@@ -84,6 +88,9 @@ options parse(int argc, char** argv) {
             o.rounds = value();
         } else if (a == "--hold") {
             o.hold = true;
+        } else if (a == "--stall") {
+            o.hold = true;
+            o.stall = true;
         } else {
             fail("unknown argument " + std::string(a));
         }
@@ -91,7 +98,7 @@ options parse(int argc, char** argv) {
     if (o.port <= 0 || o.subscribers <= 0 || o.writes <= 0 || o.rounds <= 0) {
         fail(
             "usage: sse_latency --port P --subscribers N [--writes W] [--interval-ms MS] [--rounds R] "
-            "[--hold]"
+            "[--hold | --stall]"
         );
     }
     return o;
@@ -111,13 +118,18 @@ void raise_fd_limit(int subscribers) {
     }
 }
 
-int connect_nonblocking(int port) {
+// `small_window`: the smallest receive buffer (set before connecting, so the window is small from the start).
+int connect_nonblocking(int port, bool small_window = false) {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         fail(std::string("socket: ") + std::strerror(errno));
     }
     const int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (small_window) {
+        const int smallest = 1;  // the kernel raises it to its minimum
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &smallest, sizeof smallest);
+    }
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(static_cast<std::uint16_t>(port));
@@ -221,7 +233,7 @@ class driver {
             }
             while (pending < window && next < subs_.size()) {
                 auto& s = subs_[next];
-                s.fd = connect_nonblocking(o_.port);
+                s.fd = connect_nonblocking(o_.port, o_.stall);
                 epoll_event ev{};
                 ev.events = EPOLLIN | EPOLLOUT;
                 ev.data.u64 = next;
@@ -308,7 +320,11 @@ class driver {
 
     void hold() {
         while (!stop_requested) {
-            poll_once(1000);
+            if (o_.stall) {
+                ::poll(nullptr, 0, 200);  // no reads; a signal ends the loop
+            } else {
+                poll_once(1000);
+            }
         }
     }
 
