@@ -94,6 +94,21 @@ wait_no_subscribers() {
     return 1
 }
 
+# hold_subscribers_in_background N MODE (--hold or --stall): the driver holding N subscribers, in extra_pids,
+# once every one is connected (it prints READY).
+hold_subscribers_in_background() {
+    "$driver_bin" --port "$server_port" --subscribers "$1" "$2" >"$work/hold.out" 2>"$work/hold.err" &
+    local pid=$!
+    extra_pids+=("$pid")
+    for _ in $(seq 1 600); do
+        grep -q '^READY' "$work/hold.out" && return 0
+        kill -0 "$pid" 2>/dev/null || { cat "$work/hold.err" >&2; exit 1; }
+        sleep 0.05
+    done
+    echo "the subscribers ($2) never connected" >&2
+    exit 1
+}
+
 # --- 1. delivery latency ------------------------------------------------------------------------------
 : >"$work/latency"
 for set in $thread_sets; do
@@ -135,15 +150,7 @@ wrk -t1 -c"$connections" -d1s "$page" >/dev/null
 with_label="products page, $hold_subscribers subscribers connected"
 alone_label='products page alone'
 for _ in $(seq 1 "$rounds"); do
-    "$driver_bin" --port "$server_port" --subscribers "$hold_subscribers" --hold >"$work/hold.out" 2>"$work/hold.err" &
-    hold_pid=$!
-    extra_pids+=("$hold_pid")
-    for _ in $(seq 1 600); do
-        grep -q '^READY' "$work/hold.out" && break
-        kill -0 "$hold_pid" 2>/dev/null || { cat "$work/hold.err" >&2; exit 1; }
-        sleep 0.05
-    done
-    grep -q '^READY' "$work/hold.out" || { echo "the subscribers never connected" >&2; exit 1; }
+    hold_subscribers_in_background "$hold_subscribers" --hold
     held=$(subscribers_now)
     wrk_run "sf|$with_label" "$page" "$connections" "$wrk_threads"
     echo "$held" >>"$work/held"
@@ -174,15 +181,7 @@ if ((stalled_subscribers > 0)); then
     wrk -t1 -c"$connections" -d1s "$page" >/dev/null
     for r in $(seq 1 "$rounds"); do
         log "stalled: round $r, $stalled_subscribers subscribers that do not read"
-        "$driver_bin" --port "$server_port" --subscribers "$stalled_subscribers" --stall >"$work/stall.out" 2>"$work/stall.err" &
-        stall_pid=$!
-        extra_pids+=("$stall_pid")
-        for _ in $(seq 1 600); do
-            grep -q '^READY' "$work/stall.out" && break
-            kill -0 "$stall_pid" 2>/dev/null || { cat "$work/stall.err" >&2; exit 1; }
-            sleep 0.05
-        done
-        grep -q '^READY' "$work/stall.out" || { echo "the stalled subscribers never connected" >&2; exit 1; }
+        hold_subscribers_in_background "$stalled_subscribers" --stall
         closes_before=$(overflow_closes)
         churn_page "$stalled_label"
         stopped=$SECONDS
