@@ -145,9 +145,9 @@ void create_product_indexes(sqlite_connection& w) {
 void sync_title_index(sqlite_connection& w, std::int64_t at_least) {
     {
         // A plain count(*) of a table: SQLite counts the cells of its b-tree's pages without stepping
-        // through rows (~300 noted ids per page). Counting up to `at_least` through a LIMIT subquery stepped
-        // each row: measured 40,000 instructions per create on the write lane at a backlog of ~150, growing
-        // with it up to the limit.
+        // through rows (hundreds of noted ids per page). Counting up to `at_least` through a LIMIT subquery
+        // stepped each row: measured 40,000 instructions per create on the write lane at a backlog of ~150,
+        // growing with it up to the limit.
         auto backlog = w.prepare("SELECT count(*) FROM product_titles_stale");
         (void)backlog.step();
         if (backlog.int64(0) < at_least) {
