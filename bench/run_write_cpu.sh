@@ -21,13 +21,11 @@ done
 bins=("$@")
 for b in "${bins[@]}"; do [[ -x $b ]] || { echo "run_write_cpu: not an executable: $b" >&2; exit 2; }; done
 
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-    [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
+# shellcheck source=bench/lib/common.sh
+source "$root/bench/lib/common.sh"
+log_tag=run_write_cpu
+make_work storefront-write-cpu
+threads=1
 STOREFRONT_ACCESS_SECRET=$(python3 -c 'import secrets; print(secrets.token_hex(24))')
 STOREFRONT_REFRESH_SECRET=$(python3 -c 'import secrets; print(secrets.token_hex(24))')
 export STOREFRONT_ACCESS_SECRET STOREFRONT_REFRESH_SECRET
@@ -44,35 +42,30 @@ on_cpu_ns() {
 
 # one_round LABEL BIN: a line "LABEL writes=N write_lane_us=.. io_us=.." (µs of CPU per write).
 one_round() {
-    local port db="$work/round.db"
+    local db="$work/round.db"
     rm -f "$db"*
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-    "$2" --address 127.0.0.1 --port "$port" --threads 1 --storage "sqlite:$db" --write-policy open \
-        >"$work/server.log" 2>&1 &
-    server_pid=$!
-    for _ in $(seq 200); do
-        curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break
-        kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-        sleep 0.1
-    done
+    server_bin=$2
+    start_server --storage "sqlite:$db" --write-policy open
     local lane0 io0 lane1 io1 writes
     lane0=$(on_cpu_ns sf-write/0)
-    io0=$(on_cpu_ns "sf-io:$port/0")
-    wrk -t1 -c1 -d"${seconds}s" -s "$root/bench/load/write.lua" "http://127.0.0.1:$port/api/v1/products" \
+    io0=$(on_cpu_ns "sf-io:$server_port/0")
+    wrk -t1 -c1 -d"${seconds}s" -s "$root/bench/load/write.lua" "http://127.0.0.1:$server_port/api/v1/products" \
         -- churn "cpu$RANDOM" >"$work/wrk.out" 2>&1
     lane1=$(on_cpu_ns sf-write/0)
-    io1=$(on_cpu_ns "sf-io:$port/0")
+    io1=$(on_cpu_ns "sf-io:$server_port/0")
     writes=$(grep -o 'created=[0-9]*' "$work/wrk.out" | head -1 | cut -d= -f2)
     ((writes > 0)) || { cat "$work/wrk.out" >&2; exit 1; }
     echo "$1 writes=$writes write_lane_us=$(((lane1 - lane0) / 1000 / writes)) io_us=$(((io1 - io0) / 1000 / writes))"
-    kill "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
+    stop_server
 }
 
+: >"$work/rounds"
 for _ in $(seq 1 "$rounds"); do
-    for i in "${!bins[@]}"; do one_round "build$((i + 1))" "${bins[$i]}"; done
-done | tee "$work/rounds"
+    for i in "${!bins[@]}"; do
+        one_round "build$((i + 1))" "${bins[$i]}" >>"$work/rounds"
+        tail -n 1 "$work/rounds"
+    done
+done
 
 # median (min–max) of KEY for LABEL
 summary() {
