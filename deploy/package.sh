@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Debian package storefront_<version>_amd64.deb (deploy/debian/package.cmake) with
-# `cmake --build <build> --target package`, in a build directory configured for it: without the tests (the
-# package target builds `all` first) and with Debian's hardening flags from dpkg-buildflags.
+# `cmake --build <build> --target deb` (storefront alone, then CPack), in a build directory configured for it:
+# without the tests and with Debian's hardening flags from dpkg-buildflags.
 #   deploy/package.sh            build directory build-deb/ (or $STOREFRONT_BUILD_DIR)
 #   deploy/package.sh <dir>      another build directory
 # The Maintainer field defaults to a placeholder address: set yours once with
@@ -25,5 +25,5 @@ ldflags=$(dpkg-buildflags --get LDFLAGS)
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTOREFRONT_BUILD_TESTS=OFF \
     -DCMAKE_CXX_FLAGS="$cxxflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags"
-cmake --build "$build" -j2 --target package
+cmake --build "$build" -j2 --target deb
 ls -l "$build"/storefront_*_amd64.deb

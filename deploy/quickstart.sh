@@ -2,11 +2,13 @@
 # One-command set-up for a fresh Debian 12 machine.
 #   deploy/quickstart.sh run    install what is missing, build the server alone, start it on 127.0.0.1:8080
 #   deploy/quickstart.sh test   install what is missing, build, run every test (what CI runs):
-#       1. the whole suite (g++ build in build/; ctest: unit, end-to-end, fuzz seed replay, systemd unit check,
-#          cluster drills)
-#       2. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer, in one clang build
+#       1. the shipped build (g++ -O2, build/: the storefront executable alone) from outside: browsers, API
+#          document and client tests, metrics, systemd unit, layer probes, cluster drills, smuggling, container
+#          image, Debian package (every ctest test without the label test_executable)
+#       2. the whole suite under AddressSanitizer + UndefinedBehaviorSanitizer, in one clang build
 #          (build-asan/) whose objects also carry libFuzzer's coverage instrumentation
-#       3. the end-to-end tests under ThreadSanitizer (several server threads)
+#       3. the test executables' suites (unit, in-process and end-to-end: core, storage, GraphQL, server) under
+#          ThreadSanitizer, g++ -O2 (build-tsan/)
 #       4. each libFuzzer harness of stage 2's build (ASan + UBSan) for STOREFRONT_FUZZ_SECONDS (default 30)
 #          seconds; alone it builds just the harnesses there
 #   STOREFRONT_TEST_STAGES=1 (or "1 2", ...) runs only some stages, for quick local iterations.
@@ -88,9 +90,11 @@ if [ "$mode" = run ]; then
     cmake -S "$root" -B "$build" "${configure[@]}"
     cmake --build "$build" -j2 --target storefront
 elif stage 1; then
+    # Stage 1 tests the executable users run from outside; the test executables are built and run in the
+    # sanitizer builds (stages 2 and 3), so build/ does not compile them a third time.
     forget_make_build "$build"
     cmake -S "$root" -B "$build" "${configure[@]}"
-    cmake --build "$build" -j2
+    cmake --build "$build" -j2 --target storefront
 fi
 
 if [ "$mode" = run ]; then
@@ -114,6 +118,8 @@ configure_asan() {
 }
 harnesses=(request json_body query jwt graphql shop feed)
 
+# Stage 3's executables: every Boost.Test suite (the fuzz harnesses' seeds run in stage 2).
+tsan_targets=(storefront server_tests core_tests storage_tests graphql_tests)
 configure_tsan() {
     forget_make_build "$build-tsan"
     cmake -S "$root" -B "$build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$relwithdebinfo_g1" \
@@ -149,7 +155,7 @@ build_in_background() {
             echo $? >"$builds_log/asan.rc"
         fi
         if stage 3; then
-            { configure_tsan && cmake --build "$build-tsan" -j2 --target server_tests storefront; } >"$builds_log/tsan.log" 2>&1
+            { configure_tsan && cmake --build "$build-tsan" -j2 --target "${tsan_targets[@]}"; } >"$builds_log/tsan.log" 2>&1
             echo $? >"$builds_log/tsan.rc"
         fi
     ) &
@@ -175,10 +181,10 @@ await_build() {
 build_in_background
 
 if stage 1; then
-    banner "1. the whole suite"
-    # Two tests at a time (2 cores): most of them wait on sockets, processes or PostgreSQL; the ones that need the
-    # machine alone (cluster_drills, package_install) are RUN_SERIAL in tests/CMakeLists.txt.
-    ctest --test-dir "$build" --output-on-failure -j2
+    banner "1. the shipped build from outside"
+    # Two tests at a time (2 cores): most of them wait on sockets, processes or Chromium; the ones that need the
+    # machine alone (cluster_drills, container_image, package_install) are RUN_SERIAL in tests/CMakeLists.txt.
+    ctest --test-dir "$build" --output-on-failure -j2 -LE test_executable
 fi
 
 if stage 2; then
@@ -189,11 +195,12 @@ if stage 2; then
 fi
 
 if stage 3; then
-    banner "3. end-to-end tests under ThreadSanitizer"
+    banner "3. the suites under ThreadSanitizer"
     await_build tsan
-    # server_tests in the same four parts as stage 1 (tests/server/CMakeLists.txt), two at a time.
+    # core, storage and GraphQL suites and server_tests in its five parts (tests/server/CMakeLists.txt), two at a
+    # time; the PostgreSQL suites and the fuzz seeds run in stage 2.
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-        ctest --test-dir "$build-tsan" --output-on-failure -j2 -L server_tests
+        ctest --test-dir "$build-tsan" --output-on-failure -j2 -L test_executable -LE 'postgresql|fuzz'
 fi
 
 if stage 4; then

@@ -1,4 +1,4 @@
-# The Debian package, built by CPack (`cmake --build build --target package`, or deploy/package.sh):
+# The Debian package, built by CPack (`cmake --build build --target deb`, or deploy/package.sh):
 # storefront_<project version>_amd64.deb with /usr/bin/storefront (the `server` component only: no test or
 # benchmark binary), both systemd units, the commented environment file as a conffile, and the maintainer
 # scripts of deploy/debian/ (storefront user, state directory, secrets generated at install time).
@@ -50,4 +50,14 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
     "${storefront_debian}/conffiles" "${storefront_debian}/postinst" "${storefront_debian}/prerm"
     "${storefront_debian}/postrm")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+# CPack's own `package` target would first build `all`, the test executables included, though the package holds
+# only the server: `deb` builds `storefront` alone and then packs it (the test command's build/ builds no test
+# executable, deploy/quickstart.sh).
+set(CMAKE_SKIP_PACKAGE_ALL_DEPENDENCY ON)
 include(CPack)
+add_custom_target(deb
+    COMMAND "${CMAKE_CPACK_COMMAND}" --config "${PROJECT_BINARY_DIR}/CPackConfig.cmake"
+    WORKING_DIRECTORY "${PROJECT_BINARY_DIR}"
+    COMMENT "Packing storefront into a Debian package"
+    USES_TERMINAL)
+add_dependencies(deb storefront)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Debian package on this machine, as on a fresh Debian 12 with systemd: builds it in the given build
-# directory (`cmake --build <build> --target package`), checks its files and control fields, runs lintian
+# directory (`cmake --build <build> --target deb`), checks its files and control fields, runs lintian
 # (no E: line), installs it with apt-get, checks the storefront user, the state directory, the conffile's mode
 # and the generated secrets, `systemd-analyze verify` on the installed units, runs the installed binary as
 # the storefront user with the installed environment file and gets /api/v1/products, reinstalls it (the
@@ -61,7 +61,7 @@ deb=$build/storefront_${version}_amd64.deb
 
 step "build the package ($deb)"
 rm -f "$deb"
-timeout 1200 cmake --build "$build" -j2 --target package
+timeout 1200 cmake --build "$build" -j2 --target deb
 [ -f "$deb" ] || fail "$deb was not built"
 ls -l "$deb"
 
