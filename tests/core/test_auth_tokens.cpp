@@ -12,6 +12,8 @@
 
 using namespace storefront::core;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace auth_tokens_file {
 namespace {
 
 constexpr std::int64_t now = 1'700'000'000;
@@ -153,3 +155,5 @@ BOOST_AUTO_TEST_CASE(constructor_and_issue_preconditions) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace auth_tokens_file

@@ -11,6 +11,8 @@
 using namespace storefront::core;
 using kind = input_value::kind;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace catalogue_rules_file {
 namespace {
 
 input_value str(std::string s) {
@@ -357,3 +359,5 @@ BOOST_AUTO_TEST_CASE(product_stock) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace catalogue_rules_file

@@ -10,6 +10,8 @@
 
 using namespace storefront::core;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace compat_file {
 namespace {
 
 std::string describe(const query_params& params) {
@@ -117,3 +119,5 @@ BOOST_AUTO_TEST_CASE(list_page_rejected_table) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace compat_file

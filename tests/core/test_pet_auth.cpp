@@ -9,6 +9,8 @@
 
 using namespace storefront::core;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace pet_auth_file {
 namespace {
 
 constexpr std::int64_t now = 1'700'000'000;
@@ -119,3 +121,5 @@ BOOST_AUTO_TEST_CASE(scope_grants) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace pet_auth_file

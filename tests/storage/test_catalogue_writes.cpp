@@ -22,6 +22,8 @@ namespace storage = storefront::storage;
 namespace core = storefront::core;
 using core::errc;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace catalogue_writes_file {
 namespace {
 
 using storefront::test::memory_backend;
@@ -397,3 +399,5 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(files_get_unique_names_within_a_budget, Backend, f
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace catalogue_writes_file

@@ -29,6 +29,8 @@ using storefront::test::sqlite_backend;
 using storefront::test::eventually;
 using storefront::test::settle;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace changed_rows_file {
 namespace {
 
 using all_backends = boost::mpl::list<memory_backend, sqlite_backend, pg_backend>;
@@ -263,3 +265,5 @@ BOOST_AUTO_TEST_CASE(the_journal_answers_within_its_capacity_and_never_past_an_u
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace changed_rows_file

@@ -28,6 +28,8 @@ using namespace std::chrono_literals;
 
 using storefront::test::eventually;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace sandbox_store_file {
 namespace {
 
 using storefront::test::memory_backend;
@@ -244,3 +246,5 @@ BOOST_AUTO_TEST_CASE(a_pg_sandbox_dropped_while_in_use_is_storage_unavailable) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace sandbox_store_file

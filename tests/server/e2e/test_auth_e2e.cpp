@@ -12,6 +12,8 @@ namespace json = boost::json;
 using namespace storefront;
 using namespace storefront::test;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace auth_e2e_file {
 namespace {
 
 struct tokens {
@@ -229,3 +231,5 @@ BOOST_AUTO_TEST_CASE(logout_revokes_the_login_tokens_only) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace auth_e2e_file

@@ -20,6 +20,8 @@
 namespace json = boost::json;
 using namespace storefront::test;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace compat_e2e_file {
 namespace {
 
 // One binary per mode, started on first use and shared by this file's cases (each case that writes
@@ -493,3 +495,5 @@ BOOST_AUTO_TEST_CASE(environment_and_bad_values) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace compat_e2e_file

@@ -35,6 +35,8 @@ std::uint16_t events_server_port();  // test_events_e2e.cpp: the shared change f
 void on_every_feed_backend(const std::function<void()>& body);
 }  // namespace storefront::test
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace events_websocket_e2e_file {
 namespace {
 
 constexpr std::string_view good_key = "dGhlIHNhbXBsZSBub25jZQ==";  // RFC 6455's sample, 16 bytes
@@ -399,3 +401,5 @@ BOOST_AUTO_TEST_CASE(bad_frames_close_with_the_matching_code) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace events_websocket_e2e_file

@@ -19,6 +19,8 @@
 namespace json = boost::json;
 using namespace storefront::test;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace fault_injection_e2e_file {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
@@ -345,3 +347,5 @@ BOOST_AUTO_TEST_CASE(the_environment_variable_enables_it_and_the_start_is_logged
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace fault_injection_e2e_file

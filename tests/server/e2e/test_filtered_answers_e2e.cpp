@@ -24,6 +24,8 @@ namespace json = boost::json;
 using namespace storefront;
 using namespace storefront::test;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace filtered_answers_e2e_file {
 namespace {
 
 std::string lower(std::string text) {
@@ -215,3 +217,5 @@ BOOST_AUTO_TEST_CASE(a_missing_category_stays_a_404_whatever_was_cached) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace filtered_answers_e2e_file

@@ -24,6 +24,8 @@
 using namespace storefront::test;
 using steady = std::chrono::steady_clock;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace health_systemd_file {
 namespace {
 
 // What systemd's notify socket would receive: one datagram per sd_notify call.
@@ -313,3 +315,5 @@ BOOST_AUTO_TEST_CASE(bad_drain_proxy_and_instance_flags_are_refused) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace health_systemd_file

@@ -16,6 +16,8 @@
 using namespace storefront;
 using namespace storefront::test;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace http_caching_e2e_file {
 namespace {
 
 using header_list = std::vector<std::pair<std::string, std::string>>;
@@ -396,3 +398,5 @@ BOOST_AUTO_TEST_CASE(pictures_are_never_compressed_and_do_not_vary) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace http_caching_e2e_file

@@ -27,6 +27,8 @@ namespace json = boost::json;
 using namespace storefront;
 using namespace storefront::test;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace incremental_lists_e2e_file {
 namespace {
 
 http_reply send_json(
@@ -275,3 +277,5 @@ BOOST_AUTO_TEST_CASE(each_of_concurrent_creators_finds_its_product_listed_at_onc
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace incremental_lists_e2e_file

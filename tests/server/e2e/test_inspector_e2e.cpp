@@ -27,6 +27,8 @@ using namespace storefront;
 using namespace storefront::test;
 using namespace std::chrono_literals;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace inspector_e2e_file {
 namespace {
 
 std::uint16_t port() {
@@ -339,3 +341,5 @@ BOOST_AUTO_TEST_CASE(an_idle_sandboxs_records_leave_the_database_after_the_sandb
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace inspector_e2e_file

@@ -24,6 +24,8 @@ namespace json = boost::json;
 using namespace storefront;
 using namespace storefront::test;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace lists_e2e_file {
 namespace {
 
 // One server per backend, started on first use and shared by this file's read-only cases.
@@ -711,3 +713,5 @@ BOOST_AUTO_TEST_CASE(totals_follow_writes) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace lists_e2e_file

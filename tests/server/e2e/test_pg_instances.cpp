@@ -26,6 +26,8 @@ using namespace storefront::test;
 namespace json = boost::json;
 using steady = std::chrono::steady_clock;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace pg_instances_file {
 namespace {
 
 bool cluster_available() {
@@ -316,3 +318,5 @@ BOOST_AUTO_TEST_CASE(two_instances_see_the_same_sandbox) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace pg_instances_file

@@ -19,6 +19,8 @@ namespace json = boost::json;
 using namespace storefront;
 using namespace storefront::test;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace replay_e2e_file {
 namespace {
 
 http_reply send_json(
@@ -324,3 +326,5 @@ BOOST_AUTO_TEST_CASE(replayed_requests_are_counted_and_keep_their_connection_han
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace replay_e2e_file

@@ -15,6 +15,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "backend_matrix.hpp"
 #include "common/child_process.hpp"
 #include "common/pg_server.hpp"
 #include "common/temp_dir.hpp"
@@ -26,27 +27,9 @@ namespace json = boost::json;
 using namespace storefront;
 using namespace storefront::test;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace sandboxes_e2e_file {
 namespace {
-
-struct backend {
-    std::string name;
-    std::string storage;
-};
-
-// memory and SQLite, or PostgreSQL (a fresh database per call) under server_tests_pg.
-std::vector<backend> backends(const temp_dir& dir, const std::string& file) {
-    if (std::getenv("TEST_PG_DSN")) {
-        return {{"postgresql", create_test_database()}};
-    }
-    return {{"memory", "memory"}, {"sqlite", "sqlite:" + (dir.path() / file).string()}};
-}
-
-server::server_config sandbox_config(const std::string& storage) {
-    auto c = test_config();
-    c.storage.backend = storage;
-    c.storage.generated_locations = 1000;
-    return c;
-}
 
 // One request, in sandbox `sandbox` through the X-Sandbox header when `sandbox` is not empty.
 http_reply call(
@@ -119,7 +102,7 @@ BOOST_AUTO_TEST_CASE(a_fresh_sandbox_answers_what_the_fresh_shared_view_answers)
     temp_dir dir;
     for (const auto& b : backends(dir, "fresh.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            running_server server(sandbox_config(b.storage));
+            running_server server(config_on(b.storage));
             const auto port = server.port();
             for (const std::string path :
                  {"/api/v1/products?offset=0&limit=100",
@@ -150,7 +133,7 @@ BOOST_AUTO_TEST_CASE(writes_stay_in_their_sandbox_and_new_ids_are_deterministic)
     temp_dir dir;
     for (const auto& b : backends(dir, "isolation.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            running_server server(sandbox_config(b.storage));
+            running_server server(config_on(b.storage));
             const auto port = server.port();
             // The shared view writes first: sandboxes' ids do not move.
             BOOST_TEST_REQUIRE(call(port, "POST", "/api/v1/products", product_body).status == 201u);
@@ -249,7 +232,7 @@ BOOST_AUTO_TEST_CASE(users_and_tokens_belong_to_their_sandbox) {
     temp_dir dir;
     for (const auto& b : backends(dir, "tokens.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            running_server server(sandbox_config(b.storage));
+            running_server server(config_on(b.storage));
             const auto port = server.port();
             const std::string profile = "/api/v1/auth/profile";
             // The seed admin exists in every sandbox; its token works only where it was issued.
@@ -306,7 +289,7 @@ BOOST_AUTO_TEST_CASE(users_and_tokens_belong_to_their_sandbox) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_ids_and_prefixes_are_400s) {
-    running_server server(sandbox_config("memory"));
+    running_server server(config_on("memory"));
     const auto port = server.port();
     for (const std::string& target : std::vector<std::string>{
              "/sandbox/abc/api/v1/products",
@@ -341,7 +324,7 @@ BOOST_AUTO_TEST_CASE(bad_ids_and_prefixes_are_400s) {
 }
 
 BOOST_AUTO_TEST_CASE(post_sandboxes_gives_a_random_id_and_its_bases) {
-    auto config = sandbox_config("memory");
+    auto config = config_on("memory");
     config.public_url = "https://store.example";
     config.sandboxes.ttl = std::chrono::hours(48);
     running_server server(config);
@@ -365,7 +348,7 @@ BOOST_AUTO_TEST_CASE(full_quotas_answer_507_and_keep_what_is_stored) {
     temp_dir dir;
     for (const auto& b : backends(dir, "quota.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            auto config = sandbox_config(b.storage);
+            auto config = config_on(b.storage);
             config.sandboxes.max_live = 2;
             config.sandboxes.max_rows = 2;
             running_server server(config);
@@ -446,7 +429,7 @@ BOOST_AUTO_TEST_CASE(idle_sandboxes_expire) {
     temp_dir dir;
     for (const auto& b : backends(dir, "expiry.db")) {
         BOOST_TEST_CONTEXT(b.name) {
-            auto config = sandbox_config(b.storage);
+            auto config = config_on(b.storage);
             config.sandboxes.ttl = std::chrono::seconds(1);
             running_server server(config);
             const auto port = server.port();
@@ -463,7 +446,7 @@ BOOST_AUTO_TEST_CASE(idle_sandboxes_expire) {
 }
 
 BOOST_AUTO_TEST_CASE(required_mode_makes_the_shared_view_read_only) {
-    auto config = sandbox_config("memory");
+    auto config = config_on("memory");
     config.sandboxes.mode = core::sandbox_mode::required;
     running_server server(config);
     const auto port = server.port();
@@ -481,7 +464,7 @@ BOOST_AUTO_TEST_CASE(required_mode_makes_the_shared_view_read_only) {
 }
 
 BOOST_AUTO_TEST_CASE(off_mode_refuses_the_prefix_and_the_header) {
-    auto config = sandbox_config("memory");
+    auto config = config_on("memory");
     config.sandboxes.mode = core::sandbox_mode::off;
     running_server server(config);
     const auto port = server.port();
@@ -497,17 +480,17 @@ BOOST_AUTO_TEST_CASE(sandbox_data_survives_a_restart_on_sqlite) {
     temp_dir dir;
     const std::string storage = "sqlite:" + (dir.path() / "restart.db").string();
     {
-        running_server server(sandbox_config(storage));
+        running_server server(config_on(storage));
         const auto made = call(server.port(), "POST", "/sandbox/keeper/api/v1/products", product_body);
         BOOST_TEST_REQUIRE(made.status == 201u);
     }
-    running_server server(sandbox_config(storage));
+    running_server server(config_on(storage));
     BOOST_TEST(get(server.port(), "/sandbox/keeper/api/v1/products/52").status == 200u);
     BOOST_TEST(get(server.port(), "/api/v1/products/52").status == 404u);
 }
 
 BOOST_AUTO_TEST_CASE(uploads_belong_to_their_sandbox) {
-    running_server server(sandbox_config("memory"));
+    running_server server(config_on("memory"));
     const auto port = server.port();
     const std::string boundary = "sandbox-boundary";
     // A 2x2 PNG (uploads are sniffed: images only).
@@ -572,3 +555,5 @@ BOOST_AUTO_TEST_CASE(the_binary_takes_the_sandbox_flags_and_refuses_bad_ones) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace sandboxes_e2e_file

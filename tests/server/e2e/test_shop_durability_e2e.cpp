@@ -28,6 +28,8 @@ using namespace storefront::test;
 using namespace std::chrono_literals;
 using steady = std::chrono::steady_clock;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace shop_durability_e2e_file {
 namespace {
 
 // A SQLite file in a directory of its own, or a fresh PostgreSQL database when TEST_PG_DSN is set.
@@ -309,3 +311,5 @@ BOOST_AUTO_TEST_CASE(buyers_racing_for_the_last_units_get_exactly_the_stock) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace shop_durability_e2e_file

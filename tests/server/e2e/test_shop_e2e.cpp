@@ -26,6 +26,8 @@ namespace json = boost::json;
 using namespace storefront::test;
 using namespace std::chrono_literals;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace shop_e2e_file {
 namespace {
 
 // Memory, or a fresh PostgreSQL database when TEST_PG_DSN is set (server_tests_pg).
@@ -791,3 +793,5 @@ BOOST_AUTO_TEST_CASE(order_updated_after_three_d_secure_is_the_paid_order) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace shop_e2e_file

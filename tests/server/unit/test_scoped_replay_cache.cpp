@@ -16,6 +16,8 @@ using namespace storefront::server;
 namespace storage = storefront::storage;
 namespace core = storefront::core;
 
+// A namespace of its own: a unity build compiles this file beside others whose helpers share names.
+namespace scoped_replay_cache_file {
 namespace {
 
 // What transport keeps per request, reduced to what the cache reads.
@@ -227,3 +229,5 @@ BOOST_AUTO_TEST_CASE(a_store_that_cannot_tell_drops_everything) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace scoped_replay_cache_file
