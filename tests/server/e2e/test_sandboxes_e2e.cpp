@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <csignal>
-#include <cstdlib>
 #include <gd.h>
 #include <string>
 #include <thread>
@@ -17,7 +16,6 @@
 
 #include "backend_matrix.hpp"
 #include "common/child_process.hpp"
-#include "common/pg_server.hpp"
 #include "common/temp_dir.hpp"
 #include "core/sandbox.hpp"
 #include "http_client.hpp"
