@@ -8,7 +8,7 @@
 #
 #   tests/tools/files_crossed.sh [get|post|both]      (default: both)
 #
-# Environment: BUILD_DIR (default build-coverage/ in the repository; configured and built here with ccache),
+# Environment: BUILD_DIR (default build-coverage/ in the repository; configured and built here, with ccache where it is installed),
 # STORAGE (default sqlite, in a temporary directory; or memory), WARM (default 0: the measured request is
 # the first of its kind, as after a start or a write; 1: every run first sends a POST and a GET like the
 # measured ones, so the GET finds its list serialised and the caches filled), TIMEOUT_SECONDS (default 60:
@@ -49,7 +49,10 @@ cleanup() {
 trap cleanup EXIT
 
 # --- the coverage build ---------------------------------------------------------------------------------
-export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+# ccache only where it is installed: a fresh machine (quickstart installs none) builds without it.
+if [[ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]] && command -v ccache >/dev/null; then
+    export CMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$repo}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
     # A build type of its own ("Coverage": no flags of its own), so -O0 is not overridden by -O2.
