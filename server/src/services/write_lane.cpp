@@ -7,9 +7,28 @@
 #include <string>
 
 #include "server/telemetry/thread_name.hpp"
+#include "storage/storage_error.hpp"
 #include "storage/write_batch.hpp"
 
 namespace storefront::server {
+
+namespace {
+
+// A failed batch's failure, once for each of its writes: their answers resume on several I/O threads, and
+// one exception shared by them (its message too) is freed by whichever finishes last, through reference
+// counts in libstdc++ that ThreadSanitizer cannot see. A storage failure is copied with a message of its
+// own; anything else stays shared.
+std::exception_ptr failure_for_one_write(const std::exception_ptr& lost) {
+    try {
+        std::rethrow_exception(lost);
+    } catch (const storage::storage_unavailable& e) {
+        return std::make_exception_ptr(storage::storage_unavailable(std::string(e.what())));
+    } catch (...) {
+        return lost;
+    }
+}
+
+}  // namespace
 
 write_lane::write_lane(std::size_t max_queued, std::size_t writers) : max_queued_(max_queued) {
     writers = std::max<std::size_t>(1, writers);
@@ -120,7 +139,7 @@ void write_lane::run_batch(const std::vector<write*>& batch) {
     const bool superseded = !lost && writes_waiting_for(batch.front()->stores);
     for (auto* w : batch) {
         if (lost) {
-            w->fail(lost);
+            w->fail(failure_for_one_write(lost));
         } else if (!superseded) {
             w->committed();
         }

@@ -138,10 +138,12 @@ class write_lane::typed_write final : public write_lane::write {
     }
     void answer() noexcept override {
         auto work = std::move(work_);
+        // The failure moves with the answer: the writer thread keeps no reference to an exception that an
+        // I/O thread reads and frees (libstdc++ counts those references where ThreadSanitizer cannot see).
         boost::asio::post(
             work,
-            [handler = std::move(handler_), failure = failure_, answer = std::move(answer_)]() mutable {
-                std::move(handler)(failure, std::move(answer));
+            [resume = std::move(handler_), why = std::move(failure_), answer = std::move(answer_)]() mutable {
+                std::move(resume)(std::move(why), std::move(answer));
             }
         );
         delete this;
