@@ -8,11 +8,12 @@
 #
 #   tests/tools/files_crossed.sh [get|post|both]      (default: both)
 #
-# Environment: BUILD_DIR (default build-coverage/ in the repository; configured and built here, with ccache where it is installed),
-# STORAGE (default sqlite, in a temporary directory; or memory), WARM (default 0: the measured request is
-# the first of its kind, as after a start or a write; 1: every run first sends a POST and a GET like the
-# measured ones, so the GET finds its list serialised and the caches filled), TIMEOUT_SECONDS (default 60:
-# the longest wait for a start, a request or a stop). Needs gcov (gcc's, with --json-format), curl and python3.
+# Environment: BUILD_DIR (default build-coverage/ in the repository; configured and built here, with ccache
+# where it is installed), STORAGE (default sqlite, in a temporary directory; or memory), WARM (default 0:
+# the measured request is the first of its kind, as after a start or a write; 1: every run first sends a
+# POST and a GET like the measured ones, so the GET finds its list serialised and the caches filled),
+# TIMEOUT_SECONDS (default 60: the longest wait for a start, a request or a stop). Needs gcov (gcc's, with
+# --json-format), curl and python3.
 # A developer tool: not part of ctest. Everything it starts binds 127.0.0.1 and is stopped on exit.
 
 set -euo pipefail
