@@ -64,15 +64,25 @@ std::size_t write_lane::counted(std::size_t write_lane::*counter) const {
 }
 
 void write_lane::submit(write* w) {
+    bool refused = false;
     bool wake = false;
     {
         std::lock_guard lock(mutex_);
-        queue_.push_back(w);
-        // One wake-up per idle writer is enough: a woken writer takes everything queued by the time it runs.
-        wake = idle_ > woken_;
-        woken_ += wake ? 1 : 0;
+        refused = waiting_ >= max_queued_;
+        if (refused) {
+            ++rejected_;
+        } else {
+            ++waiting_;
+            queue_.push_back(w);
+            // One wake-up per idle writer is enough: a woken writer takes all that is queued when it runs.
+            wake = idle_ > woken_;
+            woken_ += wake ? 1 : 0;
+        }
     }
-    if (wake) {
+    if (refused) {
+        w->fail(std::make_exception_ptr(offload_rejected()));
+        w->answer();  // posts the refusal to the waiting coroutine, which throws it
+    } else if (wake) {
         ready_.notify_one();
     }
 }

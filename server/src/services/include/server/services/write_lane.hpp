@@ -49,7 +49,7 @@ class write_lane {
     // would otherwise make: it is skipped when more writes of the same stores already wait, whose batch runs
     // its own); resumes with what `call` answered.
     // Throws what `call` threw, the batch's commit failure (then no write of the batch stands, whatever
-    // `call` answered), or offload_rejected when the queue is full.
+    // `call` answered), or offload_rejected when the queue is full (without running `call`).
     template <class Call, class After>
     boost::asio::awaitable<std::invoke_result_t<Call&>> run(const void* stores, Call call, After after);
 
@@ -81,6 +81,8 @@ class write_lane {
     template <class Call, class After, class Handler>
     class typed_write;
 
+    // Queues `w`, or, when max_queued writes already wait or run, answers it at once with offload_rejected.
+    // One locked step, so that queued() never counts a write the writer threads cannot take yet.
     void submit(write* w);
     void serve();
     [[nodiscard]] std::vector<write*> take_batch();  // under mutex_
@@ -172,14 +174,6 @@ boost::asio::awaitable<std::invoke_result_t<Call&>> write_lane::run(
     static_assert(noexcept(after()), "an after-commit step must not throw: the write has committed");
     using answer_type = std::invoke_result_t<Call&>;
     static_assert(!std::is_void_v<answer_type>, "a write answers a result");
-    {
-        std::lock_guard lock(mutex_);
-        if (waiting_ >= max_queued_) {
-            ++rejected_;
-            throw offload_rejected();
-        }
-        ++waiting_;
-    }
     auto initiate = [this, stores, &call, &after](auto handler) {
         submit(new typed_write<Call, After, decltype(handler)>(stores, call, after, std::move(handler)));
     };
